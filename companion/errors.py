@@ -1,0 +1,58 @@
+"""Errors that say what was wrong with the input.
+
+Every error carries a stable machine-readable ``code`` so that the CLI and the
+HTTP API can answer ``{"error": message, "code": code}`` without guessing.
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(ValueError):
+    """Base class: bad input of any kind. ``code`` is stable, ``str()`` is for people."""
+
+    code = "invalid_request"
+
+    def to_dict(self) -> dict:
+        return {"error": str(self), "code": self.code}
+
+
+class InvalidTilesError(CompanionError):
+    """A tile string is malformed, or a tile occurs more often than the set has it."""
+
+    code = "invalid_tiles"
+
+
+class InvalidRequestError(CompanionError):
+    """A request is missing a key, has a wrong type or contradicts itself."""
+
+    code = "invalid_request"
+
+
+class NotCompleteError(CompanionError):
+    """The tiles do not form a winning hand."""
+
+    code = "not_complete"
+
+
+class NoYakuError(CompanionError):
+    """A complete riichi hand without any yaku (dora do not count)."""
+
+    code = "no_yaku"
+
+
+class BelowMinimumError(CompanionError):
+    """A complete hand below the rule set's minimum (fan, doubles)."""
+
+    code = "below_minimum"
+
+
+class UnknownRulesError(CompanionError):
+    """An unknown preset name or rule option."""
+
+    code = "unknown_rules"
+
+
+class TableError(CompanionError):
+    """An event that the table cannot accept in its current state."""
+
+    code = "table_error"
