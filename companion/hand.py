@@ -14,7 +14,7 @@ to provide.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import NamedTuple
 
@@ -81,7 +81,7 @@ def _set_order(s: Set) -> tuple[int, str]:
     return (s[1], s[0])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[Set, ...], ...]:
     """All ways to cover one suit's 9 counts completely with sets (positions 0-8)."""
     first = next((i for i, c in enumerate(counts) if c), None)
@@ -207,7 +207,7 @@ def _prune(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
     return {o for o in options if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2] for q in options)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_blocks(counts: tuple[int, ...], suited: bool) -> frozenset[tuple[int, int, int]]:
     """Pareto-best (sets, partial sets, pair) choices for one suit."""
     first = next((i for i, c in enumerate(counts) if c), None)

@@ -71,9 +71,9 @@ def test_thirteen_sided_kokushi_wait():
 
 
 def test_no_wait_on_a_tile_all_four_in_hand():
-    # 1111m23m: 111m + 123m needs a pair... 1111m + 234p567s789s waits 2m (111m 12m?) but never a fifth 1m
-    w = waits(counts("1111m234p567s789s"))
-    assert kinds("1m")[0] not in w and kinds("2m")[0] in w
+    # 1111m + three sets: the only shape is 111m + tanki on a fifth 1m, so there is no wait (karaten)
+    assert waits(counts("1111m234p567s789s")) == []
+    assert waits(counts("111m234p567s789s5z")) == kinds("5z")
 
 
 def test_shanten_known_values():
