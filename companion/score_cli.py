@@ -276,7 +276,7 @@ _LABELS = {
         "ura": "Ura indicators", "flowers": "Flowers", "yaku": "Yaku", "fu": "Fu", "score": "Score",
         "limit": "Limit", "payments": "Payments", "total_gain": "Total gain", "honba": "honba",
         "sticks": "riichi sticks", "yakuman": "yakuman", "by_seat": "Points by seat", "other": "Other",
-        "fan": "fan", "points": "points", "doubles": "doubles", "value": "value",
+        "items": "Items",
     },
     "de": {
         "hand": "Hand", "melds": "Meldungen", "won": "Gewonnen", "ron": "Ron auf", "tsumo": "Tsumo auf",
@@ -284,7 +284,7 @@ _LABELS = {
         "ura": "Ura-Indikatoren", "flowers": "Blumen", "yaku": "Yaku", "fu": "Fu", "score": "Wertung",
         "limit": "Limit", "payments": "Zahlungen", "total_gain": "Gesamtgewinn", "honba": "Honba",
         "sticks": "Riichi-Stöcke", "yakuman": "Yakuman", "by_seat": "Punkte je Platz", "other": "Weiteres",
-        "fan": "Fan", "points": "Punkte", "doubles": "Verdopplungen", "value": "Wert",
+        "items": "Posten",
     },
 }
 
@@ -322,7 +322,7 @@ def format_result(request: dict, result: dict, lang: str = "en") -> str:
     for key in _ITEM_LISTS[1:]:
         items = result.get(key)
         if isinstance(items, list) and items:
-            lines.append(f"{_title(key)}:")
+            lines.append(f"{lab['items'] if key == 'items' else key.replace('_', ' ').capitalize()}:")
             lines.extend(_item_lines(items, lang, unit=""))
 
     summary = []
@@ -330,13 +330,12 @@ def format_result(request: dict, result: dict, lang: str = "en") -> str:
         mult = result["yakuman"]
         summary.append(f"{mult}x {lab['yakuman']}" if mult != 1 else lab["yakuman"])
     else:
-        if result.get("han") is not None:
-            summary.append(f"{result['han']} han")
-        if result.get("fu") is not None:
-            summary.append(f"{result['fu']} fu")
+        for key in ("han", "fu"):
+            if result.get(key) is not None:
+                summary.append(f"{result[key]} {_unit(key, result[key], lang)}")
     for key in ("fan", "points", "doubles", "value"):
         if result.get(key) is not None:
-            summary.append(f"{result[key]} {lab[key]}")
+            summary.append(f"{result[key]} {_unit(key, result[key], lang)}")
     if summary:
         lines.append(f"{lab['score']}: {', '.join(summary)}")
     if result.get("limit"):
@@ -418,17 +417,29 @@ def _item_lines(items: list, lang: str, unit: str) -> list[str]:
         de = item.get("name_de") or ""
         first, second = (de, en) if lang == "de" and de else (en, de)
         name = f"{first} / {second}" if second and second != first else str(first)
-        if item.get("id") and item.get("id") not in (en, de):
-            name += f" [{item['id']}]"
+        if isinstance(item.get("tiles"), str):
+            name += f" ({item['tiles']})"
         amount = ""
-        for key in (unit, "han", "fu", "fan", "points", "doubles", "value"):
+        for key in (unit, "han", "fu", "fan", "points", "doubles", "value", "yakuman"):
             if key and item.get(key) is not None:
-                amount = f"{item[key]} {key}"
+                amount = f"{item[key]} {_unit(key, item[key], lang)}"
                 break
         rows.append((amount, name))
     width = max((len(a) for a, _ in rows), default=0)
     return [f"  {amount:>{width}}  {name}".rstrip() for amount, name in rows]
 
 
-def _title(key: str) -> str:
-    return key.replace("_", " ").capitalize()
+# unit words (plural, singular) per language
+_UNITS = {
+    "en": {"han": ("han", "han"), "fu": ("fu", "fu"), "fan": ("fan", "fan"), "points": ("points", "point"),
+           "doubles": ("doubles", "double"), "value": ("value", "value"), "yakuman": ("yakuman", "yakuman")},
+    "de": {"han": ("Han", "Han"), "fu": ("Fu", "Fu"), "fan": ("Fan", "Fan"), "points": ("Punkte", "Punkt"),
+           "doubles": ("Verdopplungen", "Verdopplung"), "value": ("Wert", "Wert"),
+           "yakuman": ("Yakuman", "Yakuman")},
+}
+
+
+def _unit(key: str, amount: object, lang: str) -> str:
+    plural, singular = _UNITS.get(lang, _UNITS["en"]).get(key, (key, key))
+    return singular if amount == 1 else plural
+

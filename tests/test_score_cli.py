@@ -1,0 +1,227 @@
+"""`companion score`: the JSON form (issue 2, Interfaces) and the human form.
+
+Expected scores are worked out by hand in the comments from seed 000 (fu, base
+points = fu * 2^(han+2), payments rounded up to 100, honba 300) so that a wrong
+engine or a wrong CLI both fail here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+import companion
+from companion import cli
+from companion.errors import InvalidRequestError, InvalidTilesError
+from companion.score_cli import split_hand
+from companion.tiles import parse_tile, parse_tiles
+
+
+def _engine_ready() -> bool:
+    try:
+        from companion.rules import riichi
+    except ImportError:
+        return False
+    return callable(getattr(riichi, "score", None))
+
+
+needs_engine = pytest.mark.skipif(not _engine_ready(), reason="companion.rules.riichi.score not there yet")
+
+
+def run_cli(argv: list[str], stdin: str = "", monkeypatch=None, capsys=None) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = cli.main(["score", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def score_cli(monkeypatch, capsys):
+    return lambda argv, stdin="": run_cli(argv, stdin, monkeypatch, capsys)
+
+
+# ---- the hand string ----------------------------------------------------------------------------
+
+def test_hand_of_13_tiles_gets_the_winning_tile_added():
+    tiles, win, flowers = split_hand("123m456p789s11z22z @2z", 0)
+    assert len(tiles) == 14 and tiles.count(parse_tile("2z")) == 3
+    assert win == parse_tile("2z") and flowers == []
+
+
+def test_complete_hand_must_already_hold_the_winning_tile():
+    tiles, win, _ = split_hand("123m456p789s11z222z @2z", 0)
+    assert len(tiles) == 14 and win == parse_tile("2z")
+    with pytest.raises(InvalidRequestError, match="winning tile 3z"):
+        split_hand("123m456p789s11z222z @3z", 0)
+
+
+def test_each_meld_takes_three_tiles_off_the_concealed_part():
+    # two melds: the concealed part is 8 tiles with the winning tile, 7 without (issue 2: kans count as sets)
+    tiles, _, _ = split_hand("234m55p678s @5p", 2)
+    assert len(tiles) == 8
+    with pytest.raises(InvalidRequestError, match="with 2 melds write 7 tiles"):
+        split_hand("234m55p678s11z @5p", 2)
+
+
+def test_without_at_sign_the_last_tile_is_the_winning_tile():
+    tiles, win, _ = split_hand("123m456p789s11z222z", 0)
+    assert win == parse_tile("2z") and len(tiles) == 14
+
+
+def test_flowers_in_the_hand_string_go_to_flowers():
+    tiles, _, flowers = split_hand("123m456p789s11z22z 3f6f @2z", 0)
+    assert [str(t) for t in flowers] == ["3f", "6f"] and len(tiles) == 14
+
+
+def test_red_five_winning_tile_must_match_exactly():
+    tiles, win, _ = split_hand("123m406p789s11z22z @2z", 0)
+    assert parse_tiles("0p")[0] in tiles
+    with pytest.raises(InvalidRequestError):
+        split_hand("123m406p789s11z222z @5p", 0)
+
+
+def test_bad_tile_in_hand_string_names_the_character():
+    with pytest.raises(InvalidTilesError, match="'q'"):
+        split_hand("123q456p789s11z22z @2z", 0)
+
+
+# ---- JSON form -----------------------------------------------------------------------------------
+
+# issue 2 error contract: exit 2 and {"error": ..., "code": ...} on stdout
+@pytest.mark.parametrize(("stdin", "code"), [
+    ('{"hand": "123m45', "invalid_json"),
+    ("[1, 2, 3]", "invalid_request"),
+    ('{"rules": "no-such-preset", "hand": "123m456p789s11z222z", "win_tile": "2z"}', "unknown_rules"),
+])
+def test_json_errors_that_need_no_engine_exit_2(score_cli, stdin, code):
+    status, out, _ = score_cli(["--json"], stdin)
+    assert status == 2
+    answer = json.loads(out)
+    assert answer["code"] == code and answer["error"]
+
+
+@needs_engine
+@pytest.mark.parametrize(("request_", "code"), [
+    ({"rules": "wrc", "hand": "123m456p789s11z2q2z", "win_tile": "2z"}, "invalid_tiles"),
+    # 1z 2z 3z 4z are four singles: no pair and no set
+    ({"rules": "wrc", "hand": "123m456p789s1234z", "win_tile": "4z"}, "not_complete"),
+    # open (chi 123s), ron, a terminal chi so no tanyao, no honours, two suits: no yaku (seed 000 yaku list)
+    ({"rules": "wrc", "hand": "234m567p789p99m", "win_tile": "4m", "melds": [{"type": "chi", "tiles": "123s"}],
+      "seat_wind": "S", "round_wind": "E"}, "no_yaku"),
+])
+def test_json_engine_errors_exit_2(score_cli, request_, code):
+    status, out, _ = score_cli(["--json"], json.dumps(request_))
+    assert status == 2
+    assert json.loads(out)["code"] == code
+
+
+@needs_engine
+def test_json_result_is_what_companion_score_returns(score_cli):
+    request = {"rules": "wrc", "hand": "234m678m456p34588s", "win_tile": "3s", "riichi": True,
+               "seat_wind": "S", "round_wind": "E", "dora_indicators": ["7m"]}
+    status, out, _ = score_cli(["--json"], json.dumps(request))
+    assert status == 0
+    assert json.loads(out) == json.loads(json.dumps(companion.score(request)))
+
+
+@needs_engine
+def test_json_mode_through_the_real_entry_point():
+    # the installed entry point and exit status, not only main(): bad tiles exit 2 with a JSON error
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "score", "--json"],
+                          input='{"hand": "19m19p19s1234567z9x", "win_tile": "9m"}',
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert json.loads(proc.stdout)["code"] in ("invalid_tiles", "not_complete")
+    assert "Traceback" not in proc.stderr
+
+
+# ---- human form ---------------------------------------------------------------------------------
+
+def test_human_form_bad_hand_is_a_message_not_a_traceback(score_cli):
+    status, out, err = score_cli(["123m456p789s11z2 @2z"])
+    assert status == 2 and out == ""
+    assert "invalid_tiles" in err and "Traceback" not in err
+
+
+def test_human_form_without_hand_says_what_to_give(score_cli):
+    status, _, err = score_cli([])
+    assert status == 2 and "--json" in err
+
+
+def test_bad_option_syntax_is_invalid_request(score_cli):
+    status, _, err = score_cli(["123m456p789s11z22z @2z", "--option", "kiriage"])
+    assert status == 2 and "name=value" in err
+
+
+@needs_engine
+def test_riichi_pinfu_tanyao_dora_ron_with_honba_and_stick(score_cli):
+    # 234m 678m 456p 345s 88s, ron on 3s (45s waits 3s/6s: ryanmen), South seat, East round.
+    # Yaku (seed 000): riichi 1, pinfu 1 (closed, four chi, valueless pair, two-sided wait), tanyao 1;
+    # dora indicator 7m -> 8m, one in hand: 1. Total 4 han.
+    # Fu: closed ron 30 (20 + 10), nothing else -> 30. Base 30 * 2^6 = 1920 (no kiriage) ->
+    # non-dealer ron 4 * 1920 = 7680 -> 7700; + 1 honba 300 = 8000; total gain + 1 stick = 9000.
+    argv = ["234m678m456p45s88s @3s", "--riichi", "--seat", "S", "--round", "E", "--dora", "7m",
+            "--honba", "1", "--sticks", "1", "--rules", "wrc", "--option", "kiriage=false"]
+    status, out, err = score_cli(argv)
+    assert status == 0, err
+    assert "4 han" in out and "30 fu" in out
+    assert "discarder pays: 8000" in out
+    assert "Total gain: 9000" in out
+    # every yaku appears with its han and both names; the names are the engine's, the han are hand-counted
+    status, js, _ = score_cli(argv + ["--json"])
+    result = json.loads(js)
+    assert sorted(y["han"] for y in result["yaku"]) == [1, 1, 1, 1]
+    assert len(result["yaku"]) == 4
+    for y in result["yaku"]:
+        assert y["name"] in out and y["name_de"] in out
+
+
+@needs_engine
+def test_dealer_tsumo_kanchan_with_dragon_pon(score_cli):
+    # Dealer (East seat, South round) tsumo: 234m 3_5p+4p 789s 777z 99m.
+    # Yaku: menzen tsumo 1, red dragon triplet 1 = 2 han.
+    # Fu: 20 + closed honour pon 8 + kanchan 2 + tsumo 2 = 32 -> 40. Base 40 * 2^4 = 640;
+    # dealer tsumo: each non-dealer pays 2 * 640 = 1280 -> 1300, total 3900.
+    argv = ["234m35p789s777z99m @4p", "--tsumo", "--seat", "E", "--round", "S", "--dora", "1z",
+            "--rules", "wrc"]
+    status, out, err = score_cli(argv)
+    assert status == 0, err
+    assert "2 han" in out and "40 fu" in out
+    assert "each non-dealer pays: 1300" in out
+    assert "Total gain: 3900" in out
+
+
+@needs_engine
+def test_german_breakdown_labels_and_names(score_cli):
+    argv = ["234m35p789s777z99m @4p", "--tsumo", "--seat", "E", "--round", "S", "--rules", "wrc",
+            "--lang", "de"]
+    status, out, _ = score_cli(argv)
+    assert status == 0
+    assert "Zahlungen:" in out and "jeder Nicht-Geber zahlt: 1300" in out and "Gesamtgewinn: 3900" in out
+
+
+@needs_engine
+def test_kokushi_single_yakuman_when_double_yakuman_is_off(score_cli):
+    # thirteen orphans, ron on 1m after a 13-sided wait; with double yakuman off it is one yakuman:
+    # base 8000, non-dealer ron 4 * 8000 = 32000 (seed 000 limits; issue 2 option double_yakuman).
+    argv = ["19m19p19s1234567z @1m", "--seat", "W", "--round", "E", "--rules", "wrc",
+            "--option", "double_yakuman=false"]
+    status, out, err = score_cli(argv)
+    assert status == 0, err
+    assert "discarder pays: 32000" in out
+    assert "yakuman" in out.lower()
+
+
+@needs_engine
+def test_melds_from_options_reach_the_request(score_cli):
+    # pon of red dragons called (open): 234m 456p 678s + 777z pon + 55s pair, ron on 5s (tanki).
+    # Yaku: red dragon 1 han. Fu: 20 + open honour pon 4 + tanki 2 = 26 -> 30 (open ron, no menzen 10).
+    # Base 30 * 2^3 = 240; non-dealer ron 960 -> 1000.
+    argv = ["234m456p678s5s @5s", "--pon", "777z", "--seat", "N", "--round", "E", "--rules", "wrc"]
+    status, out, err = score_cli(argv)
+    assert status == 0, err
+    assert "1 han" in out and "30 fu" in out and "discarder pays: 1000" in out
