@@ -81,6 +81,15 @@ def _situation(request: dict, hand: ParsedHand, seat: str, round_wind: str) -> S
     )
 
 
+def _discarder(request: dict, seat: str) -> str:
+    if request.get("discarder") is None:
+        raise InvalidRequestError('a win on a discard needs "discarder" (the seat wind that discarded)')
+    discarder = seat_letter(request.get("discarder"), "discarder")
+    if discarder == seat:
+        raise InvalidRequestError("the discarder cannot be the winner")
+    return discarder
+
+
 def _responsible(request: dict, hand: ParsedHand, sit: Situation, seat: str) -> str | None:
     """The seat that pays a self-drawn win alone (seed 004's three cases), or None."""
     raw = request.get("responsible")
@@ -169,6 +178,8 @@ def score(request: dict) -> dict:
         best_normal = None
     else:
         sit = _situation(request, hand, seat, round_wind)
+        if not sit.tsumo:
+            _discarder(request, seat)  # a missing discarder is a bad request, whatever the tiles
         best_normal = evaluate(hand, sit, options)
         if best_normal is None:
             raise NotCompleteError(
@@ -181,6 +192,9 @@ def score(request: dict) -> dict:
             if alt.key(options) > evaluation.key(options):
                 evaluation, sit = alt, Situation(tsumo=True, seat=seat, round=round_wind)
 
+    discarder = None
+    if not sit.tsumo:
+        discarder = _discarder(request, seat)
     limit_items = evaluation.limit_items
     if limit_items:
         fan = options.cap
@@ -199,13 +213,6 @@ def score(request: dict) -> dict:
                 f"these rules need at least {options.min_fan}"
             )
 
-    discarder = None
-    if not sit.tsumo:
-        if request.get("discarder") is None:
-            raise InvalidRequestError('a win on a discard needs "discarder" (the seat wind that discarded)')
-        discarder = seat_letter(request.get("discarder"), "discarder")
-        if discarder == seat:
-            raise InvalidRequestError("the discarder cannot be the winner")
     responsible = _responsible(request, hand, sit, seat) if evaluation is best_normal else None
     payments, by_seat = settle(
         fan, options, winner=seat, tsumo=sit.tsumo, discarder=discarder, responsible=responsible,
