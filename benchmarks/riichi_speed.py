@@ -1,0 +1,107 @@
+"""Hands per second: our riichi engine against the `mahjong` package, same hands, same process, one core.
+
+    python benchmarks/riichi_speed.py                 # 3 batches of 3000 hands, seed 1
+    python benchmarks/riichi_speed.py --hands 10000 --batches 1
+    python benchmarks/riichi_speed.py --profile       # where our engine spends its time (cProfile)
+
+The hands are the differential test's random winning hands (``tests/riichi_random.py``),
+every request scored by both: our engine through ``companion.rules.riichi.score`` (the
+request as a player sends it, parsing included), the package through ``HandCalculator``
+with its arguments built before the clock starts (so its rate does not include our
+translation). Each batch is a fresh set of hands, so neither side profits from caching
+results of a hand it has already seen; the engines alternate per batch. "No yaku" answers
+count as scored hands for both. Target (issue 2): at least 3x the package's rate, stretch 10x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+import riichi_random  # noqa: E402
+
+
+def _pin_one_core() -> str:
+    if hasattr(os, "sched_setaffinity"):
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    return "not pinned (no sched_setaffinity here)"
+
+
+def time_ours(requests: list[dict]) -> float:
+    from companion.errors import CompanionError
+    from companion.rules.riichi import score
+
+    start = time.perf_counter()
+    for r in requests:
+        try:
+            score(r)
+        except CompanionError:
+            pass
+    return time.perf_counter() - start
+
+
+def time_package(requests: list[dict]) -> float:
+    from mahjong.hand_calculating.hand import HandCalculator
+
+    args = [riichi_random.to_mahjong(r) for r in requests]
+    estimate = HandCalculator.estimate_hand_value
+    start = time.perf_counter()
+    for tiles, win, melds, dora, ura, config in args:
+        estimate(tiles, win, melds=melds, dora_indicators=dora, ura_dora_indicators=ura, config=config)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=3000, help="hands per batch")
+    parser.add_argument("--batches", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="profile our engine on one batch and stop")
+    args = parser.parse_args(argv)
+    pinned = _pin_one_core()
+
+    batches = [list(riichi_random.random_requests(args.hands, args.seed + i)) for i in range(args.batches)]
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        time_ours(batches[0])
+        prof.disable()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+        return 0
+
+    # one warm-up hand each so that imports are not timed
+    time_ours(batches[0][:1])
+    time_package(batches[0][:1])
+    ours = theirs = 0.0
+    for i, batch in enumerate(batches):
+        if i % 2 == 0:
+            ours += time_ours(batch)
+            theirs += time_package(batch)
+        else:
+            theirs += time_package(batch)
+            ours += time_ours(batch)
+    n = args.hands * args.batches
+    our_rate, their_rate = n / ours, n / theirs
+    print(f"{n} random winning hands (seed {args.seed}, {args.batches} batches), {pinned}, "
+          f"Python {sys.version.split()[0]}")
+    print(f"  companion engine : {our_rate:10.0f} hands/s  ({1e6 * ours / n:7.1f} us/hand)")
+    print(f"  mahjong package  : {their_rate:10.0f} hands/s  ({1e6 * theirs / n:7.1f} us/hand)")
+    ratio = our_rate / their_rate
+    verdict = "stretch target met" if ratio >= 10 else "target met" if ratio >= 3 else "BELOW the 3x target"
+    print(f"  ratio            : {ratio:10.2f}x  ({verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
