@@ -149,9 +149,9 @@ def _pick_sets(rng: random.Random, style: str) -> tuple[list[tuple[str, int]], i
             rng.randrange(34)
     if style == "honors":
         winds, dragons = (27, 28, 29, 30), (31, 32, 33)
-        group = rng.choice([winds, dragons, HONORS])
-        n = rng.choice([2, 3, 3, 4])
-        sets = [("pon", rng.choice(group)) for _ in range(n)] + [free_set() for _ in range(4 - n)]
+        group = rng.choices([winds, dragons, HONORS], weights=[45, 45, 10])[0]
+        n = min(rng.choice([2, 3, 3, 4]), len(group))
+        sets = [("pon", k) for k in rng.sample(group, n)] + [free_set() for _ in range(4 - n)]
         return sets, rng.choice(group if rng.random() < 0.6 else all_kinds)
     if style == "sanshoku":
         n = rng.randrange(7)
@@ -173,7 +173,8 @@ def _pick_sets(rng: random.Random, style: str) -> tuple[list[tuple[str, int]], i
         return sets, rng.choice(GREEN)
     if style == "terminals":
         kinds = TERMINALS if rng.random() < 0.4 else ORPHANS
-        return [("pon", rng.choice(kinds)) for _ in range(4)], rng.choice(kinds)
+        picked = rng.sample(kinds, 5)
+        return [("pon", k) for k in picked[:4]], picked[4]
     return [free_set() for _ in range(4)], rng.randrange(34)
 
 
@@ -219,16 +220,18 @@ def _tiles_for(pool: _Pool, rng: random.Random, kinds: list[int]) -> list[tuple[
 
 def random_request(rng: random.Random, rules: dict) -> dict:
     """One random winning hand as a scoring request under ``rules`` (a rules override dict)."""
+    # the style is drawn once and kept through retries, so that styles whose random sets often
+    # hit the four-copies limit are not crowded out by the easy ones
+    style = rng.choices([s for s, _ in STYLES], weights=[w for _, w in STYLES])[0]
     while True:
         try:
-            return _attempt(rng, rules)
+            return _attempt(rng, rules, style)
         except _Retry:
             continue
 
 
-def _attempt(rng: random.Random, rules: dict) -> dict:
+def _attempt(rng: random.Random, rules: dict, style: str) -> dict:
     pool = _Pool(reds=bool(rules.get("red_fives")))
-    style = rng.choices([s for s, _ in STYLES], weights=[w for _, w in STYLES])[0]
     seat = rng.choice(WINDS)
     dealer = seat == "E"
     round_wind = rng.choices(WINDS, weights=[60, 30, 5, 5])[0]
