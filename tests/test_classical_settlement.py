@@ -4,13 +4,17 @@ values; East (the dealer) pays and receives double throughout. All figures below
 
 from __future__ import annotations
 
+import io
+import json
 import random
+import sys
 
 import pytest
 
 from companion import score as companion_score
+from companion.cli import main as cli_main
 from companion.errors import InvalidRequestError, InvalidTilesError
-from companion.rules.classical import score_table, settle, transfers
+from companion.rules.classical import dealer_stays, score_table, settle, transfers
 
 
 def test_seed_example_south_collects_1216():
@@ -137,3 +141,17 @@ def test_a_loser_cannot_claim_to_have_won():
     others = {**OTHERS, "E": {**OTHERS["E"], "won": True}}
     with pytest.raises(InvalidRequestError, match="winner is another seat"):
         companion_score({"rules": "classical", **WINNER, "others": others})
+
+
+def test_others_through_the_cli_json_mode(monkeypatch, capsys):
+    request = {"rules": "classical", **WINNER, "others": OTHERS}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(request)))
+    assert cli_main(["score", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["payments_by_seat"] == EXPECTED
+
+
+@pytest.mark.parametrize("winner, stays", [("E", True), (None, True), ("S", False), ("N", False)])
+def test_east_deals_again_only_after_his_own_win_or_a_draw(winner, stays):
+    # seed 002: "Der Geber (Platzwind Osten) wechselt nur dann, wenn ein anderer Spieler als Osten Mahjongg
+    # machen konnte."
+    assert dealer_stays(winner) is stays

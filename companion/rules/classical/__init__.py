@@ -17,12 +17,20 @@ from companion.errors import InvalidRequestError
 
 from .request import Options, parse_hand, parse_options
 from .scoring import score_hand
-from .settlement import SEATS, score_table, settle, transfers, winner_only_by_seat, winner_payments
+from .settlement import (
+    SEATS,
+    dealer_stays,
+    score_table,
+    settle,
+    transfers,
+    winner_only_by_seat,
+    winner_payments,
+)
 from .tables import DOUBLES, LIMITS, POINTS
 
 PRESETS: tuple[str, ...] = ("classical",)
 
-__all__ = ["PRESETS", "score", "settle", "score_table", "transfers", "Options", "POINTS", "DOUBLES", "LIMITS"]
+__all__ = ["PRESETS", "score", "settle", "score_table", "transfers", "dealer_stays", "Options", "POINTS", "DOUBLES", "LIMITS"]
 
 _WINNER_ONLY_NOTE = (
     "only the winner's collection: the three other players also settle their hand values among "

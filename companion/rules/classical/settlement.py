@@ -71,6 +71,13 @@ def settle(values_by_seat: dict, winner: str, east: str = "E") -> dict:
     return changes
 
 
+def dealer_stays(winner: str | None, east: str = "E") -> bool:
+    """Whether East deals again: seed 002, "Der Geber ... wechselt nur dann, wenn ein anderer Spieler als
+    Osten Mahjongg machen konnte" - so East stays after his own win and after a drawn hand."""
+    east = _check_seat(east, "east")
+    return winner is None or _check_seat(winner, "winner") == east
+
+
 def winner_payments(value: int, winner: str, east: str = "E") -> dict:
     """What the winner alone collects, in the shared ``payments`` shape."""
     if winner == east:
