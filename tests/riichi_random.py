@@ -34,20 +34,25 @@ GREEN = (19, 20, 21, 23, 25, 32)
 
 # Rule profiles: our rules override, chosen so that the `mahjong` package can express every option.
 # The two profiles differ in every option both sides know, so each value of each option is exercised.
+# Options the package cannot vary, pinned to the value it has built in, so that a preset change
+# can never make the two sides compare different rules.
+FIXED_OPTIONS = {
+    "double_wind_pair_fu": 4, "yakuman_stacking": True, "ippatsu": True, "ura_dora": True, "kan_dora": True,
+    "honba_value": 300, "daichiishin": False, "double_riichi_last_tile_yakuman": False,
+    "pinzu_bonus_yaku": False, "ryuuiisou_needs_hatsu": False, "tenhou_free_win_tile": False,
+}
 PROFILES: dict[str, dict] = {
     # Tenhou-like: kuitan, three red fives, kazoe yakuman, no kiriage, double yakuman for the
     # 13-sided kokushi, single-wait suuankou, 9-sided chuuren and daisuushii; renhou as a 5-han yaku.
     "tenhou_like": {
         "preset": "tenhou", "open_tanyao": True, "red_fives": True, "double_yakuman": True,
-        "kazoe": "yakuman", "kiriage": False, "double_wind_pair_fu": 4, "renhou": "5han",
-        "yakuman_stacking": True,
+        "kazoe": "yakuman", "kiriage": False, "renhou": "5han", **FIXED_OPTIONS,
     },
     # The other side of every option: no kuitan, no red fives, kazoe capped at sanbaiman,
     # kiriage mangan, every yakuman single, renhou a yakuman.
     "strict": {
         "preset": "tenhou", "open_tanyao": False, "red_fives": False, "double_yakuman": False,
-        "kazoe": "sanbaiman", "kiriage": True, "double_wind_pair_fu": 4, "renhou": "yakuman",
-        "yakuman_stacking": True,
+        "kazoe": "sanbaiman", "kiriage": True, "renhou": "yakuman", **FIXED_OPTIONS,
     },
 }
 
@@ -393,8 +398,9 @@ def to_mahjong(request: dict):
 
     rules = request["rules"]
     kazoe = {"yakuman": HandConstants.KAZOE_LIMITED, "sanbaiman": HandConstants.KAZOE_SANBAIMAN}
-    if rules.get("double_wind_pair_fu", 4) != 4 or not rules.get("yakuman_stacking", True):
-        raise ValueError("the mahjong package always gives 4 fu for a double-wind pair and stacks yakuman")
+    fixed = {k: rules.get(k) for k in FIXED_OPTIONS}
+    if fixed != FIXED_OPTIONS:
+        raise ValueError(f"the mahjong package cannot express these options: {fixed}")
     if rules.get("renhou", "5han") not in ("yakuman", "5han"):
         raise ValueError("the mahjong package knows renhou only as a yakuman or as a 5-han yaku")
     options = OptionalRules(
