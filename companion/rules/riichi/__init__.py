@@ -1,0 +1,17 @@
+"""Riichi (Japanese) mahjong scoring.
+
+``score(request)`` takes the request format of the README's scoring section and
+returns han, fu, yaku, fu details, limit and payments. Rule sets are
+:class:`RiichiOptions`; the presets are TOML data in ``presets/``.
+
+>>> r = score({"rules": "ema2016", "hand": "234m456p678s34588s", "win_tile": "5s", "seat_wind": "S"})
+>>> r["han"], r["fu"], r["payments"]
+(2, 30, {'discarder': 2000})
+"""
+
+from __future__ import annotations
+
+from companion.rules.riichi.options import OPTION_NAMES, PRESETS, RiichiOptions, resolve_rules
+from companion.rules.riichi.scoring import score
+
+__all__ = ["PRESETS", "OPTION_NAMES", "RiichiOptions", "resolve_rules", "score"]

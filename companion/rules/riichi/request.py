@@ -1,0 +1,274 @@
+"""Reading and checking a riichi scoring request.
+
+Everything a scorer at a real table can get wrong is caught here, before any
+hand analysis, with a message that says what is wrong: unknown keys, tile
+counts, melds that are no melds, a winning tile that is not in the hand, more
+than four copies of a tile, red fives the rules do not have, and flags that
+contradict each other (tenhou on a ron, ippatsu without riichi, ...).
+"""
+
+from __future__ import annotations
+
+from companion.errors import InvalidRequestError, InvalidTilesError
+from companion.rules.riichi.options import RiichiOptions, red_limits
+from companion.tiles import BACK, EAST, NUM_KINDS, WIND_LETTERS, Tile, format_tiles, parse_tiles
+
+FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
+         "tenhou", "chiihou", "renhou")
+REQUEST_KEYS = frozenset(("rules", "hand", "melds", "win_tile", "tsumo", "seat_wind", "round_wind",
+                          "honba", "riichi_sticks", "dora_indicators", "ura_indicators", "discarder")
+                         + FLAGS)
+MELD_TYPES = ("chi", "pon", "minkan", "kakan", "ankan")
+CHI, PON, KAN = 0, 1, 2
+
+
+class Meld:
+    """A called (or concealed-kan) set: its shape, first kind, whether it keeps the hand closed."""
+
+    __slots__ = ("type", "shape", "first", "tiles", "concealed")
+
+    def __init__(self, type_: str, shape: int, first: int, tiles: list[Tile]) -> None:
+        self.type = type_
+        self.shape = shape
+        self.first = first
+        self.tiles = tiles
+        self.concealed = type_ == "ankan"
+
+
+class Request:
+    """A checked request: plain ints and bools, ready for the scorer."""
+
+    __slots__ = ("options", "counts", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
+                 "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
+
+
+def _flag(request: dict, key: str) -> bool:
+    value = request.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InvalidRequestError(f'"{key}" must be true or false, got {value!r}')
+    return value
+
+
+def _count(request: dict, key: str) -> int:
+    value = request.get(key, 0)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidRequestError(f'"{key}" must be a whole number 0 or more, got {value!r}')
+    return value
+
+
+def _wind(request: dict, key: str, default: str | None) -> int | None:
+    value = request.get(key, default)
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.upper() not in WIND_LETTERS or len(value) != 1:
+        raise InvalidRequestError(f'"{key}" must be one of E, S, W, N, got {value!r}')
+    return EAST + WIND_LETTERS.index(value.upper())
+
+
+def _tiles(value: object, what: str) -> list[Tile]:
+    """mpsz text, or a list of mpsz texts, as tiles (copies are checked for the whole request later)."""
+    if isinstance(value, list | tuple):
+        if not all(isinstance(v, str) for v in value):
+            raise InvalidRequestError(f"{what} must be mpsz text or a list of mpsz texts")
+        value = " ".join(value)
+    if not isinstance(value, str):
+        raise InvalidRequestError(f"{what} must be tiles in mpsz notation (e.g. \"123m0p55z\"), got {value!r}")
+    try:
+        tiles = parse_tiles(value, max_red_per_suit=4, max_copies=4)
+    except InvalidTilesError as exc:
+        raise InvalidTilesError(f"{what}: {exc}") from None
+    for t in tiles:
+        if t.is_flower:
+            raise InvalidTilesError(f"{what}: riichi is played without flowers and seasons ({t})")
+    return tiles
+
+
+def _parse_meld(raw: object, index: int) -> Meld:
+    where = f"melds[{index}]"
+    if not isinstance(raw, dict):
+        raise InvalidRequestError(f'{where} must be an object {{"type": ..., "tiles": ...}}')
+    unknown = sorted(set(raw) - {"type", "tiles"})
+    if unknown:
+        raise InvalidRequestError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} "
+                                  f"{', '.join(map(repr, unknown))}; a meld has \"type\" and \"tiles\"")
+    type_ = raw.get("type")
+    if type_ not in MELD_TYPES:
+        raise InvalidRequestError(f"{where}: type must be one of {', '.join(MELD_TYPES)}, got {type_!r}")
+    if "tiles" not in raw:
+        raise InvalidRequestError(f'{where}: "tiles" is missing')
+    tiles = _tiles(raw["tiles"], f"{where} ({type_})")
+    shown = format_tiles(tiles)
+    if type_ == "ankan" and any(t.kind == BACK for t in tiles):
+        # a concealed kan is usually shown with its two outer tiles face down
+        faces = [t for t in tiles if t.kind != BACK]
+        if len(tiles) != 4 or not faces or len({t.kind for t in faces}) != 1:
+            raise InvalidTilesError(f"{where}: ankan {shown!r} must be four tiles of one kind "
+                                    "(face-down tiles x allowed if at least one face is shown)")
+        tiles = faces + [Tile(faces[0].kind)] * (4 - len(faces))
+    if any(t.kind == BACK for t in tiles):
+        raise InvalidTilesError(f"{where}: {type_} {shown!r} has a face-down tile; only an ankan may")
+    kinds = sorted(t.kind for t in tiles)
+    if type_ == "chi":
+        if len(tiles) != 3:
+            raise InvalidTilesError(f"{where}: chi {shown!r} needs 3 tiles, got {len(tiles)}")
+        first = kinds[0]
+        if first >= 27 or first % 9 > 6 or kinds != [first, first + 1, first + 2]:
+            raise InvalidTilesError(f"{where}: chi {shown!r} is not three consecutive tiles of one suit")
+        return Meld(type_, CHI, first, tiles)
+    size = 3 if type_ == "pon" else 4
+    if len(tiles) != size or kinds[0] != kinds[-1]:
+        raise InvalidTilesError(f"{where}: {type_} {shown!r} must be {size} identical tiles")
+    return Meld(type_, PON if size == 3 else KAN, kinds[0], tiles)
+
+
+def parse_request(request: dict, options: RiichiOptions) -> Request:
+    """Check a request against the contract and these rules; raise a CompanionError on any problem."""
+    if not isinstance(request, dict):
+        raise InvalidRequestError("a scoring request must be a JSON object")
+    unknown = sorted(k for k in request if k not in REQUEST_KEYS)
+    if unknown:
+        hint = " (riichi has no flowers)" if "flowers" in unknown else ""
+        raise InvalidRequestError(f"unknown request key{'s' if len(unknown) > 1 else ''} "
+                                  f"{', '.join(map(repr, unknown))}{hint}; known: {', '.join(sorted(REQUEST_KEYS))}")
+    r = Request()
+    r.options = options
+    for key in FLAGS:
+        setattr(r, key, _flag(request, key))
+    r.tsumo = _flag(request, "tsumo")
+    r.seat = _wind(request, "seat_wind", "E")
+    r.round = _wind(request, "round_wind", "E")
+    r.dealer = r.seat == EAST
+    r.honba = _count(request, "honba")
+    r.riichi_sticks = _count(request, "riichi_sticks")
+    r.discarder = _wind(request, "discarder", None)
+
+    if "hand" not in request:
+        raise InvalidRequestError('"hand" is missing: the concealed tiles including the winning tile')
+    hand = _tiles(request["hand"], "hand")
+    if any(t.kind == BACK for t in hand):
+        raise InvalidTilesError("hand: a face-down tile (x) cannot be scored; name every tile")
+    raw_melds = request.get("melds") or []
+    if not isinstance(raw_melds, list):
+        raise InvalidRequestError('"melds" must be a list of {"type": ..., "tiles": ...}')
+    if len(raw_melds) > 4:
+        raise InvalidRequestError(f"a hand has at most 4 melds, got {len(raw_melds)}")
+    melds = [_parse_meld(m, i) for i, m in enumerate(raw_melds)]
+    r.melds = melds
+    expected = 14 - 3 * len(melds)
+    if len(hand) != expected:
+        with_melds = f"with {len(melds)} meld{'s' if len(melds) != 1 else ''}" if melds else "without melds"
+        raise InvalidRequestError(f"hand {format_tiles(hand)!r} has {len(hand)} tiles; {with_melds} the "
+                                  f"concealed part including the winning tile has {expected}")
+
+    if "win_tile" not in request:
+        raise InvalidRequestError('"win_tile" is missing: which tile completed the hand')
+    win_tiles = _tiles(request["win_tile"], "win_tile")
+    if len(win_tiles) != 1:
+        raise InvalidRequestError(f"win_tile must be exactly one tile, got {request['win_tile']!r}")
+    win = win_tiles[0]
+    if not any(t.kind == win.kind and (t.red or not win.red) for t in hand):
+        raise InvalidRequestError(f"the winning tile {win} is not in the hand {format_tiles(hand)}: "
+                                  "\"hand\" holds the concealed tiles including the winning tile")
+    r.win = win.kind
+    r.win_red = win.red
+
+    dora = _tiles(request.get("dora_indicators") or [], "dora_indicators")
+    ura = _tiles(request.get("ura_indicators") or [], "ura_indicators")
+    for what, ind in (("dora_indicators", dora), ("ura_indicators", ura)):
+        if any(t.kind == BACK for t in ind):
+            raise InvalidTilesError(f"{what}: an indicator must be named, not x")
+        if len(ind) > 5:
+            raise InvalidRequestError(f"{what}: at most 5 indicators (one plus one per kan), got {len(ind)}")
+        if len(ind) > 1 and not options.kan_dora:
+            raise InvalidRequestError(f"{what}: these rules use no kan dora, so at most one indicator")
+
+    # copies across everything on the table that we were told about
+    every = hand + [t for m in melds for t in m.tiles] + dora + ura
+    counts = [0] * NUM_KINDS
+    reds = [0, 0, 0]
+    for t in every:
+        counts[t.kind] += 1
+        if t.red:
+            reds[t.kind // 9] += 1
+    over = [k for k in range(NUM_KINDS) if counts[k] > 4]
+    if over:
+        k = over[0]
+        raise InvalidTilesError(f"{Tile(k)} appears {counts[k]} times in hand, melds and indicators together, "
+                                "but a set has only 4 of it")
+    limits = red_limits(options)
+    for suit, (n, most) in enumerate(zip(reds, limits, strict=True)):
+        if n > most:
+            red = Tile(9 * suit + 4, True)
+            if options.red_fives == 0:
+                raise InvalidTilesError(f"red five {red}: the rules {options.preset} play without red fives "
+                                        "(write 5 instead of 0, or set the option red_fives)")
+            raise InvalidTilesError(f"{n} red fives {red}, but the rules {options.preset} have {most} of them")
+    if sum(reds) > options.red_fives:
+        raise InvalidTilesError(f"{sum(reds)} red fives, but the rules {options.preset} have {options.red_fives}")
+
+    concealed = [0] * NUM_KINDS
+    for t in hand:
+        concealed[t.kind] += 1
+    r.counts = concealed
+    r.aka = sum(1 for t in hand if t.red) + sum(1 for m in melds for t in m.tiles if t.red)
+    r.dora = [t.kind for t in dora]
+    r.ura = [t.kind for t in ura]
+    r.closed = all(m.concealed for m in melds)
+    _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
+    return r
+
+
+def _check_flags(r: Request, has_melds: bool, has_kan: bool) -> None:
+    def bad(message: str) -> InvalidRequestError:
+        return InvalidRequestError(f"contradicting flags: {message}")
+
+    if r.double_riichi:
+        r.riichi = True  # double riichi is a riichi (ura dora, ippatsu)
+    if r.riichi and not r.closed:
+        raise bad("riichi needs a closed hand (only concealed kans may be melded)")
+    if r.ippatsu and not r.riichi:
+        raise bad("ippatsu without riichi")
+    if r.ura and not r.riichi:
+        raise bad("ura dora indicators are only turned over for a riichi hand")
+    if r.rinshan:
+        if not r.tsumo:
+            raise bad("rinshan (win on the kan replacement tile) is always a tsumo, not a ron")
+        if not has_kan:
+            raise bad("rinshan needs a kan among the melds")
+        if r.haitei:
+            raise bad("rinshan and haitei: the replacement tile is not the last tile of the wall")
+        if r.ippatsu:
+            raise bad("rinshan and ippatsu: the riichi player's own kan ends the ippatsu chance")
+    if r.chankan and r.tsumo:
+        raise bad("chankan (robbing a kan) is a ron, not a tsumo")
+    if r.chankan and r.houtei:
+        raise bad("chankan and houtei: a robbed kan tile is not the last discard")
+    if r.haitei and not r.tsumo:
+        raise bad("haitei is won by tsumo on the last wall tile; use houtei for a ron on the last discard")
+    if r.houtei and r.tsumo:
+        raise bad("houtei is a ron on the last discard; use haitei for a tsumo on the last tile")
+    if r.discarder is not None:
+        if r.tsumo:
+            raise bad("a discarder was given for a tsumo")
+        if r.discarder == r.seat:
+            raise bad("the winner cannot be the discarder")
+    first_turn = [f for f in ("tenhou", "chiihou", "renhou") if getattr(r, f)]
+    if len(first_turn) > 1:
+        raise bad(" and ".join(first_turn) + " exclude each other")
+    if first_turn:
+        name = first_turn[0]
+        others = [f for f in ("riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei") if getattr(r, f)]
+        if others:
+            raise bad(f"{name} is a win before the first draw or discard, so {', '.join(others)} cannot apply")
+        if has_melds:
+            raise bad(f"{name} is impossible with melds")
+        if name == "tenhou" and not (r.dealer and r.tsumo):
+            raise bad("tenhou is the dealer's (seat East) tsumo on the first draw")
+        if name == "chiihou" and (r.dealer or not r.tsumo):
+            raise bad("chiihou is a non-dealer's tsumo on the first draw")
+        if name == "renhou" and (r.dealer or r.tsumo):
+            raise bad("renhou is a non-dealer's ron before the first own draw")

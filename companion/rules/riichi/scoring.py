@@ -1,0 +1,189 @@
+"""The riichi scorer: every reading of the hand, its yaku and fu, the best one, dora, points.
+
+Seed 000 ("BGA Realisation"): the interpretation with the most points is the one
+that counts. Ties go to more han, then more fu.
+"""
+
+from __future__ import annotations
+
+from companion.errors import NotCompleteError, NoYakuError
+from companion.hand import shanten
+from companion.rules.riichi import points
+from companion.rules.riichi.context import Reading, Situation, describe_reading, readings
+from companion.rules.riichi.fu import count_fu
+from companion.rules.riichi.options import RiichiOptions, resolve_rules
+from companion.rules.riichi.request import Request, parse_request
+from companion.rules.riichi.yaku_table import table_for
+from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator, format_tiles
+
+_WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
+
+
+class _Best:
+    __slots__ = ("key", "reading", "rows", "han", "fu", "yakuman", "base", "limit", "pinfu", "dora_used",
+                 "kazoe", "win")
+
+
+def _dora_counts(r: Request, s: Situation) -> tuple[int, int, int]:
+    full = s.full
+    dora = sum(full[dora_from_indicator(k)] for k in r.dora)
+    ura = 0
+    if r.riichi and r.options.ura_dora:
+        ura = sum(full[dora_from_indicator(k)] for k in r.ura)
+    return dora, ura, r.aka
+
+
+def _evaluate(h: Reading, s: Situation, table: dict, dora_han: int, opts: RiichiOptions, best: _Best | None):
+    rows = [row for row in table[h.shape, not s.closed] if row[0].test(h, s)]
+    if not rows:
+        return best
+    yakuman = [row for row in rows if row[2]]
+    pinfu = False
+    kazoe = False
+    if yakuman:
+        rows = yakuman
+        if opts.yakuman_stacking:
+            mult = sum(row[2] for row in rows)
+        else:
+            top = max(rows, key=lambda row: row[2])
+            rows = [top]
+            mult = top[2]
+        han = 13 * mult
+        fu = count_fu(h, s, False)
+        base, limit = points.base_points(0, fu, mult)
+        dora_used = False
+    else:
+        mult = 0
+        pinfu = any(row[0].id == "pinfu" for row in rows)
+        fu = count_fu(h, s, pinfu)
+        standalone = [row for row in rows if row[0].standalone]
+        if standalone:
+            # renhou as mangan: worth a mangan alone, or the hand without it if that pays more
+            others = [row for row in rows if not row[0].standalone]
+            alone_base, alone_limit = 2000, "mangan"
+            if others:
+                o_han = sum(row[1] for row in others) + dora_han
+                o_base, o_limit = points.base_points(o_han, fu, 0, kiriage=opts.kiriage, kazoe=opts.kazoe)
+                if o_base > alone_base:
+                    rows, han, base, limit, dora_used = others, o_han, o_base, o_limit, True
+                else:
+                    rows, han, base, limit, dora_used = standalone, 5, alone_base, alone_limit, False
+            else:
+                rows, han, base, limit, dora_used = standalone, 5, alone_base, alone_limit, False
+        else:
+            han = sum(row[1] for row in rows) + dora_han
+            base, limit = points.base_points(han, fu, 0, kiriage=opts.kiriage, kazoe=opts.kazoe)
+            dora_used = True
+        kazoe = han >= 13
+    key = (base, han, points.round_fu(fu) if fu else 0)
+    if best is not None and key <= best.key:
+        return best
+    b = _Best()
+    b.key, b.reading, b.rows, b.han, b.fu, b.yakuman = key, h, rows, han, fu, mult
+    b.base, b.limit, b.pinfu, b.dora_used, b.kazoe, b.win = base, limit, pinfu, dora_used, kazoe, s.win
+    return b
+
+
+def score_request(r: Request) -> dict:
+    """Score a checked request (see :func:`score` for the format)."""
+    opts = r.options
+    s = Situation(r)
+    table = table_for(opts)
+    dora, ura, aka = _dora_counts(r, s)
+    dora_han = dora + ura + aka
+    wins = [r.win]
+    if r.tenhou and opts.tenhou_free_win_tile:
+        wins = [k for k in range(34) if r.counts[k]]
+    best = None
+    complete = False
+    for win in wins:
+        s.win = win
+        for h in readings(s):
+            complete = True
+            best = _evaluate(h, s, table, dora_han, opts, best)
+    if not complete:
+        n = shanten(r.counts, len(r.melds))
+        raise NotCompleteError(
+            f"the tiles do not form a winning hand (4 sets and a pair, seven pairs or thirteen orphans); "
+            f"they are {n + 1} tile{'s' if n else ''} away from one" if n >= 0 else
+            "the tiles do not form a winning hand")
+    if best is None:
+        raise NoYakuError("the hand is complete but has no yaku (dora and red fives are no yaku)")
+    return _result(r, s, best, (dora, ura, aka))
+
+
+def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> dict:
+    opts = r.options
+    s.win = b.win
+    yaku = []
+    for y, han, mult in b.rows:
+        item = {"id": y.id, "name": y.name, "name_de": y.name_de, "han": han}
+        if mult:
+            item["yakuman"] = mult
+        yaku.append(item)
+    if b.dora_used:
+        for key, name, name_de, n in (("dora", "Dora", "Dora", dora[0]), ("ura_dora", "Ura dora", "Ura-Dora", dora[1]),
+                                      ("aka_dora", "Red fives", "Rote Fünfen", dora[2])):
+            if n:
+                yaku.append({"id": key, "name": name, "name_de": name_de, "han": n})
+    fu_details: list[dict] = []
+    fu = count_fu(b.reading, s, b.pinfu, fu_details)
+    pay = points.payments(b.base, r.dealer, r.tsumo, r.honba, opts.honba_value)
+    gained = points.total_from_payments(pay, r.dealer)
+    total_gain = gained + 1000 * r.riichi_sticks
+    limit = b.limit
+    result = {
+        "han": b.han,
+        "fu": points.round_fu(fu) if fu else 0,
+        "yakuman": b.yakuman,
+        "limit": limit,
+        "yaku": yaku,
+        "fu_details": fu_details,
+        "payments": pay,
+        "total_gain": total_gain,
+        "base_points": b.base,
+        "fu_raw": fu,
+        "dora": {"dora": dora[0], "ura": dora[1], "aka": dora[2], "counted": b.dora_used},
+        "kazoe": b.kazoe and not b.yakuman and limit == "yakuman",
+        "decomposition": describe_reading(b.reading),
+        "wait": b.reading.wait if b.reading.wait in _WAIT_NAMES else None,
+        "win_tile": str(Tile(b.win)),
+        "dealer": r.dealer,
+        "rules": opts.preset,
+    }
+    by_seat = _by_seat(r, pay, total_gain)
+    if by_seat:
+        result["payments_by_seat"] = by_seat
+    return result
+
+
+def _by_seat(r: Request, pay: dict, total_gain: int) -> dict | None:
+    """Point changes per seat wind (a ron only when the discarder is known); sticks go to the winner."""
+    seats = {w: 0 for w in WIND_LETTERS}
+    me = WIND_LETTERS[r.seat - EAST]
+    if "discarder" in pay:
+        if r.discarder is None:
+            return None
+        seats[WIND_LETTERS[r.discarder - EAST]] = -pay["discarder"]
+    else:
+        for w in WIND_LETTERS:
+            if w == me:
+                continue
+            seats[w] = -(pay["dealer"] if w == "E" and "dealer" in pay else pay["each_non_dealer"])
+    seats[me] = total_gain
+    return seats
+
+
+def score(request: dict) -> dict:
+    """Score one riichi hand (request and result format: README, section "Scoring").
+
+    >>> res = score({"rules": "tenhou", "hand": "123m456p789s11z222z", "win_tile": "2z", "seat_wind": "S",
+    ...              "round_wind": "S", "tsumo": True})
+    >>> [y["id"] for y in res["yaku"]], res["han"], res["fu"], res["payments"]
+    (['menzen_tsumo', 'yakuhai_seat_wind', 'yakuhai_round_wind'], 3, 30, {'dealer': 2000, 'each_non_dealer': 1000})
+    """
+    opts = resolve_rules(request.get("rules") if isinstance(request, dict) else None)
+    return score_request(parse_request(request, opts))
+
+
+__all__ = ["score", "score_request", "format_tiles"]

@@ -1,0 +1,69 @@
+"""Yaku of the situation and the simplest patterns: riichi, tsumo, last tile,
+kan wins, pinfu, tanyao, value honours, renhou as an ordinary yaku.
+
+Han from seed 000 ("Yaku"): riichi and ippatsu 1, all simples 1, pinfu 1 (closed),
+menzen tsumo 1, each value triplet 1 (a double wind counts twice).
+"""
+
+from __future__ import annotations
+
+from companion.rules.riichi.context import Reading, Situation
+from companion.rules.riichi.yaku_table import ALL_SHAPES, NOT_KOKUSHI, STANDARD_ONLY, Yaku
+from companion.tiles import GREEN, RED, WHITE
+
+
+def _riichi(h: Reading, s: Situation) -> bool:
+    return s.riichi and not s.double_riichi
+
+
+def _pinfu(h: Reading, s: Situation) -> bool:
+    return len(h.chis) == 4 and h.wait == "ryanmen" and not s.value_pair(h.pair)
+
+
+def _pon_of(kind: int):
+    def test(h: Reading, s: Situation) -> bool:
+        return kind in h.pons
+    return test
+
+
+def _seat_wind(h: Reading, s: Situation) -> bool:
+    return s.seat in h.pons
+
+
+def _round_wind(h: Reading, s: Situation) -> bool:
+    return s.round in h.pons
+
+
+YAKU: tuple[Yaku, ...] = (
+    Yaku("riichi", "Riichi", "Riichi", 1, 0, _riichi, shapes=ALL_SHAPES),
+    Yaku("double_riichi", "Double riichi", "Doppel-Riichi", 2, 0,
+         lambda h, s: s.double_riichi, shapes=ALL_SHAPES),
+    Yaku("ippatsu", "Ippatsu (one-shot)", "Ippatsu (Gewinn innerhalb einer Runde nach Riichi)", 1, 0,
+         lambda h, s: s.ippatsu, shapes=ALL_SHAPES, enabled=lambda o: o.ippatsu),
+    Yaku("menzen_tsumo", "Fully concealed hand (menzen tsumo)", "Vollständig verdeckte Hand (Menzen Tsumo)",
+         1, 0, lambda h, s: s.tsumo, shapes=ALL_SHAPES),
+    Yaku("pinfu", "Pinfu (no-points hand)", "Punktlose Hand (Pinfu)", 1, 0, _pinfu),
+    # kuitan (open tanyao) is an option: one row per setting
+    Yaku("tanyao", "All simples (tanyao)", "Ausschließlich Grundsteine (Tanyao)", 1, 1,
+         lambda h, s: s.all_simple, shapes=NOT_KOKUSHI, enabled=lambda o: o.open_tanyao),
+    Yaku("tanyao", "All simples (tanyao)", "Ausschließlich Grundsteine (Tanyao)", 1, 0,
+         lambda h, s: s.all_simple, shapes=NOT_KOKUSHI, enabled=lambda o: not o.open_tanyao),
+    Yaku("yakuhai_haku", "White dragon (haku)", "Weißer Drache (Haku)", 1, 1, _pon_of(WHITE)),
+    Yaku("yakuhai_hatsu", "Green dragon (hatsu)", "Grüner Drache (Hatsu)", 1, 1, _pon_of(GREEN)),
+    Yaku("yakuhai_chun", "Red dragon (chun)", "Roter Drache (Chun)", 1, 1, _pon_of(RED)),
+    Yaku("yakuhai_seat_wind", "Seat wind", "Platzwind", 1, 1, _seat_wind),
+    Yaku("yakuhai_round_wind", "Round wind", "Rundenwind", 1, 1, _round_wind),
+    Yaku("haitei", "Last tile from the wall (haitei raoyue)", "Letzter Stein der Mauer (Haitei)", 1, 1,
+         lambda h, s: s.haitei, shapes=ALL_SHAPES),
+    Yaku("houtei", "Last discard (houtei raoyui)", "Letzter Abwurf (Houtei)", 1, 1,
+         lambda h, s: s.houtei, shapes=ALL_SHAPES),
+    Yaku("rinshan", "After a kan (rinshan kaihou)", "Gewinn mit dem Ersatzstein (Rinshan Kaihou)", 1, 1,
+         lambda h, s: s.rinshan, shapes=STANDARD_ONLY),
+    Yaku("chankan", "Robbing a kan (chankan)", "Kan-Diebstahl (Chankan)", 1, 1,
+         lambda h, s: s.chankan, shapes=ALL_SHAPES),
+    # renhou as an ordinary yaku (the yakuman form is in yaku_yakuman)
+    Yaku("renhou", "Blessing of man (renhou)", "Segen der Menschheit (Renhou)", 5, 0,
+         lambda h, s: s.renhou, shapes=ALL_SHAPES, enabled=lambda o: o.renhou == "5han"),
+    Yaku("renhou", "Blessing of man (renhou, mangan)", "Segen der Menschheit (Renhou, Mangan)", 5, 0,
+         lambda h, s: s.renhou, shapes=ALL_SHAPES, enabled=lambda o: o.renhou == "mangan", standalone=True),
+)

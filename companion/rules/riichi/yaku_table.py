@@ -1,0 +1,74 @@
+"""The yaku table: one :class:`Yaku` per row, gathered from the theme modules.
+
+A row names the yaku (id, English, German), gives its han closed and open (0 =
+not possible), the yakuman multiplier (0 for ordinary yaku), the hand shapes it
+can occur in, whether the rules in force use it, and a predicate that reads a
+:class:`~companion.rules.riichi.context.Reading` and its
+:class:`~companion.rules.riichi.context.Situation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from companion.rules.riichi.context import CHIITOI, KOKUSHI, STANDARD, Reading, Situation
+from companion.rules.riichi.options import RiichiOptions
+
+ALL_SHAPES = (STANDARD, CHIITOI, KOKUSHI)
+STANDARD_ONLY = (STANDARD,)
+NOT_KOKUSHI = (STANDARD, CHIITOI)
+
+
+def _always(_: RiichiOptions) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Yaku:
+    id: str
+    name: str
+    name_de: str
+    han_closed: int
+    han_open: int
+    test: Callable[[Reading, Situation], bool]
+    yakuman: int = 0
+    shapes: tuple[int, ...] = STANDARD_ONLY
+    enabled: Callable[[RiichiOptions], bool] = _always
+    standalone: bool = False
+    """Scored on its own, not added to other yaku or dora (renhou as mangan)."""
+
+
+def all_yaku() -> tuple[Yaku, ...]:
+    """Every row of every theme module, in the order results list them."""
+    from companion.rules.riichi import yaku_basic, yaku_local, yaku_sets, yaku_yakuman
+
+    return yaku_basic.YAKU + yaku_sets.YAKU + yaku_local.YAKU + yaku_yakuman.YAKU
+
+
+Row = tuple[Yaku, int, int]  # the yaku, its han in this hand state, its yakuman multiplier
+
+
+@cache
+def table_for(options: RiichiOptions) -> dict[tuple[int, bool], tuple[Row, ...]]:
+    """The rows these rules use, per (shape, hand open), with han and multiplier resolved."""
+    rows = [y for y in all_yaku() if y.enabled(options)]
+    out: dict[tuple[int, bool], tuple[Row, ...]] = {}
+    for shape in ALL_SHAPES:
+        for is_open in (False, True):
+            chosen = []
+            for y in rows:
+                if shape not in y.shapes:
+                    continue
+                if y.yakuman:
+                    if is_open and not y.han_open:
+                        continue
+                    mult = y.yakuman * (2 if y.id in options.double_yakuman else 1)
+                    chosen.append((y, 13 * mult, mult))
+                    continue
+                han = y.han_open if is_open else y.han_closed
+                if han:
+                    chosen.append((y, han, 0))
+            out[shape, is_open] = tuple(chosen)
+    return out
