@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from companion.errors import BelowMinimumError, InvalidRequestError, NotCompleteError
-from companion.rules.hongkong.fan import ITEMS, Evaluation, Scored, Situation, evaluate
+from companion.rules.hongkong.fan import ITEMS, Evaluation, Scored, Situation, evaluate, hit
 from companion.rules.hongkong.options import HongKongOptions, options_from_rules
 from companion.rules.hongkong.payments import HALF_DOUBLING, false_win_penalty, settle, table_amount
 from companion.rules.hongkong.request import ParsedHand, parse_flowers, parse_hand, seat_letter
@@ -128,9 +128,9 @@ def _flower_hand(hand: ParsedHand, options: HongKongOptions, request: dict) -> l
         return [Scored(ITEMS["eight_flowers"], value)]
     if n == 7 and _flag(request, "flower_win"):
         # "definitiv 3 Fan wert", self-draw not added; the kong replacement may be by agreement
-        out = [Scored(ITEMS["seven_flowers"], 3)]
+        out = [hit("seven_flowers")]
         if options.seven_flowers_kong_replacement and _flag(request, "rinshan"):
-            out.append(Scored(ITEMS["kong_replacement"], 1))
+            out.append(hit("kong_replacement"))
         return out
     if _flag(request, "flower_win"):
         raise InvalidRequestError(f"a win by bonus tiles needs seven or eight of them, got {n}")

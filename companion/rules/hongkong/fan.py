@@ -95,6 +95,12 @@ class Situation:
     flower_win: bool = False
 
 
+def hit(item_id: str, count: int = 1) -> Scored:
+    """An item as the table values it (``count`` times, e.g. two dragon sets)."""
+    item = ITEMS[item_id]
+    return Scored(item, None if item.fan is None else item.fan * count, count)
+
+
 def _value(item_id: str, options: HongKongOptions, default: int | None = None) -> Scored | None:
     """An item whose value may be overridden: limit, a number of fan, or not recognised."""
     raw = getattr(options, item_id, "limit") if default is None else default
@@ -108,37 +114,37 @@ def bonus_items(flowers: frozenset[int], seat: str, options: HongKongOptions) ->
     if not options.bonus_tiles:
         return []
     if not flowers:
-        return [Scored(ITEMS["no_flowers"], 1)]
+        return [hit("no_flowers")]
     own = "ESWN".index(seat) + 1
     out = []
     full_flowers = {1, 2, 3, 4} <= flowers
     full_seasons = {5, 6, 7, 8} <= flowers
     # the own flower inside a full set is not counted again ("wird nicht dazugerechnet")
     if full_flowers:
-        out.append(Scored(ITEMS["flower_set"], 2))
+        out.append(hit("flower_set"))
     elif own in flowers:
-        out.append(Scored(ITEMS["seat_flower"], 1))
+        out.append(hit("seat_flower"))
     if full_seasons:
-        out.append(Scored(ITEMS["season_set"], 2))
+        out.append(hit("season_set"))
     elif own + 4 in flowers:
-        out.append(Scored(ITEMS["seat_season"], 1))
+        out.append(hit("seat_season"))
     return out
 
 
 def situation_items(hand: ParsedHand, sit: Situation, options: HongKongOptions) -> list[Scored]:
     out = []
     if sit.tsumo:
-        out.append(Scored(ITEMS["self_drawn"], 1))
+        out.append(hit("self_drawn"))
     if not hand.melds and options.concealed_counts() and (sit.tsumo or not options.concealed_requires_tsumo):
-        out.append(Scored(ITEMS["concealed_hand"], 1))
+        out.append(hit("concealed_hand"))
     if sit.chankan:
-        out.append(Scored(ITEMS["robbing_kong"], 1))
+        out.append(hit("robbing_kong"))
     if sit.last_tile and (sit.tsumo or not options.last_tile_tsumo_only):
-        out.append(Scored(ITEMS["last_tile"], 1))
+        out.append(hit("last_tile"))
     if sit.double_rinshan:
-        out.append(Scored(ITEMS["double_kong_replacement"], None))
+        out.append(hit("double_kong_replacement"))
     elif sit.rinshan:
-        out.append(Scored(ITEMS["kong_replacement"], 1))
+        out.append(hit("kong_replacement"))
     for flag, item_id in ((sit.heavenly, "heavenly_hand"), (sit.earthly, "earthly_hand"), (sit.human, "human_hand")):
         if flag:
             scored = _value(item_id, options)
@@ -165,7 +171,7 @@ def pattern_items(hand: ParsedHand, d: Decomposition, sit: Situation, options: H
     out: list[Scored] = []
 
     if all(kind == "chi" for kind, _, _ in sets):
-        out.append(Scored(ITEMS["all_chows"], 1))
+        out.append(hit("all_chows"))
     if len(triplets) == 4 and options.all_pungs:
         out.append(Scored(ITEMS["all_pungs"], options.all_pungs))
 
@@ -173,19 +179,19 @@ def pattern_items(hand: ParsedHand, d: Decomposition, sit: Situation, options: H
     suits = {k // 9 for k in kinds if not is_honor(k)}
     honors = any(is_honor(k) for k in kinds)
     if not suits:
-        out.append(Scored(ITEMS["all_honors"], None))
+        out.append(hit("all_honors"))
     elif len(suits) == 1:
-        out.append(Scored(ITEMS["half_flush"], 3) if honors else Scored(ITEMS["full_flush"], 7))
+        out.append(hit("half_flush") if honors else hit("full_flush"))
     if suits and all(is_terminal_or_honor(k) for k in kinds):
-        out.append(Scored(ITEMS["mixed_orphans"], 1) if honors else Scored(ITEMS["all_terminals"], None))
+        out.append(hit("mixed_orphans") if honors else hit("all_terminals"))
 
     dragon_sets = [k for k in triplets if k in DRAGONS]
     if len(dragon_sets) == 3:
-        out.append(Scored(ITEMS["big_three_dragons"], 8))
+        out.append(hit("big_three_dragons"))
     elif len(dragon_sets) == 2 and d.pair in DRAGONS:
-        out.append(Scored(ITEMS["little_three_dragons"], 5))
+        out.append(hit("little_three_dragons"))
     elif dragon_sets:
-        out.append(Scored(ITEMS["dragon_pung"], len(dragon_sets), count=len(dragon_sets)))
+        out.append(hit("dragon_pung", count=len(dragon_sets)))
 
     wind_sets = [k for k in triplets if k in WINDS]
     four_winds = None
@@ -200,9 +206,9 @@ def pattern_items(hand: ParsedHand, d: Decomposition, sit: Situation, options: H
         seat_kind = WINDS["ESWN".index(sit.seat)]
         round_kind = WINDS["ESWN".index(sit.round)]
         if seat_kind in wind_sets:
-            out.append(Scored(ITEMS["seat_wind"], 1))
+            out.append(hit("seat_wind"))
         if round_kind in wind_sets:
-            out.append(Scored(ITEMS["round_wind"], 1))
+            out.append(hit("round_wind"))
 
     if sum(1 for kind, _, _ in sets if kind == "kong") == 4:
         scored = _value("eighteen_arhats", options)
@@ -263,7 +269,7 @@ def evaluate(hand: ParsedHand, sit: Situation, options: HongKongOptions) -> Eval
     common = situation_items(hand, sit, options) + bonus_items(hand.flowers, sit.seat, options)
     candidates: list[Evaluation] = []
     if not hand.melds and is_thirteen_orphans(hand.concealed):
-        candidates.append(Evaluation(tuple(common + [Scored(ITEMS["thirteen_orphans"], None)]), "thirteen orphans"))
+        candidates.append(Evaluation(tuple(common + [hit("thirteen_orphans")]), "thirteen orphans"))
     for d in decompose(hand.concealed, len(hand.melds)):
         candidates.append(Evaluation(tuple(common + pattern_items(hand, d, sit, options)), str(d)))
     if not candidates:
