@@ -11,8 +11,11 @@ Deliberate differences, each justified by seed 004:
   among the fan hands before the limit hands (8 fan, "Die Drachen werden nicht
   dazugerechnet"), so those hands are excluded from the fan comparison and
   counted separately.
+* Four concealed pungs won on a discard that completes the pair: hk-mahjong
+  requires a self-draw for it; seed 004 says "Wartet er mit einem Einzelziegel
+  auf das Paar, ist der Gewinn mit Abwurf auch möglich", so we score the limit.
 * Hands that reach a limit on either side are not compared by fan (the
-  comparison is "below the limit").
+  comparison is "below the limit"); whether both see a limit is compared.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from companion.tiles import Tile
 
 HERE = Path(__file__).resolve().parent
 ORACLE = HERE / "hk_mahjong_oracle.js"
-N_HANDS = 400
+N_HANDS = 600
 SEED = 20041
 SEATS = "ESWN"
 WIND_NAMES = {"E": "east", "S": "south", "W": "west", "N": "north"}
@@ -57,7 +60,7 @@ def _code(kind: int) -> str:
 def random_hand(rng: random.Random) -> dict:
     """Four sets and a pair from a physical set; some sets called; flags that fit together."""
     left = [4] * 34
-    style = rng.choice(["any", "any", "flush", "half_flush", "honors", "pungs", "chows"])
+    style = rng.choice(["any", "any", "flush", "half_flush", "honors", "dragons", "orphans", "pungs", "chows"])
     suit = rng.randrange(3)
 
     def kinds_for(kind_of_set: str) -> list[int]:
@@ -67,13 +70,18 @@ def random_hand(rng: random.Random) -> dict:
             pool = list(range(9 * suit, 9 * suit + 9)) + list(range(27, 34))
         elif style == "honors":
             pool = list(range(27, 34)) * 2 + list(range(27))
+        elif style == "dragons":
+            pool = [31, 32, 33] * 6 + list(range(31))
+        elif style == "orphans":
+            pool = [0, 8, 9, 17, 18, 26] + list(range(27, 34)) + ([] if kind_of_set == "pon" else list(range(27)))
         else:
             pool = range(34)
         return [k for k in pool if kind_of_set != "chi" or (k < 27 and k % 9 <= 6)]
 
     sets: list[tuple[str, int]] = []
     while len(sets) < 4:
-        shape = {"pungs": "pon", "chows": "chi"}.get(style) or rng.choice(["chi", "chi", "pon"])
+        shape = {"pungs": "pon", "orphans": "pon", "dragons": "pon", "chows": "chi"}.get(style) or rng.choice(
+            ["chi", "chi", "pon"])
         if shape == "pon" and rng.random() < 0.15:
             shape = "kong"
         k = rng.choice(kinds_for(shape))
@@ -144,7 +152,7 @@ def test_fan_agrees_with_hk_mahjong():
     assert run.returncode == 0, run.stderr
     theirs = json.loads(run.stdout)
 
-    compared, agreed, big_dragons, limits, mismatches = 0, 0, 0, 0, []
+    compared, agreed, big_dragons, pair_wins, limits, mismatches = 0, 0, 0, 0, 0, []
     for case, other in zip(cases, theirs, strict=True):
         ours = hongkong.score(case["request"])
         our_ids = {y["id"] for y in ours["yaku"]}
@@ -153,6 +161,9 @@ def test_fan_agrees_with_hk_mahjong():
             continue
         if other["value"] == "limit" and ours["limit"] in (None, "cap") and "big_three_dragons" in our_ids:
             big_dragons += 1  # deliberate: 8 fan in seed 004, a limit in hk-mahjong
+            continue
+        if ours["limit"] == "four_concealed_pungs" and not case["request"]["tsumo"] and other["value"] != "limit":
+            pair_wins += 1  # deliberate: seed 004 allows the discard that completes the pair
             continue
         if other["value"] == "limit" or ours["limit"] not in (None, "cap"):
             limits += 1
@@ -165,6 +176,7 @@ def test_fan_agrees_with_hk_mahjong():
         else:
             mismatches.append((case["request"], [(y["id"], y["fan"]) for y in ours["yaku"]], other))
     print(f"hk-mahjong differential: {agreed}/{compared} fan agree below the limit; "
-          f"{limits} limit hands (limit status compared), {big_dragons} big three dragons (deliberate)")
+          f"{limits} limit hands (limit status agrees), deliberate differences: {big_dragons} big three "
+          f"dragons, {pair_wins} four concealed pungs won on a discard")
     assert compared >= N_HANDS // 2
     assert not mismatches, mismatches[:5]
