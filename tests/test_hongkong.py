@@ -405,3 +405,21 @@ def test_dispatch_through_companion_score():
                          "tsumo": True, "win_tile": "5m", "flowers": ["2f"]})
     # self-draw 1 + seat flower 1 + half flush 3 + dragon 1 = 6 fan; 2^6 = 64, S/2 from each
     assert r["fan"] == 6 and r["payments"] == {"each": 32} and r["total_gain"] == 96
+
+
+def test_eight_flowers_need_no_tiles_at_all():
+    # seed 004: "ungeachtet von Vollständigkeit ... ohne den Ersatzziegel zu ziehen"; counts as self-drawn
+    r = hongkong.score({"rules": "hongkong", "hand": "", "seat_wind": "N",
+                        "flowers": [f"{i}f" for i in range(1, 9)]})
+    assert r["limit"] == "eight_flowers" and r["payments_by_seat"] == {"E": -128, "S": -128, "W": -128, "N": 384}
+
+
+def test_responsible_seat_is_checked_before_the_minimum():
+    with pytest.raises(InvalidRequestError) as err:
+        hk(PLAIN, rules="hongkong", tsumo=True, responsible="Q", responsibility="fourth_meld")
+    assert "responsible" in str(err.value)
+
+
+def test_another_preset_is_refused_by_this_family():
+    with pytest.raises(UnknownRulesError):
+        hk(PLAIN, rules={"preset": "wrc"})

@@ -175,11 +175,12 @@ def score(request: dict) -> dict:
         # won by the bonus tiles alone: it counts as a self-drawn win (seed 004)
         sit = Situation(tsumo=True, seat=seat, round=round_wind)
         evaluation = Evaluation(tuple(flower_items), "bonus tiles")
-        best_normal = None
+        best_normal = responsible = None
     else:
         sit = _situation(request, hand, seat, round_wind)
         if not sit.tsumo:
             _discarder(request, seat)  # a missing discarder is a bad request, whatever the tiles
+        responsible = _responsible(request, hand, sit, seat)
         best_normal = evaluate(hand, sit, options)
         if best_normal is None:
             raise NotCompleteError(
@@ -191,6 +192,7 @@ def score(request: dict) -> dict:
             alt = Evaluation(tuple(flower_items), "bonus tiles")
             if alt.key(options) > evaluation.key(options):
                 evaluation, sit = alt, Situation(tsumo=True, seat=seat, round=round_wind)
+                responsible = None
 
     discarder = None
     if not sit.tsumo:
@@ -213,7 +215,6 @@ def score(request: dict) -> dict:
                 f"these rules need at least {options.min_fan}"
             )
 
-    responsible = _responsible(request, hand, sit, seat) if evaluation is best_normal else None
     payments, by_seat = settle(
         fan, options, winner=seat, tsumo=sit.tsumo, discarder=discarder, responsible=responsible,
         pays_as_self_draw=sit.chankan,

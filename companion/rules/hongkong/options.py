@@ -99,6 +99,8 @@ def options_from_rules(rules: object) -> HongKongOptions:
         return HongKongOptions()
     if not isinstance(rules, dict):
         raise InvalidRequestError('"rules" must be "hongkong" or an object with "preset" and options')
+    if rules.get("preset", "hongkong") != "hongkong":
+        raise UnknownRulesError(f"the Hong Kong family scores the preset 'hongkong', not {rules.get('preset')!r}")
     given = {k: v for k, v in rules.items() if k != "preset"}
     unknown = sorted(k for k in given if k not in OPTION_NAMES)
     if unknown:

@@ -151,6 +151,9 @@ def parse_hand(request: dict, *, allow_incomplete_count: bool = False) -> Parsed
     raw_win = request.get("win_tile")
     if raw_win is None:
         if not tiles:
+            if allow_incomplete_count:  # a win by bonus tiles alone has no winning tile
+                return ParsedHand(tuple(concealed), tuple(melds), -1, parse_flowers(request.get("flowers")),
+                                  tuple(total))
             raise InvalidRequestError('"win_tile" is required')
         win = tiles[-1].kind  # convention: the last tile written is the one that completed the hand
     else:
