@@ -456,3 +456,40 @@ def test_riichi_sticks_go_to_the_winner():
     r = score({**WEST_RON, "riichi_sticks": 2})
     assert r["total_gain"] == 1300 + 2000
     assert sum(r["payments_by_seat"].values()) == 0
+
+
+# --- table rules: dealer and final account ----------------------------------------------------
+
+def test_east_deals_again_after_own_win_or_a_draw():
+    # seed 001 ch. 3 VIII: "Falls allerdings Osten Hulla sagt, oder niemand ausmacht, bleibt derselbe Spieler Osten"
+    from companion.rules.oldjapanese import dealer_stays
+
+    assert dealer_stays("E") and dealer_stays(None)
+    assert not dealer_stays("S") and not dealer_stays("N")
+
+
+def test_east_moves_on_after_his_own_false_win():
+    # seed 001 ch. 8 I.7: "Sollte die falsche Hullameldung von Osten gemacht worden sein, rückt Osten ... weiter"
+    from companion.rules.oldjapanese import dealer_stays
+
+    assert not dealer_stays(None, chombo_by="E")
+    assert dealer_stays(None, chombo_by="W")
+
+
+def test_final_account_rounds_to_thousands_and_rewards_the_top():
+    # seed 001 ch. 4 VI: up to 400 down, from 500 up; each assumed 30,000 but held 27,000, the 12,000
+    # difference goes to the player with the most points.
+    # E 35,400 -> 35,000 -> +5,000 + 12,000; S 25,500 -> 26,000 -> -4,000; W 20,100 -> -10,000; N 27,000 -> -3,000
+    from companion.rules.oldjapanese import final_account
+
+    assert final_account({"E": 35400, "S": 25500, "W": 20100, "N": 27000}) == {
+        "E": 17000, "S": -4000, "W": -10000, "N": -3000}
+
+
+def test_final_account_shares_the_reward_on_a_tie_and_needs_four_seats():
+    from companion.rules.oldjapanese import final_account
+
+    assert final_account({"E": 32000, "S": 32000, "W": 22000, "N": 22000}) == {
+        "E": 8000, "S": 8000, "W": -8000, "N": -8000}
+    with pytest.raises(InvalidRequestError, match="four seats"):
+        final_account({"E": 27000})
