@@ -46,8 +46,12 @@ class Situation:
         self.n_kans = sum(1 for m in r.melds if m.shape == KAN)
         full = list(r.counts)
         for m in r.melds:
-            for t in m.tiles:
-                full[t.kind] += 1
+            if m.shape == CHI:
+                full[m.first] += 1
+                full[m.first + 1] += 1
+                full[m.first + 2] += 1
+            else:
+                full[m.first] += 3 + (m.shape == KAN)
         self.full = full
         present = [k for k in range(NUM_KINDS) if full[k]]
         self.all_simple = not any(_TERMINAL_OR_HONOR[k] for k in present)

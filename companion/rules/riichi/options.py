@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from companion.errors import InvalidRequestError, UnknownRulesError
@@ -188,12 +188,21 @@ def resolve_rules(rules: object) -> RiichiOptions:
         name = rules.get("preset", DEFAULT_PRESET)
         if not isinstance(name, str):
             raise InvalidRequestError("rules.preset must be a preset name")
-        base = load_preset(name)
-        overrides = {k: v for k, v in rules.items() if k != "preset"}
-        if not overrides:
-            return base
-        return _apply(base, overrides, "rules")
+        overrides = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                                 for k, v in rules.items() if k != "preset"))
+        try:
+            return _with_overrides(name, overrides)
+        except TypeError:  # an unhashable value: check it the slow way, which names the problem
+            return _apply(load_preset(name), {k: v for k, v in rules.items() if k != "preset"}, "rules")
     raise InvalidRequestError('"rules" must be a preset name or an object with "preset" and options')
+
+
+@lru_cache(maxsize=256)
+def _with_overrides(name: str, overrides: tuple) -> RiichiOptions:
+    base = load_preset(name)
+    if not overrides:
+        return base
+    return _apply(base, {k: list(v) if isinstance(v, tuple) else v for k, v in overrides}, "rules")
 
 
 def red_limits(options: RiichiOptions) -> tuple[int, int, int]:

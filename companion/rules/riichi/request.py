@@ -9,6 +9,8 @@ contradict each other (tenhou on a ron, ippatsu without riichi, ...).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from companion.errors import InvalidRequestError, InvalidTilesError
 from companion.rules.riichi.options import RiichiOptions, red_limits
 from companion.tiles import BACK, EAST, NUM_KINDS, WIND_LETTERS, Tile, format_tiles, parse_tiles
@@ -69,13 +71,56 @@ def _wind(request: dict, key: str, default: str | None) -> int | None:
     return EAST + WIND_LETTERS.index(value.upper())
 
 
-def _tiles(value: object, what: str) -> list[Tile]:
-    """mpsz text, or a list of mpsz texts, as tiles (copies are checked for the whole request later)."""
-    if isinstance(value, list | tuple):
+_SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_DIGITS = {str(d): d for d in range(10)}
+RED_BIT = 64  # a tile as an int: its kind, plus RED_BIT for a red five
+
+
+@lru_cache(maxsize=8192)
+def _fast_tiles(text: str) -> tuple[int, ...] | None:
+    """The common case (digits and m/p/s/z, at most 4 copies) as ints without regex or objects;
+    ``None`` sends anything else to the full parser, which also words the errors."""
+    out: list[int] = []
+    pending: list[int] = []
+    for ch in text:
+        d = _DIGITS.get(ch)
+        if d is not None:
+            pending.append(d)
+            continue
+        base = _SUIT_BASE.get(ch)
+        if base is None:
+            if ch == " ":
+                continue
+            return None
+        for d in pending:
+            if d == 0:
+                if base == 27:
+                    return None
+                out.append(base + 4 + RED_BIT)
+            elif base == 27 and d > 7:
+                return None
+            else:
+                out.append(base + d - 1)
+        pending.clear()
+    if pending:
+        return None
+    return tuple(out)
+
+
+def _tiles(value: object, what: str, backs: bool = False) -> tuple[int, ...]:
+    """mpsz text, or a list of mpsz texts, as tile ints (copies are checked for the whole request later)."""
+    if type(value) is str:
+        fast = _fast_tiles(value)
+        if fast is not None:
+            return fast
+    elif isinstance(value, list | tuple):
         if not all(isinstance(v, str) for v in value):
             raise InvalidRequestError(f"{what} must be mpsz text or a list of mpsz texts")
         value = " ".join(value)
-    if not isinstance(value, str):
+        fast = _fast_tiles(value)
+        if fast is not None:
+            return fast
+    else:
         raise InvalidRequestError(f"{what} must be tiles in mpsz notation (e.g. \"123m0p55z\"), got {value!r}")
     try:
         tiles = parse_tiles(value, max_red_per_suit=4, max_copies=4)
@@ -84,75 +129,93 @@ def _tiles(value: object, what: str) -> list[Tile]:
     for t in tiles:
         if t.is_flower:
             raise InvalidTilesError(f"{what}: riichi is played without flowers and seasons ({t})")
-    return tiles
+        if t.is_back and not backs:
+            raise InvalidTilesError(f"{what}: a face-down tile (x) cannot be scored here; name every tile")
+    return tuple(t.kind + (RED_BIT if t.red else 0) for t in tiles)
+
+
+def _show(tiles: tuple[int, ...] | list[int]) -> str:
+    return format_tiles(Tile(v & 63, v >= RED_BIT) if v & 63 != BACK else Tile(BACK) for v in tiles)
 
 
 def _parse_meld(raw: object, index: int) -> Meld:
+    if type(raw) is not dict:
+        raise InvalidRequestError(f'melds[{index}] must be an object {{"type": ..., "tiles": ...}}')
+    type_ = raw.get("type")
+    if len(raw) != 2 or type_ not in MELD_TYPES or "tiles" not in raw:
+        _meld_shape_error(raw, index)
+    tiles = _tiles(raw["tiles"], f"melds[{index}] ({type_})", backs=type_ == "ankan")
+    kinds = sorted(v & 63 for v in tiles)
+    if not kinds:
+        raise InvalidTilesError(f"melds[{index}]: {type_} has no tiles")
+    if kinds[-1] == BACK:
+        tiles, kinds = _ankan_backs(tiles, kinds, raw["tiles"], index)
+    if type_ == "chi":
+        first = kinds[0]
+        if len(kinds) != 3 or first >= 27 or first % 9 > 6 or kinds[1] != first + 1 or kinds[2] != first + 2:
+            raise InvalidTilesError(f"melds[{index}]: chi {raw['tiles']!r} is not three consecutive tiles "
+                                    "of one suit")
+        return Meld(type_, CHI, first, tiles)
+    size = 3 if type_ == "pon" else 4
+    if len(kinds) != size or kinds[0] != kinds[-1]:
+        raise InvalidTilesError(f"melds[{index}]: {type_} {raw['tiles']!r} must be {size} identical tiles")
+    return Meld(type_, PON if size == 3 else KAN, kinds[0], tiles)
+
+
+def _meld_shape_error(raw: dict, index: int) -> None:
     where = f"melds[{index}]"
-    if not isinstance(raw, dict):
-        raise InvalidRequestError(f'{where} must be an object {{"type": ..., "tiles": ...}}')
     unknown = sorted(set(raw) - {"type", "tiles"})
     if unknown:
         raise InvalidRequestError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} "
                                   f"{', '.join(map(repr, unknown))}; a meld has \"type\" and \"tiles\"")
-    type_ = raw.get("type")
-    if type_ not in MELD_TYPES:
-        raise InvalidRequestError(f"{where}: type must be one of {', '.join(MELD_TYPES)}, got {type_!r}")
-    if "tiles" not in raw:
-        raise InvalidRequestError(f'{where}: "tiles" is missing')
-    tiles = _tiles(raw["tiles"], f"{where} ({type_})")
-    shown = format_tiles(tiles)
-    if type_ == "ankan" and any(t.kind == BACK for t in tiles):
-        # a concealed kan is usually shown with its two outer tiles face down
-        faces = [t for t in tiles if t.kind != BACK]
-        if len(tiles) != 4 or not faces or len({t.kind for t in faces}) != 1:
-            raise InvalidTilesError(f"{where}: ankan {shown!r} must be four tiles of one kind "
-                                    "(face-down tiles x allowed if at least one face is shown)")
-        tiles = faces + [Tile(faces[0].kind)] * (4 - len(faces))
-    if any(t.kind == BACK for t in tiles):
-        raise InvalidTilesError(f"{where}: {type_} {shown!r} has a face-down tile; only an ankan may")
-    kinds = sorted(t.kind for t in tiles)
-    if type_ == "chi":
-        if len(tiles) != 3:
-            raise InvalidTilesError(f"{where}: chi {shown!r} needs 3 tiles, got {len(tiles)}")
-        first = kinds[0]
-        if first >= 27 or first % 9 > 6 or kinds != [first, first + 1, first + 2]:
-            raise InvalidTilesError(f"{where}: chi {shown!r} is not three consecutive tiles of one suit")
-        return Meld(type_, CHI, first, tiles)
-    size = 3 if type_ == "pon" else 4
-    if len(tiles) != size or kinds[0] != kinds[-1]:
-        raise InvalidTilesError(f"{where}: {type_} {shown!r} must be {size} identical tiles")
-    return Meld(type_, PON if size == 3 else KAN, kinds[0], tiles)
+    if raw.get("type") not in MELD_TYPES:
+        raise InvalidRequestError(f"{where}: type must be one of {', '.join(MELD_TYPES)}, got {raw.get('type')!r}")
+    raise InvalidRequestError(f'{where}: "tiles" is missing')
+
+
+def _ankan_backs(tiles: tuple[int, ...], kinds: list[int], shown: str,
+                 index: int) -> tuple[tuple[int, ...], list[int]]:
+    """A concealed kan is usually shown with its two outer tiles face down."""
+    faces = [v for v in tiles if v & 63 != BACK]
+    if len(tiles) != 4 or not faces or len({v & 63 for v in faces}) != 1:
+        raise InvalidTilesError(f"melds[{index}]: ankan {shown!r} must be four tiles of one kind "
+                                "(face-down tiles x allowed if at least one face is shown)")
+    kind = faces[0] & 63
+    return tuple(faces) + (kind,) * (4 - len(faces)), [kind] * 4
 
 
 def parse_request(request: dict, options: RiichiOptions) -> Request:
     """Check a request against the contract and these rules; raise a CompanionError on any problem."""
-    if not isinstance(request, dict):
-        raise InvalidRequestError("a scoring request must be a JSON object")
-    unknown = sorted(k for k in request if k not in REQUEST_KEYS)
-    if unknown:
+    if type(request) is not dict:
+        if not isinstance(request, dict):
+            raise InvalidRequestError("a scoring request must be a JSON object")
+    if not request.keys() <= REQUEST_KEYS:
+        unknown = sorted(k for k in request if k not in REQUEST_KEYS)
         hint = " (riichi has no flowers)" if "flowers" in unknown else ""
         raise InvalidRequestError(f"unknown request key{'s' if len(unknown) > 1 else ''} "
                                   f"{', '.join(map(repr, unknown))}{hint}; known: {', '.join(sorted(REQUEST_KEYS))}")
     r = Request()
     r.options = options
-    for key in FLAGS:
-        setattr(r, key, _flag(request, key))
-    r.tsumo = _flag(request, "tsumo")
-    r.seat = _wind(request, "seat_wind", "E")
-    r.round = _wind(request, "round_wind", "E")
+    get = request.get
+    for key in _ALL_FLAGS:
+        value = get(key, False)
+        if value is not False and value is not True:
+            value = _flag(request, key)
+        setattr(r, key, value)
+    seat = get("seat_wind", "E")
+    r.seat = _WIND_KIND[seat] if seat in _WIND_KIND else _wind(request, "seat_wind", "E")
+    rnd = get("round_wind", "E")
+    r.round = _WIND_KIND[rnd] if rnd in _WIND_KIND else _wind(request, "round_wind", "E")
     r.dealer = r.seat == EAST
-    r.honba = _count(request, "honba")
-    r.riichi_sticks = _count(request, "riichi_sticks")
-    r.discarder = _wind(request, "discarder", None)
+    r.honba = _count(request, "honba") if "honba" in request else 0
+    r.riichi_sticks = _count(request, "riichi_sticks") if "riichi_sticks" in request else 0
+    r.discarder = _wind(request, "discarder", None) if "discarder" in request else None
 
     if "hand" not in request:
         raise InvalidRequestError('"hand" is missing: the concealed tiles including the winning tile')
     hand = _tiles(request["hand"], "hand")
-    if any(t.kind == BACK for t in hand):
-        raise InvalidTilesError("hand: a face-down tile (x) cannot be scored; name every tile")
-    raw_melds = request.get("melds") or []
-    if not isinstance(raw_melds, list):
+    raw_melds = get("melds") or []
+    if type(raw_melds) is not list:
         raise InvalidRequestError('"melds" must be a list of {"type": ..., "tiles": ...}')
     if len(raw_melds) > 4:
         raise InvalidRequestError(f"a hand has at most 4 melds, got {len(raw_melds)}")
@@ -161,7 +224,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     expected = 14 - 3 * len(melds)
     if len(hand) != expected:
         with_melds = f"with {len(melds)} meld{'s' if len(melds) != 1 else ''}" if melds else "without melds"
-        raise InvalidRequestError(f"hand {format_tiles(hand)!r} has {len(hand)} tiles; {with_melds} the "
+        raise InvalidRequestError(f"hand {_show(hand)!r} has {len(hand)} tiles; {with_melds} the "
                                   f"concealed part including the winning tile has {expected}")
 
     if "win_tile" not in request:
@@ -170,30 +233,56 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     if len(win_tiles) != 1:
         raise InvalidRequestError(f"win_tile must be exactly one tile, got {request['win_tile']!r}")
     win = win_tiles[0]
-    if not any(t.kind == win.kind and (t.red or not win.red) for t in hand):
-        raise InvalidRequestError(f"the winning tile {win} is not in the hand {format_tiles(hand)}: "
+    if win not in hand and (win >= RED_BIT or win + RED_BIT not in hand):
+        raise InvalidRequestError(f"the winning tile {_show(win_tiles)} is not in the hand {_show(hand)}: "
                                   "\"hand\" holds the concealed tiles including the winning tile")
-    r.win = win.kind
-    r.win_red = win.red
+    r.win = win & 63
+    r.win_red = win >= RED_BIT
 
-    dora = _tiles(request.get("dora_indicators") or [], "dora_indicators")
-    ura = _tiles(request.get("ura_indicators") or [], "ura_indicators")
+    dora = _tiles(get("dora_indicators") or (), "dora_indicators")
+    ura = _tiles(get("ura_indicators") or (), "ura_indicators")
+    if len(dora) > 1 or ura:
+        _check_indicators(dora, ura, options)
+
+    concealed = [0] * NUM_KINDS
+    for v in hand:
+        concealed[v & 63] += 1
+    counts = concealed.copy() if (melds or dora or ura) else concealed
+    for group in (*(m.tiles for m in melds), dora, ura):
+        for v in group:
+            counts[v & 63] += 1
+    reds = [0, 0, 0]
+    for group in (hand, *(m.tiles for m in melds), dora, ura):
+        for v in group:
+            if v >= RED_BIT:
+                reds[(v & 63) // 9] += 1
+    aka = sum(reds)
+    if max(counts) > 4 or aka:
+        _check_copies(counts, reds, options)
+    r.counts = concealed
+    # red fives among the indicators are no dora of the hand
+    r.aka = aka - sum(1 for v in dora if v >= RED_BIT) - sum(1 for v in ura if v >= RED_BIT)
+    r.dora = [v & 63 for v in dora]
+    r.ura = [v & 63 for v in ura]
+    r.closed = all(m.concealed for m in melds)
+    _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
+    return r
+
+
+_ALL_FLAGS = (*FLAGS, "tsumo")
+_WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}
+
+
+def _check_indicators(dora: tuple[int, ...], ura: tuple[int, ...], options: RiichiOptions) -> None:
     for what, ind in (("dora_indicators", dora), ("ura_indicators", ura)):
-        if any(t.kind == BACK for t in ind):
-            raise InvalidTilesError(f"{what}: an indicator must be named, not x")
         if len(ind) > 5:
             raise InvalidRequestError(f"{what}: at most 5 indicators (one plus one per kan), got {len(ind)}")
         if len(ind) > 1 and not options.kan_dora:
             raise InvalidRequestError(f"{what}: these rules use no kan dora, so at most one indicator")
 
-    # copies across everything on the table that we were told about
-    every = hand + [t for m in melds for t in m.tiles] + dora + ura
-    counts = [0] * NUM_KINDS
-    reds = [0, 0, 0]
-    for t in every:
-        counts[t.kind] += 1
-        if t.red:
-            reds[t.kind // 9] += 1
+
+def _check_copies(counts: list[int], reds: list[int], options: RiichiOptions) -> None:
+    """More than 4 copies anywhere, or red fives these rules do not have."""
     over = [k for k in range(NUM_KINDS) if counts[k] > 4]
     if over:
         k = over[0]
@@ -209,17 +298,6 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
             raise InvalidTilesError(f"{n} red fives {red}, but the rules {options.preset} have {most} of them")
     if sum(reds) > options.red_fives:
         raise InvalidTilesError(f"{sum(reds)} red fives, but the rules {options.preset} have {options.red_fives}")
-
-    concealed = [0] * NUM_KINDS
-    for t in hand:
-        concealed[t.kind] += 1
-    r.counts = concealed
-    r.aka = sum(1 for t in hand if t.red) + sum(1 for m in melds for t in m.tiles if t.red)
-    r.dora = [t.kind for t in dora]
-    r.ura = [t.kind for t in ura]
-    r.closed = all(m.concealed for m in melds)
-    _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
-    return r
 
 
 def _check_flags(r: Request, has_melds: bool, has_kan: bool) -> None:
