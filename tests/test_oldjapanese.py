@@ -493,3 +493,17 @@ def test_final_account_shares_the_reward_on_a_tie_and_needs_four_seats():
         "E": 8000, "S": 8000, "W": -8000, "N": -8000}
     with pytest.raises(InvalidRequestError, match="four seats"):
         final_account({"E": 27000})
+
+
+def test_own_flower_double_counts_for_the_minimum_unless_switched_off():
+    # ch. 3 XIII excludes only the dora from "Li fan shibari"; own flowers count by default
+    req = {"hand": "123m456p789s22s", "melds": melds("pon:555p"), "win_tile": "2s", "discarder": "E",
+           "seat_wind": "S", "flowers": ["2f"]}
+    assert score(req)["doubles_for_minimum"] == 1
+    with pytest.raises(BelowMinimumError):
+        score({**req, "rules": rules(flowers_count_for_minimum=False)})
+
+
+def test_honba_sticks_are_only_a_counter():
+    # ch. 3 VIII: East's 100-point sticks mark the extra games and are taken back; nobody pays them
+    assert score({**WEST_RON, "honba": 3})["payments"] == score(WEST_RON)["payments"]
