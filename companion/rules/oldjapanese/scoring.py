@@ -63,7 +63,7 @@ def valuations(win: Win, options: Options) -> list[Valued]:
 
 
 def _describe(win: Win) -> str:
-    tiles = "".join(str(Tile(k)) * n for k, n in enumerate(win.counts))
+    tiles = format_tiles(Tile(k) for k, n in enumerate(win.counts) for _ in range(n))
     melds = f" with {len(win.melds)} meld(s)" if win.melds else ""
     return f"{tiles}{melds}"
 
