@@ -51,6 +51,11 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _is_number(x: object) -> bool:
+    # Hong Kong tables can pay quarter units (half of a half-doubling amount)
+    return (_is_int(x) or isinstance(x, float)) and x == x and abs(x) != float("inf")
+
+
 @dataclass
 class GameState:
     """The state after a fold. ``to_dict()`` is what the API returns."""
@@ -321,6 +326,8 @@ def _apply(st: GameState, ev: dict) -> None:
         raise TableError(f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}")
     if st.finished and kind not in _AFTER_END:
         raise TableError(f"the game has ended ({st.end_reason}); only undo and correction are possible")
+    if kind not in ("end", "undo", "correction"):
+        st.yame_available = None  # the last dealer played on instead of ending the game
     {"riichi": _riichi, "win": _win, "draw": _draw, "nagashi": _nagashi, "abortive": _abortive,
      "chombo": _chombo, "correction": _correction, "undo": _undo, "end": _end}[kind](st, ev)
 
@@ -578,9 +585,9 @@ def _family_deltas(st: GameState, w: int, entry: dict, disc: int | None,
         info = {k: result[k] for k in ("fan", "points", "doubles", "value") if k in result}
     else:
         raise TableError(f"winner {st.players[w]}: give payments_by_seat or a scoring request")
-    if not isinstance(pbs, dict) or set(pbs) != set(WINDS) or not all(_is_int(v) for v in pbs.values()):
-        raise TableError('payments_by_seat must give a whole number for each of "E", "S", "W", "N"')
-    if sum(pbs.values()) != 0:
+    if not isinstance(pbs, dict) or set(pbs) != set(WINDS) or not all(_is_number(v) for v in pbs.values()):
+        raise TableError('payments_by_seat must give a number for each of "E", "S", "W", "N"')
+    if abs(sum(pbs.values())) > 1e-9:
         raise TableError(f"payments_by_seat must add up to 0, these add up to {sum(pbs.values())}")
     if pbs[st.seat_wind(w)] <= 0:
         raise TableError(f"the winner {st.players[w]} must gain points in payments_by_seat")
@@ -710,33 +717,38 @@ def _chombo(st: GameState, ev: dict) -> None:
     r = st.rules
     p = st.player(ev.get("player"))
     deltas = [0] * 4
-    if "payments_by_seat" in ev:
-        pbs = ev["payments_by_seat"]
-        if not isinstance(pbs, dict) or set(pbs) != set(WINDS) or not all(_is_int(v) for v in pbs.values()) \
-                or sum(pbs.values()) != 0:
-            raise TableError('payments_by_seat must give whole numbers for "E", "S", "W", "N" adding up to 0')
+    pbs = ev.get("payments_by_seat")
+    if pbs is None and r.family == "hongkong":
+        # seed 004: the offender pays each player a limit hand; the family engine knows the table
+        pbs = _engine({"rules": r.preset, "false_win": True, "seat_wind": st.seat_wind(p),
+                       "round_wind": st.round_wind}).get("payments_by_seat")
+    if pbs is not None:
+        if not isinstance(pbs, dict) or set(pbs) != set(WINDS) or not all(_is_number(v) for v in pbs.values()) \
+                or abs(sum(pbs.values())) > 1e-9:
+            raise TableError('payments_by_seat must give numbers for "E", "S", "W", "N" adding up to 0')
         for wind, v in pbs.items():
             deltas[st.at_seat(wind)] += v
-    elif r.family in ("hongkong", "classical"):
-        raise TableError(f"a {r.family} false win needs payments_by_seat (the penalty the table agreed on)")
-    elif r.chombo == "reverse_mangan":
+    elif r.family == "classical":
+        raise TableError("a classical false win needs payments_by_seat (the penalty the table agreed on)")
+    fixed_penalty = pbs is None and r.chombo == "penalty"
+    if pbs is None and r.chombo == "reverse_mangan":
         # seed 003: an immediate mangan tsumo in reverse (dealer 4000 to each; else 4000/2000)
         for q in range(4):
             if q != p:
                 amount = 4000 if st.dealer in (p, q) else 2000
                 deltas[q] += amount
                 deltas[p] -= amount
-    else:
+    elif fixed_penalty:
         st.penalties[p] += r.chombo_penalty
-    # the hand is replayed: riichi sticks of this hand go back to their owners
+    # riichi: the hand is replayed and its riichi sticks go back to their owners; seed 001 calls
+    # it a drawn hand instead, so there the sticks wait for the next winner
     for q in range(4):
-        if st.riichi[q]:
+        if st.riichi[q] and r.family == "riichi":
             deltas[q] += 1000
             st.sticks -= 1
         st.riichi[q] = False
     for q in range(4):
         st.scores[q] += deltas[q]
-    fixed_penalty = r.chombo == "penalty" and "payments_by_seat" not in ev and r.family == "riichi"
     _record(st, ev, deltas, {"penalty": r.chombo_penalty if fixed_penalty else 0})
     _close_hand(st, "chombo")
     if _bust(st):  # seed 003: tobi counts after a chombo too
@@ -747,6 +759,8 @@ def _chombo(st: GameState, ev: dict) -> None:
         st.honba = 0
         if _check_end_of_rounds(st):
             return
+    elif r.family != "riichi" and r.honba:
+        st.honba += 1  # seed 001: a drawn hand with East staying is an "Osten-Sonderspiel"
     st.current_hand = _open_hand(st)
 
 
@@ -841,7 +855,8 @@ def _end_hand(st: GameState, result: str, *, dealer_keeps: bool, yame: str | Non
     if all_last and dealer_keeps and yame and (
             (yame == "agari" and r.agari_yame) or (yame == "tenpai" and r.tenpai_yame)):
         if not r.yame_only_if_top or st._is_top(st.dealer):
-            if r.yame_automatic:
+            # an automatic stop needs the target too when the game would go into extra rounds
+            if r.yame_automatic and (r.extra_rounds == "none" or st.scores[st.dealer] >= r.target):
                 _finish(st, f"{yame}_yame")
                 return
             st.yame_available = yame

@@ -8,16 +8,13 @@ and nothing is stored. Retries with a known ``client_id`` return the state uncha
 from __future__ import annotations
 
 from companion.errors import TableError
-from companion.table.game import fold, new_state, preview
-from companion.table.rules import table_rules
+from companion.table.game import fold, preview
 from companion.table.store import ConflictError, Store
 
 
 def create_game(store: Store, preset: str, overrides: dict | None, players: list[str]) -> dict:
     """Check the rules and players, store the game, return its state (``id`` included)."""
-    table_rules(preset, overrides)
-    new_state({"preset": preset, "overrides": overrides or {}, "players": players})
-    game = store.create_game(preset, overrides or {}, [p.strip() for p in players])
+    game = store.create_game(preset, overrides or {}, players)
     return fold(game, []).to_dict()
 
 
@@ -50,7 +47,7 @@ def append_event(store: Store, game_id: str, event: dict, client_id: str, expect
     current = len(events) + 1
     if expected_seq != current:
         raise ConflictError(f"the game has changed: the next event is number {current}, "
-                            f"not {expected_seq!r}; reload and enter it again")
+                            f"not {expected_seq!r}; reload and enter it again", current)
     body = {k: v for k, v in event.items() if k not in ("seq", "client_id")}
     state = fold(game, events + [{**body, "seq": current}])
     seq, duplicate = store.append(game_id, body, client_id, expected_seq, finished=state.finished)

@@ -46,15 +46,24 @@ CREATE TABLE IF NOT EXISTS events (
 
 
 class ConflictError(TableError):
-    """The event was written against an older state of the game (another tablet was faster)."""
+    """The event was written against an older state of the game (another tablet was faster).
+
+    ``next_seq`` is the number the next event gets now."""
 
     code = "conflict"
+
+    def __init__(self, message: str, next_seq: int | None = None) -> None:
+        super().__init__(message)
+        self.next_seq = next_seq
 
 
 class GameNotFoundError(TableError):
     """No game with this id."""
 
     code = "not_found"
+
+
+_READY: set[str] = set()  # database files whose schema this process has already checked
 
 
 def _now() -> str:
@@ -66,11 +75,14 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        key = str(self.path.resolve()) if self.path.exists() else None
+        if key in _READY:
+            return  # the web layer opens a Store per request; the schema is there already
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with closing(self._connect()) as con:
-            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA journal_mode=WAL")  # persistent in the file
             con.executescript(_SCHEMA)
-            con.commit()
+        _READY.add(str(self.path.resolve()))
 
     def _connect(self) -> sqlite3.Connection:
         con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
@@ -82,7 +94,12 @@ class Store:
     # ----- games ----------------------------------------------------------------------------
     def create_game(self, preset: str, overrides: dict | None, players: list[str],
                     *, game_id: str | None = None, created: str | None = None) -> dict:
-        """Store a new game record and return it (``id``, ``preset``, ``overrides``, ``players``, ``created``)."""
+        """Store a new game record and return it (``id``, ``preset``, ``overrides``, ``players``, ``created``).
+
+        Unknown presets or overrides and anything but four different names are refused first."""
+        from companion.table.game import new_state
+
+        new_state({"preset": preset, "overrides": overrides or {}, "players": players})
         game = {"id": game_id or uuid.uuid4().hex[:12], "preset": preset, "overrides": dict(overrides or {}),
                 "players": list(players), "created": created or _now()}
         with closing(self._connect()) as con:
@@ -145,7 +162,7 @@ class Store:
                                       (game_id,)).fetchone()[0]
                 if expected_seq != current:
                     raise ConflictError(f"the game has changed: the next event is number {current}, "
-                                        f"not {expected_seq}; reload and enter it again")
+                                        f"not {expected_seq}; reload and enter it again", current)
                 now = _now()
                 con.execute("INSERT INTO events (game_id, seq, client_id, event, created) VALUES (?, ?, ?, ?, ?)",
                             (game_id, current, client_id, body, now))
