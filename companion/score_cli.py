@@ -26,7 +26,7 @@ import sys
 from typing import Any, TextIO
 
 from companion.errors import CompanionError, InvalidRequestError
-from companion.tiles import Tile, format_tiles, parse_tile, parse_tiles
+from companion.tiles import Tile, format_tiles, parse_tile, parse_tiles, sort_key
 
 MELD_TYPES = ("chi", "pon", "minkan", "kakan", "ankan")
 WIND_CHOICES = ("E", "S", "W", "N")
@@ -174,7 +174,7 @@ def build_request(args: argparse.Namespace) -> dict:
         for text in getattr(args, kind):
             melds.append({"type": kind, "tiles": format_tiles(parse_tiles(text))})
     tiles, win, flowers = split_hand(args.hand, len(melds))
-    request: dict[str, Any] = {"hand": format_tiles(tiles), "win_tile": str(win)}
+    request: dict[str, Any] = {"hand": format_tiles(sorted(tiles, key=sort_key)), "win_tile": str(win)}
     if melds:
         request["melds"] = melds
     request["tsumo"] = bool(args.tsumo)
@@ -274,8 +274,8 @@ _LABELS = {
         "hand": "Hand", "melds": "Melds", "won": "Won", "ron": "ron on", "tsumo": "tsumo on",
         "seat": "seat", "round": "round", "rules": "Rules", "default": "default", "dora": "Dora indicators",
         "ura": "Ura indicators", "flowers": "Flowers", "yaku": "Yaku", "fu": "Fu", "score": "Score",
-        "limit": "Limit", "payments": "Payments", "total_gain": "Total gain", "honba": "honba",
-        "sticks": "riichi sticks", "yakuman": "yakuman", "by_seat": "Points by seat", "other": "Other",
+        "limit": "Limit", "payments": "Payments", "total_gain": "Total gain", "honba": "Honba",
+        "sticks": "Riichi sticks", "yakuman": "yakuman", "by_seat": "Points by seat", "other": "Other",
         "items": "Items",
     },
     "de": {
@@ -386,15 +386,15 @@ def _describe_request(request: dict, lab: dict, lang: str) -> list[str]:
     lines.append(won)
     extras = []
     if request.get("honba"):
-        extras.append(f"{request['honba']} {lab['honba']}")
+        extras.append(f"{lab['honba']}: {request['honba']}")
     if request.get("riichi_sticks"):
-        extras.append(f"{request['riichi_sticks']} {lab['sticks']}")
+        extras.append(f"{lab['sticks']}: {request['riichi_sticks']}")
     if request.get("dora_indicators"):
-        extras.append(f"{lab['dora']} {' '.join(request['dora_indicators'])}")
+        extras.append(f"{lab['dora']}: {' '.join(request['dora_indicators'])}")
     if request.get("ura_indicators"):
-        extras.append(f"{lab['ura']} {' '.join(request['ura_indicators'])}")
+        extras.append(f"{lab['ura']}: {' '.join(request['ura_indicators'])}")
     if request.get("flowers"):
-        extras.append(f"{lab['flowers']} {' '.join(request['flowers'])}")
+        extras.append(f"{lab['flowers']}: {' '.join(request['flowers'])}")
     if extras:
         lines.append("; ".join(extras))
     rules = request.get("rules")
@@ -417,7 +417,7 @@ def _item_lines(items: list, lang: str, unit: str) -> list[str]:
         de = item.get("name_de") or ""
         first, second = (de, en) if lang == "de" and de else (en, de)
         name = f"{first} / {second}" if second and second != first else str(first)
-        if isinstance(item.get("tiles"), str):
+        if isinstance(item.get("tiles"), str) and item["tiles"] not in name:
             name += f" ({item['tiles']})"
         amount = ""
         for key in (unit, "han", "fu", "fan", "points", "doubles", "value", "yakuman"):

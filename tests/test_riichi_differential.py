@@ -66,6 +66,31 @@ KNOWN_DIFFERENCES: list[Difference] = []
 
 # ---- comparison ---------------------------------------------------------------------------------------
 
+# the package's yaku_id -> our yaku id (seat and round wind are one id each with us)
+PACKAGE_YAKU = {
+    0: "menzen_tsumo", 1: "riichi", 3: "ippatsu", 4: "chankan", 5: "rinshan", 6: "haitei", 7: "houtei",
+    8: "double_riichi", 11: "renhou", 12: "pinfu", 13: "tanyao", 14: "iipeikou", 15: "yakuhai_haku",
+    16: "yakuhai_hatsu", 17: "yakuhai_chun", 18: "yakuhai_seat_wind", 19: "yakuhai_seat_wind",
+    20: "yakuhai_seat_wind", 21: "yakuhai_seat_wind", 22: "yakuhai_round_wind", 23: "yakuhai_round_wind",
+    24: "yakuhai_round_wind", 25: "yakuhai_round_wind", 26: "sanshoku", 27: "ittsu", 28: "chanta",
+    29: "honroutou", 30: "toitoi", 31: "sanankou", 32: "sankantsu", 33: "sanshoku_doukou", 34: "chiitoitsu",
+    35: "shousangen", 36: "honitsu", 37: "junchan", 38: "ryanpeikou", 39: "chinitsu", 100: "kokushi",
+    101: "chuuren", 102: "suuankou", 103: "daisangen", 104: "shousuushii", 105: "ryuuiisou", 106: "suukantsu",
+    107: "tsuuiisou", 108: "chinroutou", 111: "daisuushii", 112: "kokushi_13", 113: "suuankou_tanki",
+    114: "junsei_chuuren", 115: "tenhou", 116: "chiihou", 117: "renhou", 120: "dora", 121: "aka_dora",
+    122: "ura_dora",
+}
+
+
+def package_yaku(theirs) -> list[tuple[str, int]]:
+    """The package's yaku as sorted (our id, han) pairs, han as the package counted it for this hand."""
+    out = []
+    for y in theirs.yaku:
+        han = y.han_open if theirs.is_open_hand and y.han_open else y.han_closed
+        out.append((PACKAGE_YAKU.get(y.yaku_id, f"package:{y.name}"), han))
+    return sorted(out)
+
+
 def _norm_limit(level: str | None) -> str | None:
     if not level:
         return None
@@ -135,6 +160,9 @@ def compare(request: dict, engine) -> Outcome:
         their_limit = package_limit(theirs.han, theirs.fu, theirs.cost["yaku_level"], False)
         if _norm_limit(ours.get("limit")) != their_limit:
             out.diffs.append(f"limit: ours {ours.get('limit')}, package {their_limit}")
+    our_yaku = sorted((y.get("id"), y.get("han")) for y in ours.get("yaku", ()))
+    if our_yaku != package_yaku(theirs):
+        out.diffs.append(f"yaku: ours {our_yaku}, package {package_yaku(theirs)}")
     their_pay = payments_from_package(request, theirs.cost)
     if ours.get("payments") != their_pay:
         out.diffs.append(f"payments: ours {ours.get('payments')}, package {their_pay}")

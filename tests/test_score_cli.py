@@ -107,8 +107,10 @@ def test_json_errors_that_need_no_engine_exit_2(score_cli, stdin, code):
 @needs_engine
 @pytest.mark.parametrize(("request_", "code"), [
     ({"rules": "wrc", "hand": "123m456p789s11z2q2z", "win_tile": "2z"}, "invalid_tiles"),
-    # 1z 2z 3z 4z are four singles: no pair and no set
-    ({"rules": "wrc", "hand": "123m456p789s1234z", "win_tile": "4z"}, "not_complete"),
+    # 14 tiles, but 1z 2z 3z are singles next to the 44z pair: no fourth set
+    ({"rules": "wrc", "hand": "123m456p789s12344z", "win_tile": "4z"}, "not_complete"),
+    # 13 tiles: one short of any winning hand
+    ({"rules": "wrc", "hand": "123m456p789s1234z", "win_tile": "4z"}, "invalid_request"),
     # open (chi 123s), ron, a terminal chi so no tanyao, no honours, two suits: no yaku (seed 000 yaku list)
     ({"rules": "wrc", "hand": "234m567p789p99m", "win_tile": "4m", "melds": [{"type": "chi", "tiles": "123s"}],
       "seat_wind": "S", "round_wind": "E"}, "no_yaku"),
