@@ -119,6 +119,8 @@ def test_round_progression_and_seat_winds_through_a_hanchan():
 def test_east_only_game_ends_after_east_4():
     st = s(game("ema2016", length="east"), noten_draws(4))
     assert st["finished"] and st["end_reason"] == "complete"
+    # the finished game shows the hand it ended with
+    assert (st["round"], st["dealer"]) == ("E4", "Dan")
 
 
 # ----- riichi ---------------------------------------------------------------------------------------
@@ -166,6 +168,7 @@ def test_riichi_player_must_be_tenpai_at_a_draw():
     (ron("Bob", "Cid", 2, 20), "only possible for a tsumo"),
     ({"type": "win", "winners": [{"player": "Bob"}], "discarder": "Cid"}, "han and fu"),
     ({"type": "win", "winners": [], "discarder": "Cid"}, "winners"),
+    ({"type": "win", "winners": [{"player": "Bob", "han": 1, "fu": 30}]}, "null for tsumo"),
     ({"type": "flip_table"}, "unknown event type"),
     ({"type": "abortive", "kind": "sanchahou"}, "not used under these rules"),
     ({"type": "abortive", "kind": "suucha_riichi"}, "all four players"),

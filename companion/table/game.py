@@ -77,6 +77,7 @@ class GameState:
     history: list[dict] = field(default_factory=list)
     hands: list[dict] = field(default_factory=list)
     current_hand: dict | None = None
+    played_index: int = 0  # hand_index of the last hand played, shown once the game is over
     next_seq: int = 1
 
     # ----- where everybody sits -------------------------------------------------------------
@@ -150,6 +151,9 @@ class GameState:
     def to_dict(self) -> dict:
         names = self.players
         hand = self.current_hand
+        # once the game is over, show where it ended rather than the deal it would move on to
+        idx = self.played_index if self.finished else self.hand_index
+        dealer, wind = idx % 4, WINDS[(idx // 4) % 4]
         return {
             "id": self.game.get("id"),
             "preset": self.rules.preset,
@@ -157,11 +161,11 @@ class GameState:
             "rules": self.rules.to_dict(),
             "players": list(names),
             "scores": {names[p]: self.scores[p] for p in range(4)},
-            "seat_winds": {names[p]: self.seat_wind(p) for p in range(4)},
-            "dealer": names[self.dealer],
-            "round": self.round_label,
-            "round_name": f"{WIND_NAMES[self.round_wind]} {self.dealer + 1}",
-            "round_wind": self.round_wind,
+            "seat_winds": {names[p]: WINDS[(p - dealer) % 4] for p in range(4)},
+            "dealer": names[dealer],
+            "round": f"{wind}{dealer + 1}",
+            "round_name": f"{WIND_NAMES[wind]} {dealer + 1}",
+            "round_wind": wind,
             "extra_round": self.extension,
             "honba": self.honba,
             "riichi_sticks": self.sticks,
@@ -359,6 +363,9 @@ def _win(st: GameState, ev: dict) -> None:
     idx = [st.player(w.get("player"), "winner") for w in winners]
     if len(set(idx)) != len(idx):
         raise TableError("a player is listed twice among the winners")
+    if "discarder" not in ev and ev.get("tsumo") is not True:
+        # a forgotten discarder must not turn a ron into a tsumo silently
+        raise TableError('a win needs "discarder": the player who discarded, or null for tsumo')
     disc_name = ev.get("discarder")
     tsumo = disc_name is None
     disc = None if tsumo else st.player(disc_name, "discarder")
@@ -819,6 +826,7 @@ def _sudden_death_now(st: GameState) -> bool:
 def _close_hand(st: GameState, result: str | None) -> None:
     hand = st.current_hand
     hand["result"] = result
+    st.played_index = st.hand_index
     st.hands.append(hand)
     st.current_hand = None
 
