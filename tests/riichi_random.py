@@ -57,7 +57,7 @@ PROFILES: dict[str, dict] = {
 }
 
 STYLES = (  # (name, weight)
-    ("free", 28), ("tanyao", 10), ("flush", 12), ("outside", 8), ("toitoi", 6), ("honors", 8),
+    ("free", 26), ("tanyao", 10), ("flush", 10), ("dense", 6), ("outside", 8), ("toitoi", 6), ("honors", 8),
     ("sanshoku", 4), ("ittsu", 4), ("peikou", 4), ("kans", 4), ("green", 1.5), ("terminals", 2),
     ("chuuren", 1.5), ("chiitoi", 7), ("kokushi", 1.5),
 )
@@ -138,6 +138,11 @@ def _pick_sets(rng: random.Random, style: str) -> tuple[list[tuple[str, int]], i
 
     if style == "tanyao":
         return [free_set(SIMPLES) for _ in range(4)], rng.choice(SIMPLES)
+    if style == "dense":
+        # one suit in a narrow window: many ways to read the hand and the wait (45666, 1112, 2233344 ...)
+        low = suit + rng.randrange(5)
+        kinds = tuple(range(low, low + rng.choice([3, 4, 5])))
+        return [free_set(kinds, 0.6) for _ in range(4)], rng.choice(kinds)
     if style == "flush":
         kinds = tuple(range(suit, suit + 9)) + (HONORS if rng.random() < 0.5 else ())
         return [free_set(kinds, 0.55) for _ in range(4)], rng.choice(kinds)
