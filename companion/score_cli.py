@@ -321,7 +321,7 @@ def format_result(request: dict, result: dict, lang: str = "en") -> str:
         lines.extend(_item_lines(fu_details, lang, unit="fu"))
     for key in _ITEM_LISTS[1:]:
         items = result.get(key)
-        if isinstance(items, list) and items:
+        if isinstance(items, list) and items and items != yaku:  # a family may give the same list twice
             lines.append(f"{lab['items'] if key == 'items' else key.replace('_', ' ').capitalize()}:")
             lines.extend(_item_lines(items, lang, unit=""))
 

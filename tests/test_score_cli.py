@@ -227,3 +227,69 @@ def test_melds_from_options_reach_the_request(score_cli):
     status, out, err = score_cli(argv)
     assert status == 0, err
     assert "1 han" in out and "30 fu" in out and "discarder pays: 1000" in out
+
+
+# ---- other rule families through the same command ------------------------------------------------
+
+def _parse(argv: list[str]):
+    return cli.build_parser().parse_args(["score", *argv])
+
+
+def test_flowers_discarder_and_options_reach_the_request():
+    from companion.score_cli import build_request
+
+    args = _parse(["111m234m567m999m5m 3f @5m", "--flowers", "6f", "--discarder", "e", "--seat", "S",
+                   "--rules", "hongkong", "--option", "min_fan=0", "--set", "won=false", "--dora", "1m5z",
+                   "--dora", "9p"])
+    request = build_request(args)
+    assert request["flowers"] == ["3f", "6f"]
+    assert request["discarder"] == "E" and request["seat_wind"] == "S"
+    assert request["rules"] == {"preset": "hongkong", "min_fan": 0}
+    assert request["won"] is False
+    assert request["dora_indicators"] == ["1m", "5z", "9p"]
+    assert request["hand"] == "11123455567999m" and request["win_tile"] == "5m"
+
+
+def test_melds_options_become_request_melds_in_order_of_type():
+    from companion.score_cli import build_request
+
+    request = build_request(_parse(["5p @5p", "--chi", "312m", "--pon", "777z", "--minkan", "5555s",
+                                    "--ankan", "9999m"]))
+    assert request["melds"] == [{"type": "chi", "tiles": "312m"}, {"type": "pon", "tiles": "777z"},
+                                {"type": "minkan", "tiles": "5555s"}, {"type": "ankan", "tiles": "9999m"}]
+    assert request["hand"] == "55p"  # four melds leave the pair: one tile written plus the winning tile
+
+
+def _family_ready(name: str) -> bool:
+    from companion.rules import family
+
+    try:
+        return callable(getattr(family(name), "score", None))
+    except ImportError:
+        return False
+
+
+@pytest.mark.parametrize(("rules", "extra"), [
+    ("classical", ["--discarder", "E"]),
+    ("oldjapanese", ["--discarder", "E"]),
+    ("hongkong", ["--discarder", "E", "--flowers", "2f"]),
+])
+def test_other_families_print_their_items_figures_and_seat_payments(score_cli, rules, extra):
+    # issue 5: these families answer with payments_by_seat and their own figures (fan, points,
+    # doubles, value); the breakdown must show every item and figure the engine returned
+    if not _family_ready(rules):
+        pytest.skip(f"{rules} not there yet")
+    argv = ["111m234m567m999m55m @5m", "--rules", rules, "--seat", "S", *extra]
+    status, out, err = score_cli(argv)
+    assert status == 0, err
+    status, js, _ = score_cli([*argv, "--json"])
+    result = json.loads(js)
+    for key in ("yaku", "items"):
+        for item in result.get(key) or ():
+            assert item["name"] in out and item["name_de"] in out
+    for key in ("fan", "points", "doubles", "value"):
+        if result.get(key) is not None:
+            assert f"{result[key]} {key if result[key] != 1 else key.rstrip('s')}" in out
+    names = {"E": "East", "S": "South", "W": "West", "N": "North"}
+    for seat, amount in result["payments_by_seat"].items():
+        assert f"{names[seat]} {amount:+d}" in out
