@@ -11,14 +11,19 @@ Two levels, built once each so that no yaku ever re-analyses the tiles:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache, lru_cache
 
-from companion.hand import decompose, is_seven_pairs, is_thirteen_orphans, wait_shapes
+from companion.hand import is_seven_pairs, is_thirteen_orphans
 from companion.rules.riichi.request import CHI, FLAGS, KAN, PON, Request
 from companion.tiles import GREEN, GREEN_KINDS, NUM_KINDS, RED, WHITE
 
 STANDARD, CHIITOI, KOKUSHI = 0, 1, 2
 DRAGONS = frozenset((WHITE, GREEN, RED))
 _TERMINAL_OR_HONOR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(NUM_KINDS))
+_TH_MASK = sum(1 << k for k in range(NUM_KINDS) if _TERMINAL_OR_HONOR[k])
+_HONOR_MASK = sum(1 << k for k in range(27, NUM_KINDS))
+_TERMINAL_MASK = _TH_MASK & ~_HONOR_MASK
+_GREEN_MASK = sum(1 << k for k in GREEN_KINDS)
 # a chi touches a terminal when it starts on 1 or 7
 _OUTSIDE_CHI = tuple(k < 27 and k % 9 in (0, 6) for k in range(NUM_KINDS))
 
@@ -53,14 +58,14 @@ class Situation:
             else:
                 full[m.first] += 3 + (m.shape == KAN)
         self.full = full
-        present = [k for k in range(NUM_KINDS) if full[k]]
-        self.all_simple = not any(_TERMINAL_OR_HONOR[k] for k in present)
-        self.all_th = all(_TERMINAL_OR_HONOR[k] for k in present)
-        self.has_honor = present[-1] >= 27
-        self.n_suits = len({k // 9 for k in present if k < 27})
-        self.all_green = all(k in GREEN_KINDS for k in present)
-        self.all_honor = present[0] >= 27
-        self.all_terminal = all(k < 27 and k % 9 in (0, 8) for k in present)
+        mask = r.present
+        self.all_simple = not mask & _TH_MASK
+        self.all_th = not mask & ~_TH_MASK
+        self.has_honor = bool(mask & _HONOR_MASK)
+        self.n_suits = bool(mask & 0x1FF) + bool(mask & (0x1FF << 9)) + bool(mask & (0x1FF << 18))
+        self.all_green = not mask & ~_GREEN_MASK
+        self.all_honor = not mask & ~_HONOR_MASK
+        self.all_terminal = not mask & ~_TERMINAL_MASK
 
     def value_pair(self, kind: int) -> bool:
         """A pair that gives fu and breaks pinfu: a dragon, the seat or the round wind."""
@@ -98,18 +103,119 @@ class Reading:
         self.outside = outside and bool(chis)
 
 
+@cache
+def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every way to cover one suit's 9 counts exactly with sets: ((CHI|PON, position), ...)."""
+    first = next((i for i, c in enumerate(counts) if c), None)
+    if first is None:
+        return ((),)
+    out: list[tuple[tuple[int, int], ...]] = []
+    c = list(counts)
+    if c[first] >= 3:
+        c[first] -= 3
+        out.extend(((PON, first),) + rest for rest in _suit_sets(tuple(c)))
+        c[first] += 3
+    if first <= 6 and c[first + 1] and c[first + 2]:
+        c[first] -= 1
+        c[first + 1] -= 1
+        c[first + 2] -= 1
+        out.extend(((CHI, first),) + rest for rest in _suit_sets(tuple(c)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+    """Ways to cover one suit: (pair kind or -1, concealed sets as (shape, kind, True)).
+
+    Memoised per suit, so a new hand mostly hits suits seen before: this is what
+    makes a cold hand cheap compared with splitting all 34 counts at once."""
+    out = []
+    rest = sum(counts) % 3
+    if rest == 0:
+        for sets in _suit_sets(counts):
+            out.append((-1, tuple((shape, base + pos, True) for shape, pos in sets)))
+    elif rest == 2:
+        c = list(counts)
+        for i in range(9):
+            if c[i] >= 2:
+                c[i] -= 2
+                for sets in _suit_sets(tuple(c)):
+                    out.append((base + i, tuple((shape, base + pos, True) for shape, pos in sets)))
+                c[i] += 2
+    return tuple(out)
+
+
+def split(counts: list[int]) -> list[tuple[int, tuple]]:
+    """All (pair, concealed sets) splits of the counts; the same splits as
+    :func:`companion.hand.decompose` (a test checks that), sets sorted by kind."""
+    honors: list[tuple[int, int, bool]] = []
+    pair = -1
+    for k in range(27, 34):
+        c = counts[k]
+        if c == 3:
+            honors.append((PON, k, True))
+        elif c == 2:
+            if pair >= 0:
+                return []
+            pair = k
+        elif c:
+            return []
+    m = _suit_parts(0, tuple(counts[0:9]))
+    if not m:
+        return []
+    p = _suit_parts(9, tuple(counts[9:18]))
+    if not p:
+        return []
+    so = _suit_parts(18, tuple(counts[18:27]))
+    if not so:
+        return []
+    honor_sets = tuple(honors)
+    out = []
+    for pm, sm in m:
+        for pp, sp in p:
+            for ps, ss in so:
+                pairs = (pm >= 0) + (pp >= 0) + (ps >= 0) + (pair >= 0)
+                if pairs == 1:
+                    out.append((max(pm, pp, ps, pair), sm + sp + ss + honor_sets))
+    return out
+
+
+def _waits(pair: int, sets: tuple, win: int) -> list[tuple[str, int]]:
+    """Where the winning tile can sit: (wait, index of the set or -1 for the pair); equal sets read once."""
+    shapes = []
+    if pair == win:
+        shapes.append(("tanki", -1))
+    seen = set()
+    for i, (shape, first, _) in enumerate(sets):
+        if shape == PON:
+            if first == win and first not in seen:
+                seen.add(first)
+                shapes.append(("shanpon", i))
+        elif first <= win <= first + 2 and (first, CHI) not in seen:
+            seen.add((first, CHI))
+            if win == first + 1:
+                shapes.append(("kanchan", i))
+            elif (win == first + 2 and first % 9 == 0) or (win == first and first % 9 == 6):
+                shapes.append(("penchan", i))
+            else:
+                shapes.append(("ryanmen", i))
+    return shapes
+
+
 def readings(s: Situation) -> Iterator[Reading]:
     """Every interpretation of the concealed tiles with the winning tile ``s.win``."""
     counts = s.counts
     win = s.win
-    for d in decompose(counts, s.n_melds):
-        base = [(CHI if kind == "chi" else PON, first, True) for kind, first in d.sets]
-        for wait, index in wait_shapes(d, win):
-            sets = list(base)
-            if wait == "shanpon" and not s.tsumo:
+    ron = not s.tsumo
+    for pair, sets in (split(counts) if s.n_melds == 0 else _split_with_melds(counts, s.n_melds)):
+        for wait, index in _waits(pair, sets, win):
+            if wait == "shanpon" and ron:
                 # a triplet completed by a discard counts as open (fu, sanankou, suuankou)
-                sets[index] = (PON, sets[index][1], False)
-            yield Reading(STANDARD, tuple(sets) + s.melds, d.pair, wait)
+                listed = list(sets)
+                listed[index] = (PON, win, False)
+                yield Reading(STANDARD, tuple(listed) + s.melds, pair, wait)
+            else:
+                yield Reading(STANDARD, sets + s.melds, pair, wait)
     if s.n_melds == 0:
         if is_seven_pairs(counts):
             yield Reading(CHIITOI, (), -1, "tanki", tuple(k for k in range(NUM_KINDS) if counts[k]))
@@ -117,20 +223,31 @@ def readings(s: Situation) -> Iterator[Reading]:
             yield Reading(KOKUSHI, (), -1, "kokushi")
 
 
-def describe_reading(h: Reading) -> str:
-    """``123m 456p (789s) 111z 22z``: open melds in brackets, kans as four tiles."""
+def _split_with_melds(counts: list[int], n_melds: int) -> list[tuple[int, tuple]]:
+    # the concealed part of a hand with melds is a smaller complete shape; split() does not care
+    return split(counts)
+
+
+def _text(kinds: list[int]) -> str:
     from companion.tiles import Tile, format_tiles
 
+    return format_tiles(Tile(k) for k in kinds)
+
+
+SET_TEXT = {(shape, k): _text([k, k + 1, k + 2] if shape == CHI else [k] * (3 if shape == PON else 4))
+            for shape in (CHI, PON, KAN) for k in range(NUM_KINDS) if shape != CHI or (k < 27 and k % 9 < 7)}
+PAIR_TEXT = tuple(_text([k, k]) for k in range(NUM_KINDS))
+
+
+def describe_reading(h: Reading) -> str:
+    """``123m 456p (789s) 111z 22z``: open melds in brackets, kans as four tiles."""
     if h.shape == KOKUSHI:
         return "thirteen orphans"
     if h.shape == CHIITOI:
-        return " ".join(format_tiles([Tile(k)] * 2) for k in h.pairs)
-    parts = []
-    for shape, first, concealed in h.sets:
-        kinds = [first, first + 1, first + 2] if shape == CHI else [first] * (4 if shape == KAN else 3)
-        text = format_tiles(Tile(k) for k in kinds)
-        parts.append(text if concealed else f"({text})")
-    parts.append(format_tiles([Tile(h.pair)] * 2))
+        return " ".join(PAIR_TEXT[k] for k in h.pairs)
+    parts = [SET_TEXT[shape, first] if concealed else f"({SET_TEXT[shape, first]})"
+             for shape, first, concealed in h.sets]
+    parts.append(PAIR_TEXT[h.pair])
     return " ".join(parts)
 
 

@@ -12,8 +12,17 @@ The double-wind pair is ``double_wind_pair_fu`` (4 in seed 003, "4 Fu statt 2 Fu
 
 from __future__ import annotations
 
-from companion.rules.riichi.context import CHI, CHIITOI, DRAGONS, KAN, KOKUSHI, Reading, Situation
-from companion.tiles import Tile, format_tiles
+from companion.rules.riichi.context import (
+    CHI,
+    CHIITOI,
+    DRAGONS,
+    KAN,
+    KOKUSHI,
+    PAIR_TEXT,
+    SET_TEXT,
+    Reading,
+    Situation,
+)
 
 _TH = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
 
@@ -80,9 +89,7 @@ def count_fu(h: Reading, s: Situation, pinfu: bool, details: list | None = None)
         value = 2 << (_TH[first] + concealed + 2 * (shape == KAN))
         fu += value
         if details is not None:
-            kan = shape == KAN
-            tiles = format_tiles([Tile(first)] * (4 if kan else 3))
-            details.append(_item("set", value, tiles, _SET_NAMES[kan, bool(concealed)]))
+            details.append(_item("set", value, SET_TEXT[shape, first], _SET_NAMES[shape == KAN, bool(concealed)]))
     pair = h.pair
     pair_fu = 0
     if pair in DRAGONS:
@@ -95,7 +102,7 @@ def count_fu(h: Reading, s: Situation, pinfu: bool, details: list | None = None)
         fu += pair_fu
         if details is not None:
             key = "double_wind_pair" if pair == s.seat == s.round else "pair"
-            details.append(_item(key, pair_fu, format_tiles([Tile(pair)] * 2)))
+            details.append(_item(key, pair_fu, PAIR_TEXT[pair]))
     if fu == 20 and not closed:
         # an open hand with a pinfu shape won on a discard has no fu at all: it counts 30
         fu = 30

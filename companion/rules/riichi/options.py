@@ -188,21 +188,25 @@ def resolve_rules(rules: object) -> RiichiOptions:
         name = rules.get("preset", DEFAULT_PRESET)
         if not isinstance(name, str):
             raise InvalidRequestError("rules.preset must be a preset name")
-        overrides = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                                 for k, v in rules.items() if k != "preset"))
         try:
-            return _with_overrides(name, overrides)
-        except TypeError:  # an unhashable value: check it the slow way, which names the problem
+            return _with_overrides(name, tuple(rules.items()))
+        except TypeError:  # a list value (double_yakuman): make it hashable, or let the slow path name it
+            pass
+        try:
+            return _with_overrides(name, tuple((k, tuple(v) if isinstance(v, list) else v)
+                                               for k, v in rules.items()))
+        except TypeError:
             return _apply(load_preset(name), {k: v for k, v in rules.items() if k != "preset"}, "rules")
     raise InvalidRequestError('"rules" must be a preset name or an object with "preset" and options')
 
 
 @lru_cache(maxsize=256)
-def _with_overrides(name: str, overrides: tuple) -> RiichiOptions:
+def _with_overrides(name: str, items: tuple) -> RiichiOptions:
     base = load_preset(name)
+    overrides = {k: list(v) if isinstance(v, tuple) else v for k, v in items if k != "preset"}
     if not overrides:
         return base
-    return _apply(base, {k: list(v) if isinstance(v, tuple) else v for k, v in overrides}, "rules")
+    return _apply(base, overrides, "rules")
 
 
 def red_limits(options: RiichiOptions) -> tuple[int, int, int]:

@@ -27,20 +27,21 @@ CHI, PON, KAN = 0, 1, 2
 class Meld:
     """A called (or concealed-kan) set: its shape, first kind, whether it keeps the hand closed."""
 
-    __slots__ = ("type", "shape", "first", "tiles", "concealed")
+    __slots__ = ("type", "shape", "first", "tiles", "concealed", "reds")
 
-    def __init__(self, type_: str, shape: int, first: int, tiles: list[Tile]) -> None:
+    def __init__(self, type_: str, shape: int, first: int, tiles: tuple[int, ...]) -> None:
         self.type = type_
         self.shape = shape
         self.first = first
-        self.tiles = tiles
+        self.tiles = tiles  # tile ints (kind, plus RED_BIT for a red five)
         self.concealed = type_ == "ankan"
+        self.reds = sum(1 for v in tiles if v >= RED_BIT) if max(tiles) >= RED_BIT else 0
 
 
 class Request:
     """A checked request: plain ints and bools, ready for the scorer."""
 
-    __slots__ = ("options", "counts", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
+    __slots__ = ("options", "counts", "present", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
                  "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
 
 
@@ -245,30 +246,44 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
         _check_indicators(dora, ura, options)
 
     concealed = [0] * NUM_KINDS
+    present = 0  # bit k set: kind k is somewhere in the hand or its melds
+    aka = 0
     for v in hand:
-        concealed[v & 63] += 1
-    counts = concealed.copy() if (melds or dora or ura) else concealed
-    for group in (*(m.tiles for m in melds), dora, ura):
-        for v in group:
+        if v >= RED_BIT:
+            aka += 1
+            v -= RED_BIT
+        concealed[v] += 1
+        present |= _BIT[v]
+    if melds or dora or ura:
+        counts = concealed.copy()
+        for m in melds:
+            present |= _MELD_BITS[m.first] if m.shape == CHI else _BIT[m.first]
+            aka += m.reds
+            for v in m.tiles:
+                counts[v & 63] += 1
+        for v in dora:
             counts[v & 63] += 1
-    reds = [0, 0, 0]
-    for group in (hand, *(m.tiles for m in melds), dora, ura):
-        for v in group:
-            if v >= RED_BIT:
-                reds[(v & 63) // 9] += 1
-    aka = sum(reds)
-    if max(counts) > 4 or aka:
-        _check_copies(counts, reds, options)
+        for v in ura:
+            counts[v & 63] += 1
+    else:
+        counts = concealed
+    ind_reds = any(v >= RED_BIT for v in dora) or any(v >= RED_BIT for v in ura)
+    if aka or ind_reds or max(counts) > 4:
+        _check_copies(hand, melds, dora, ura, counts, options)
     r.counts = concealed
-    # red fives among the indicators are no dora of the hand
-    r.aka = aka - sum(1 for v in dora if v >= RED_BIT) - sum(1 for v in ura if v >= RED_BIT)
+    r.present = present
+    r.aka = aka  # red fives among the indicators are no dora of the hand
     r.dora = [v & 63 for v in dora]
     r.ura = [v & 63 for v in ura]
     r.closed = all(m.concealed for m in melds)
-    _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
+    if r.riichi or r.double_riichi or r.ippatsu or r.rinshan or r.chankan or r.haitei or r.houtei \
+            or r.tenhou or r.chiihou or r.renhou or ura or r.discarder is not None:
+        _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
     return r
 
 
+_BIT = tuple(1 << k for k in range(NUM_KINDS))
+_MELD_BITS = tuple(7 << k if k < 32 else 0 for k in range(NUM_KINDS))
 _ALL_FLAGS = (*FLAGS, "tsumo")
 _WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}
 
@@ -281,8 +296,14 @@ def _check_indicators(dora: tuple[int, ...], ura: tuple[int, ...], options: Riic
             raise InvalidRequestError(f"{what}: these rules use no kan dora, so at most one indicator")
 
 
-def _check_copies(counts: list[int], reds: list[int], options: RiichiOptions) -> None:
+def _check_copies(hand: tuple[int, ...], melds: list[Meld], dora: tuple[int, ...], ura: tuple[int, ...],
+                  counts: list[int], options: RiichiOptions) -> None:
     """More than 4 copies anywhere, or red fives these rules do not have."""
+    reds = [0, 0, 0]
+    for group in (hand, *(m.tiles for m in melds), dora, ura):
+        for v in group:
+            if v >= RED_BIT:
+                reds[(v & 63) // 9] += 1
     over = [k for k in range(NUM_KINDS) if counts[k] > 4]
     if over:
         k = over[0]

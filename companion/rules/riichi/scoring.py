@@ -75,7 +75,8 @@ def _evaluate(h: Reading, s: Situation, table: dict, dora_han: int, opts: Riichi
             base, limit = points.base_points(han, fu, 0, kiriage=opts.kiriage, kazoe=opts.kazoe)
             dora_used = True
         kazoe = han >= 13
-    key = (base, han, points.round_fu(fu) if fu else 0)
+    # equal points: a real yakuman before a counted one, then more han, then more fu
+    key = (base, mult, han, points.round_fu(fu) if fu else 0)
     if best is not None and key <= best.key:
         return best
     b = _Best()
