@@ -204,3 +204,18 @@ def test_sigkill_while_writing_loses_no_acknowledged_event(tmp_path):
     st = fold(game, events).to_dict()
     assert st["scores"]["Ann"] == 25000 + 100 * len(events)
     assert service.game_state(Store(db), gid) == st
+
+
+def test_rules_are_kept_with_the_game_when_the_preset_changes(store, monkeypatch):
+    gid = new_game(store, "ryanzou")
+    from companion.table import rules as rules_mod
+
+    original = dict(rules_mod._preset_table("ryanzou"))
+    changed = tuple({**original, "uma": (30, 10, -10, -30)}.items())
+    monkeypatch.setattr(rules_mod, "_preset_table", lambda preset: changed)
+    assert service.game_state(store, gid)["rules"]["uma"] == [15, 5, -5, -15]
+    assert service.create_game(store, "ryanzou", {}, P)["rules"]["uma"] == [30, 10, -10, -30]
+    # an export carries the rules too, so an import plays by them
+    data = store.export_game(gid)
+    assert data["game"]["rules"]["uma"] == [15, 5, -5, -15]
+    assert service.game_state(store, store.import_game(data)["id"])["rules"]["uma"] == [15, 5, -5, -15]

@@ -73,7 +73,6 @@ class GameState:
     extension: bool = False
     yame_available: str | None = None
     penalties: list[int] = field(default_factory=lambda: [0] * 4)
-    leftover_to: list[int] = field(default_factory=list)
     history: list[dict] = field(default_factory=list)
     hands: list[dict] = field(default_factory=list)
     current_hand: dict | None = None
@@ -120,9 +119,14 @@ class GameState:
         Until the game has ended this is the standing as if it ended now, without leftover sticks."""
         r = self.rules
         pts = list(self.scores)
-        if self.finished:
-            for p in self.leftover_to:
-                pts[p] += self.sticks * 1000 // len(self.leftover_to)
+        if self.finished and self.sticks and r.leftover_sticks == "first_place":
+            # decided here, not at the end, so that a later correction moves them with first place
+            if r.tie == "share":
+                top = [p for p in range(4) if pts[p] == max(pts)]
+            else:
+                top = self._order(pts)[:1]
+            for p in top:
+                pts[p] += self.sticks * 1000 // len(top)
         if r.final_rounding:
             # seed 001 VI: up to 400 rounds down, from 500 up, to whole thousands
             unit = r.final_rounding
@@ -234,7 +238,15 @@ def new_state(game: dict) -> GameState:
         raise TableError("a game needs exactly four player names")
     if len(set(players)) != 4:
         raise TableError("the four player names must be different")
-    rules = table_rules(game.get("preset", ""), game.get("overrides") or None)
+    frozen = game.get("rules")
+    if frozen is not None:
+        # rules stored with the game win over the preset file as it is today
+        if not isinstance(frozen, dict):
+            raise TableError("the game's rules must be an object")
+        rules = table_rules(game.get("preset", ""),
+                            {k: v for k, v in frozen.items() if k not in ("family", "preset", "oka")})
+    else:
+        rules = table_rules(game.get("preset", ""), game.get("overrides") or None)
     st = GameState(game=game, rules=rules, players=list(players), scores=[rules.start_points] * 4)
     st.current_hand = _open_hand(st)
     return st
@@ -835,13 +847,6 @@ def _finish(st: GameState, reason: str) -> None:
     st.finished = True
     st.end_reason = reason
     st.yame_available = None
-    r = st.rules
-    if st.sticks and r.leftover_sticks == "first_place":
-        if r.tie == "share":
-            top = max(st.scores)
-            st.leftover_to = [p for p in range(4) if st.scores[p] == top]
-        else:
-            st.leftover_to = [st._order(st.scores)[0]]
 
 
 def _bust(st: GameState) -> bool:

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    rules TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -82,6 +83,9 @@ class Store:
         with closing(self._connect()) as con:
             con.execute("PRAGMA journal_mode=WAL")  # persistent in the file
             con.executescript(_SCHEMA)
+            columns = {row[1] for row in con.execute("PRAGMA table_info(games)")}
+            if "rules" not in columns:  # files written before rules were kept with the game
+                con.execute("ALTER TABLE games ADD COLUMN rules TEXT")
         _READY.add(str(self.path.resolve()))
 
     def _connect(self) -> sqlite3.Connection:
@@ -93,21 +97,24 @@ class Store:
 
     # ----- games ----------------------------------------------------------------------------
     def create_game(self, preset: str, overrides: dict | None, players: list[str],
-                    *, game_id: str | None = None, created: str | None = None) -> dict:
+                    *, game_id: str | None = None, created: str | None = None,
+                    rules: dict | None = None) -> dict:
         """Store a new game record and return it (``id``, ``preset``, ``overrides``, ``players``, ``created``).
 
         Unknown presets or overrides and anything but four different names are refused first."""
         from companion.table.game import new_state
 
-        new_state({"preset": preset, "overrides": overrides or {}, "players": players})
+        state = new_state({"preset": preset, "overrides": overrides or {}, "players": players, "rules": rules})
+        # the resolved rules are kept with the game, so that a later change of a preset file
+        # cannot change (or break) a game that is already being played
         game = {"id": game_id or uuid.uuid4().hex[:12], "preset": preset, "overrides": dict(overrides or {}),
-                "players": list(players), "created": created or _now()}
+                "players": list(players), "created": created or _now(), "rules": state.rules.to_dict()}
         with closing(self._connect()) as con:
             try:
-                con.execute("INSERT INTO games (id, preset, overrides, players, created, updated) "
-                            "VALUES (?, ?, ?, ?, ?, ?)",
+                con.execute("INSERT INTO games (id, preset, overrides, players, created, updated, rules) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (game["id"], preset, json.dumps(game["overrides"]), json.dumps(game["players"]),
-                             game["created"], game["created"]))
+                             game["created"], game["created"], json.dumps(game["rules"])))
             except sqlite3.IntegrityError as e:
                 raise TableError(f"a game with id {game['id']!r} exists already") from e
         return game
@@ -124,7 +131,7 @@ class Store:
         """The game record and its events in order; each event carries ``seq`` and ``client_id``."""
         with closing(self._connect()) as con:
             con.execute("BEGIN")  # one snapshot for the game and its events
-            row = con.execute("SELECT id, preset, overrides, players, created FROM games WHERE id = ?",
+            row = con.execute("SELECT id, preset, overrides, players, created, rules FROM games WHERE id = ?",
                               (game_id,)).fetchone()
             if row is None:
                 con.execute("ROLLBACK")
@@ -134,6 +141,8 @@ class Store:
             con.execute("COMMIT")
         game = {"id": row[0], "preset": row[1], "overrides": json.loads(row[2]),
                 "players": json.loads(row[3]), "created": row[4]}
+        if row[5]:
+            game["rules"] = json.loads(row[5])
         events = [{**json.loads(e), "seq": s, "client_id": c} for s, c, e in rows]
         return game, events
 
@@ -201,7 +210,8 @@ class Store:
         with closing(self._connect()) as con:
             taken = gid is None or con.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone()
         new = self.create_game(game["preset"], game.get("overrides") or {}, game["players"],
-                               game_id=None if taken else gid, created=game.get("created"))
+                               game_id=None if taken else gid, created=game.get("created"),
+                               rules=game.get("rules"))
         with closing(self._connect()) as con:
             con.execute("BEGIN IMMEDIATE")
             now = _now()
