@@ -194,3 +194,14 @@ def test_real_riichi_engine_hand():
               {"player": "Bob", "request": {"hand": "123m456p789s234s55z", "win_tile": "5z"}}]}]
     st = s(game("ryanzou"), ev)
     assert st["scores"] == {"Ann": 25000, "Bob": 24000 + 1300 + 1000, "Cid": 25000 - 1300, "Dan": 25000}
+
+
+def test_hong_kong_second_claim_loses_to_the_first_in_turn_unless_agreed():
+    # seed 004: several winners only by agreement, otherwise the player nearest after the discarder
+    two = {"type": "win", "discarder": "Ann", "winners": [
+        {"player": "Dan", "payments_by_seat": {"E": -32, "S": 0, "W": 0, "N": 32}},
+        {"player": "Cid", "payments_by_seat": {"E": -16, "S": 0, "W": 16, "N": 0}}]}
+    with pytest.raises(TableError, match="Cid"):
+        fold(game("hongkong"), [two])
+    st = s(game("hongkong", multiple_ron="allow"), [two])
+    assert st["scores"] == {"Ann": -48, "Bob": 0, "Cid": 16, "Dan": 32}

@@ -5,8 +5,9 @@ list from the start, and an ``undo`` is an event of its own that takes an earlie
 of the replay (undoing an undo brings it back). Every event is checked against the state it
 meets, so an event that does not fit raises ``TableError`` saying why.
 
-``game`` is the creation record ``{"id", "preset", "overrides", "players": [4 names], "created"}``;
-the first player starts as East, then South, West and North. Events are JSON objects:
+``game`` is the creation record ``{"id", "preset", "overrides", "players": [4 names], "created"}``
+(the store adds ``"rules"``, the resolved table rules at creation, which then win over the
+preset file); the first player starts as East, then South, West and North. Events are JSON objects:
 
 - ``{"type": "riichi", "player": "Ann"}``
 - ``{"type": "win", "winners": [{"player": "Ann", "han": 3, "fu": 30}], "discarder": "Bob"}``;
