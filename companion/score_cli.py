@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("hand", nargs="?",
+    # nargs="*": the hand may be typed without quotes (123m456p789s11z22z @2z is two words)
+    p.add_argument("hand", nargs="*",
                    help='concealed tiles, "@", winning tile, e.g. "123m456p789s11z22z @2z"')
     p.add_argument("--json", action="store_true",
                    help="read the request as JSON from stdin (or build it from HAND) and print JSON")
@@ -173,7 +174,8 @@ def build_request(args: argparse.Namespace) -> dict:
     for kind in MELD_TYPES:
         for text in getattr(args, kind):
             melds.append({"type": kind, "tiles": format_tiles(parse_tiles(text))})
-    tiles, win, flowers = split_hand(args.hand, len(melds))
+    hand = " ".join(args.hand) if isinstance(args.hand, list) else args.hand
+    tiles, win, flowers = split_hand(hand, len(melds))
     request: dict[str, Any] = {"hand": format_tiles(sorted(tiles, key=sort_key)), "win_tile": str(win)}
     if melds:
         request["melds"] = melds

@@ -293,3 +293,10 @@ def test_other_families_print_their_items_figures_and_seat_payments(score_cli, r
     names = {"E": "East", "S": "South", "W": "West", "N": "North"}
     for seat, amount in result["payments_by_seat"].items():
         assert f"{names[seat]} {amount:+d}" in out
+
+
+def test_hand_may_be_typed_without_quotes():
+    # `companion score 123m456p789s11z22z @2z` arrives as two words; both forms give one request
+    from companion.score_cli import build_request
+
+    assert build_request(_parse(["123m456p789s11z22z", "@2z"])) == build_request(_parse(["123m456p789s11z22z @2z"]))
