@@ -205,3 +205,20 @@ def test_hong_kong_second_claim_loses_to_the_first_in_turn_unless_agreed():
         fold(game("hongkong"), [two])
     st = s(game("hongkong", multiple_ron="allow"), [two])
     assert st["scores"] == {"Ann": -48, "Bob": 0, "Cid": 16, "Dan": 32}
+
+
+def test_engine_failure_becomes_a_clear_table_error(monkeypatch):
+    def broken(req):
+        raise KeyError("payments")
+
+    monkeypatch.setattr(companion, "score", broken)
+    ev = {"type": "win", "discarder": "Ann", "winners": [{"player": "Dan", "request": {}}]}
+    with pytest.raises(TableError, match="han/fu or points"):
+        fold(game("ryanzou"), [ev])
+
+
+def test_engine_input_errors_keep_their_own_code():
+    ev = {"type": "win", "discarder": "Ann", "winners": [{"player": "Dan", "request": {"hand": "123q"}}]}
+    with pytest.raises(companion.errors.CompanionError) as e:
+        fold(game("ryanzou"), [ev])
+    assert e.value.code == "invalid_tiles"

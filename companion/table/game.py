@@ -328,9 +328,11 @@ def _record_undone(st: GameState, ev: dict, undone_by: int | None) -> None:
         deltas = {st.players[p]: trial.scores[p] - before[p] for p in range(4)}
     except CompanionError:
         pass
-    st.history.append({"seq": ev["seq"], "type": ev.get("type"), "event": _public(ev),
-                       "round": st.round_label, "honba": st.honba, "deltas": deltas,
-                       "undone": True, "undone_by": undone_by})
+    entry = {"seq": ev["seq"], "type": ev.get("type"), "event": _public(ev), "round": st.round_label,
+             "honba": st.honba, "deltas": deltas, "undone": True, "undone_by": undone_by}
+    if ev.get("type") == "undo":
+        entry["target_seq"] = ev.get("target_seq")
+    st.history.append(entry)
 
 
 def _public(ev: dict) -> dict:
@@ -579,9 +581,14 @@ def _engine(req: dict) -> dict:
     try:
         companion = importlib.import_module("companion")
         result = companion.score(req)
+    except CompanionError:
+        raise  # the engine's own message (invalid tiles, no yaku ...) says it best
     except (ImportError, AttributeError) as e:
         raise TableError("the scoring engine for these rules is not available yet; "
                          "enter the hand as han/fu or points") from e
+    except Exception as e:  # a table must stay usable whatever the engine does
+        raise TableError(f"the scoring engine failed on this hand ({type(e).__name__}: {e}); "
+                         "enter it as han/fu or points") from e
     if not isinstance(result, dict):
         raise TableError("the scoring engine gave no result")
     return result
