@@ -546,3 +546,66 @@ def test_players_must_be_four_different_names():
         fold({"preset": "wrc", "players": ["A", "B", "C"]}, [])
     with pytest.raises(TableError, match="different"):
         fold({"preset": "wrc", "players": ["A", "B", "C", "A"]}, [])
+
+
+# ----- invariants over many random games -------------------------------------------------------------
+
+HANS = [1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6, 8, 13]
+
+
+def _random_event(rng, players):
+    kind = rng.choice(["riichi", "riichi", "ron", "ron", "tsumo", "draw", "abortive", "chombo", "nagashi",
+                       "double", "undo"])
+    a, b, c = rng.sample(players, 3)
+    if kind == "riichi":
+        return riichi(a)
+    if kind == "ron":
+        return ron(a, b, rng.choice(HANS), rng.choice([30, 40, 50, 70]))
+    if kind == "double":
+        return {"type": "win", "discarder": c, "winners": [{"player": a, "han": rng.choice(HANS), "fu": 30},
+                                                           {"player": b, "han": rng.choice(HANS), "fu": 40}]}
+    if kind == "tsumo":
+        return tsumo(a, rng.choice(HANS), rng.choice([20, 30, 40]))
+    if kind == "draw":
+        return draw(*rng.sample(players, rng.randint(0, 4)))
+    if kind == "abortive":
+        return {"type": "abortive", "kind": rng.choice(["kyuushu_kyuuhai", "suufon_renda", "suukaikan"])}
+    if kind == "nagashi":
+        return {"type": "nagashi", "players": rng.sample(players, rng.randint(1, 2))}
+    if kind == "undo":
+        return {"type": "undo", "target_seq": rng.randint(1, 60)}
+    return {"type": "chombo", "player": a}
+
+
+@pytest.mark.parametrize("preset", ["ryanzou", "tenhou", "ema2016", "mleague"])
+def test_points_are_conserved_and_final_scores_add_up(preset):
+    # every point a player loses is on the table or with another player: sum(scores) +
+    # 1000 x sticks stays 4 x start (EMA chombo penalties are outside the table points); at the
+    # end, with leftover sticks to first place, the scores after uma and oka add up to minus the
+    # chombo penalties.
+    import random
+
+    rng = random.Random(preset)
+    g = game(preset)
+    start = fold(g, []).rules.start_points
+    finished = 0
+    for _ in range(30):
+        events = []
+        for _ in range(200):
+            ev = _random_event(rng, P)
+            try:
+                st = fold(g, events + [ev])
+            except TableError:
+                continue
+            events.append(ev)
+            assert sum(st.scores) + 1000 * st.sticks == 4 * start
+            assert st.honba >= 0 and st.sticks >= 0
+            if st.finished:
+                break
+        st = fold(g, events + ([] if st.finished else [END]))
+        d = st.to_dict()
+        finished += 1
+        total = sum(x["score"] for x in d["placements"])
+        assert abs(total + sum(st.penalties)) < 1e-6, (preset, d["placements"])
+        assert sorted(x["rank"] for x in d["placements"])[0] == 1
+    assert finished == 30
