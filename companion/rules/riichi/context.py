@@ -75,7 +75,7 @@ class Situation:
 class Reading:
     """One interpretation of the hand: its sets, pair and wait."""
 
-    __slots__ = ("shape", "sets", "chis", "pons", "pair", "pairs", "wait", "ankou", "outside", "text")
+    __slots__ = ("shape", "sets", "chis", "pons", "pair", "pairs", "wait", "ankou", "outside", "honor_pon")
 
     def __init__(self, shape: int, sets: tuple, pair: int, wait: str, pairs: tuple = ()) -> None:
         self.shape = shape
@@ -86,6 +86,7 @@ class Reading:
         chis = []
         pons = []
         ankou = 0
+        honor_pon = False
         outside = _TERMINAL_OR_HONOR[pair] if pair >= 0 else False
         for shape_, first, concealed in sets:
             if shape_ == CHI:
@@ -94,7 +95,11 @@ class Reading:
             else:
                 pons.append(first)
                 ankou += concealed
-                outside = outside and _TERMINAL_OR_HONOR[first]
+                if first >= 27:
+                    honor_pon = True
+                else:
+                    outside = outside and _TERMINAL_OR_HONOR[first]
+        self.honor_pon = honor_pon
         chis.sort()
         self.chis = tuple(chis)
         self.pons = tuple(pons)

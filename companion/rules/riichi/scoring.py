@@ -6,6 +6,8 @@ that counts. Ties go to more han, then more fu.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from companion.errors import NotCompleteError, NoYakuError
 from companion.hand import shanten
 from companion.rules.riichi import points
@@ -13,9 +15,10 @@ from companion.rules.riichi.context import Reading, Situation, describe_reading,
 from companion.rules.riichi.fu import count_fu
 from companion.rules.riichi.options import RiichiOptions, resolve_rules
 from companion.rules.riichi.request import Request, parse_request
-from companion.rules.riichi.yaku_table import table_for
+from companion.rules.riichi.yaku_table import grouped_table
 from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator, format_tiles
 
+_table_order = itemgetter(3)
 _WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
 
 
@@ -33,10 +36,23 @@ def _dora_counts(r: Request, s: Situation) -> tuple[int, int, int]:
     return dora, ura, r.aka
 
 
-def _evaluate(h: Reading, s: Situation, table: dict, dora_han: int, opts: RiichiOptions, best: _Best | None):
-    rows = [row for row in table[h.shape, not s.closed] if row[0].test(h, s)]
+def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: int, opts: RiichiOptions,
+              best: _Best | None):
+    """Score one reading; ``fixed`` are the rows of this shape that hold whatever the reading."""
+    _, chis2, pons3, honor_pons, outside = groups
+    rows = list(fixed)
+    if len(h.chis) >= 2:
+        rows += [row for row in chis2 if row[0].test(h, s)]
+    if len(h.pons) >= 3:
+        rows += [row for row in pons3 if row[0].test(h, s)]
+    if h.honor_pon:
+        rows += [row for row in honor_pons if row[0].test(h, s)]
+    if h.outside:
+        rows += [row for row in outside if row[0].test(h, s)]
     if not rows:
         return best
+    if len(rows) > 1:
+        rows.sort(key=_table_order)  # results list yaku in table order, whichever group found them
     yakuman = [row for row in rows if row[2]]
     pinfu = False
     kazoe = False
@@ -89,7 +105,8 @@ def score_request(r: Request) -> dict:
     """Score a checked request (see :func:`score` for the format)."""
     opts = r.options
     s = Situation(r)
-    table = table_for(opts)
+    table = grouped_table(opts)
+    is_open = not s.closed
     dora, ura, aka = _dora_counts(r, s)
     dora_han = dora + ura + aka
     wins = [r.win]
@@ -99,9 +116,14 @@ def score_request(r: Request) -> dict:
     complete = False
     for win in wins:
         s.win = win
+        fixed_by_shape: dict[int, list] = {}
         for h in readings(s):
             complete = True
-            best = _evaluate(h, s, table, dora_han, opts, best)
+            groups = table[h.shape, is_open]
+            fixed = fixed_by_shape.get(h.shape)
+            if fixed is None:
+                fixed = fixed_by_shape[h.shape] = [row for row in groups[0] if row[0].test(h, s)]
+            best = _evaluate(h, s, groups, fixed, dora_han, opts, best)
     if not complete:
         n = shanten(r.counts, len(r.melds))
         raise NotCompleteError(
@@ -117,7 +139,7 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
     opts = r.options
     s.win = b.win
     yaku = []
-    for y, han, mult in b.rows:
+    for y, han, mult, _ in b.rows:
         item = {"id": y.id, "name": y.name, "name_de": y.name_de, "han": han}
         if mult:
             item["yakuman"] = mult

@@ -38,6 +38,11 @@ class Yaku:
     enabled: Callable[[RiichiOptions], bool] = _always
     standalone: bool = False
     """Scored on its own, not added to other yaku or dora (renhou as mangan)."""
+    needs: str = "situation"
+    """What the predicate reads, so that a reading skips rows it cannot have: ``situation`` (flags and
+    tile facts only: evaluated once per hand shape), ``chis2`` (two or more chi), ``pons3`` (three or
+    more triplets/kans), ``honor_pons`` (a triplet of honours), ``outside`` (every set touches a
+    terminal or honour)."""
 
 
 def all_yaku() -> tuple[Yaku, ...]:
@@ -47,7 +52,17 @@ def all_yaku() -> tuple[Yaku, ...]:
     return yaku_basic.YAKU + yaku_sets.YAKU + yaku_local.YAKU + yaku_yakuman.YAKU
 
 
-Row = tuple[Yaku, int, int]  # the yaku, its han in this hand state, its yakuman multiplier
+Row = tuple[Yaku, int, int, int]  # the yaku, its han in this hand state, its yakuman multiplier, its place
+GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside")
+
+
+@cache
+def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple[tuple[Row, ...], ...]]:
+    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``."""
+    out = {}
+    for key, rows in table_for(options).items():
+        out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS)
+    return out
 
 
 @cache
@@ -58,17 +73,17 @@ def table_for(options: RiichiOptions) -> dict[tuple[int, bool], tuple[Row, ...]]
     for shape in ALL_SHAPES:
         for is_open in (False, True):
             chosen = []
-            for y in rows:
+            for place, y in enumerate(rows):
                 if shape not in y.shapes:
                     continue
                 if y.yakuman:
                     if is_open and not y.han_open:
                         continue
                     mult = y.yakuman * (2 if y.id in options.double_yakuman else 1)
-                    chosen.append((y, 13 * mult, mult))
+                    chosen.append((y, 13 * mult, mult, place))
                     continue
                 han = y.han_open if is_open else y.han_closed
                 if han:
-                    chosen.append((y, han, 0))
+                    chosen.append((y, han, 0, place))
             out[shape, is_open] = tuple(chosen)
     return out
