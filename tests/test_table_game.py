@@ -609,3 +609,13 @@ def test_points_are_conserved_and_final_scores_add_up(preset):
         assert abs(total + sum(st.penalties)) < 1e-6, (preset, d["placements"])
         assert sorted(x["rank"] for x in d["placements"])[0] == 1
     assert finished == 30
+
+
+def test_preview_detail_names_the_limit_and_the_next_deal():
+    from companion.table.game import preview_detail
+
+    out = preview_detail(game(), [draw("Ann")], ron("Bob", "Cid", 6))
+    # 6 han: haneman, non-dealer ron 12000 + 300
+    assert out["deltas"] == {"Ann": 0, "Bob": 12300, "Cid": -12300, "Dan": 0}
+    assert out["detail"]["winners"][0]["limit"] == "haneman"
+    assert out["after"]["round"] == "E2" and out["after"]["honba"] == 0

@@ -293,6 +293,20 @@ def preview(game: dict, events: list[dict], event: dict) -> dict:
     return {st.players[p]: st.scores[p] - before[p] for p in range(4)}
 
 
+def preview_detail(game: dict, events: list[dict], event: dict) -> dict:
+    """Like ``preview``, with what the page may show before confirming: ``deltas`` by player,
+    ``detail`` (per winner: han/fu or yakuman, limit, gain, sticks ...) and ``after`` (round,
+    dealer, honba, sticks, finished, end_reason, yame_available once the event is applied)."""
+    st = fold(game, _normalise(events) + [{**event, "seq": len(events) + 1}])
+    before = fold(game, events)
+    after = st.to_dict()
+    entry = st.history[-1] if st.history else {}
+    return {"deltas": {st.players[p]: st.scores[p] - before.scores[p] for p in range(4)},
+            "detail": entry.get("detail"),
+            "after": {k: after[k] for k in ("round", "round_name", "dealer", "honba", "riichi_sticks",
+                                            "finished", "end_reason", "yame_available")}}
+
+
 # ----- applying one event ----------------------------------------------------------------------
 
 def _open_hand(st: GameState) -> dict:

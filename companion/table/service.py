@@ -8,7 +8,7 @@ and nothing is stored. Retries with a known ``client_id`` return the state uncha
 from __future__ import annotations
 
 from companion.errors import TableError
-from companion.table.game import fold, preview
+from companion.table.game import fold, preview, preview_detail
 from companion.table.store import ConflictError, Store
 
 
@@ -28,6 +28,12 @@ def preview_event(store: Store, game_id: str, event: dict) -> dict:
     """Point changes by player that ``event`` would cause; raises like ``append_event`` would."""
     game, events = store.load(game_id)
     return preview(game, events, event)
+
+
+def preview_event_detail(store: Store, game_id: str, event: dict) -> dict:
+    """``preview_detail`` for a stored game: deltas, per-winner detail and the state after."""
+    game, events = store.load(game_id)
+    return preview_detail(game, events, event)
 
 
 def append_event(store: Store, game_id: str, event: dict, client_id: str, expected_seq: int) -> dict:
