@@ -55,6 +55,8 @@ def test_unknown_override_is_named():
     ({"uma": [15, 5, -5, -10]}, "add up to 0"),
     ({"abortive_draws": ["nine_gates"]}, "nine_gates"),
     ({"family": "hongkong"}, "cannot be overridden"),
+    ({"tenpai_payment": 1000}, "split evenly"),
+    ({"honba_value": 100}, "split evenly"),
 ])
 def test_bad_override_values_are_refused(overrides, text):
     with pytest.raises(UnknownRulesError, match=text):

@@ -192,6 +192,13 @@ def _check(name: str, value: object) -> object:
     elif isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise UnknownRulesError(f"table rule {name!r} must be a whole number, not {value!r}")
+        # these are split between players, and a split must not create or lose points
+        if name == "tenpai_payment" and value % 6:
+            raise UnknownRulesError("table rule 'tenpai_payment' must split evenly among 1, 2 or 3 "
+                                    f"players (a multiple of 6, like 3000), not {value}")
+        if name == "honba_value" and value % 3:
+            raise UnknownRulesError("table rule 'honba_value' must split evenly among three payers "
+                                    f"(a multiple of 3, like 300), not {value}")
     elif isinstance(default, str):
         if not isinstance(value, str):
             raise UnknownRulesError(f"table rule {name!r} must be a string, not {value!r}")
