@@ -619,3 +619,12 @@ def test_preview_detail_names_the_limit_and_the_next_deal():
     assert out["deltas"] == {"Ann": 0, "Bob": 12300, "Cid": -12300, "Dan": 0}
     assert out["detail"]["winners"][0]["limit"] == "haneman"
     assert out["after"]["round"] == "E2" and out["after"]["honba"] == 0
+
+
+def test_han_fu_entry_follows_the_presets_kiriage_and_kazoe():
+    # mleague [scoring]: kiriage mangan, so 4 han 30 fu non-dealer ron is 8000 instead of 7700
+    assert s(game("mleague"), [ron("Bob", "Cid", 4, 30)])["scores"]["Bob"] == 33000
+    assert s(game("ryanzou"), [ron("Bob", "Cid", 4, 30)])["scores"]["Bob"] == 32700
+    # 13 han: kazoe yakuman (32000) at ryanzou, sanbaiman (24000) under EMA 2016
+    assert s(game("ryanzou"), [ron("Bob", "Cid", 13)])["scores"]["Bob"] == 57000
+    assert s(game("ema2016"), [ron("Bob", "Cid", 13)])["scores"]["Bob"] == 54000

@@ -138,7 +138,7 @@ _CHOICES = {
     "length": ("east", "east_south", "full"),
     "extra_rounds": ("none", "sudden_death", "west_then_sudden_death"),
     "chombo": ("reverse_mangan", "penalty"),
-    "kazoe": ("yakuman", "sanbaiman"),
+    "kazoe": ("yakuman", "sanbaiman", "none"),
 }
 
 # Families other than riichi: these readings are documented in the README table section.
