@@ -233,13 +233,17 @@ def _preset_table(preset: str) -> tuple[tuple[str, object], ...]:
         raise UnknownRulesError(f"preset file for {preset!r} is missing") from e
     except tomllib.TOMLDecodeError as e:
         raise UnknownRulesError(f"preset file {path.name} is not valid TOML: {e}") from e
-    values = dict(data.get("table", {}))
+    checked = {k: _check(k, v) for k, v in data.get("table", {}).items()}
     scoring = data.get("scoring", {})
-    # han/fu entry must agree with the engine's limits, so read them from the engine's section
+    # han/fu entry must agree with the engine's limits, so read them from the engine's section;
+    # a value the table does not know is the engine's business and leaves the table default
     for key in ("kiriage", "kazoe"):
-        if key in scoring and key not in values:
-            values[key] = scoring[key]
-    return tuple((k, _check(k, v)) for k, v in values.items())
+        if key in scoring and key not in checked:
+            try:
+                checked[key] = _check(key, scoring[key])
+            except UnknownRulesError:
+                pass
+    return tuple(checked.items())
 
 
 def table_rules(preset: str, overrides: dict | None = None) -> TableRules:
