@@ -189,19 +189,20 @@ def resolve_rules(rules: object) -> RiichiOptions:
         if not isinstance(name, str):
             raise InvalidRequestError("rules.preset must be a preset name")
         try:
-            return _with_overrides(name, tuple(rules.items()))
+            # the value types are part of the key: 1 == True, but only true is a valid switch
+            return _with_overrides(name, tuple(rules.items()), tuple(map(type, rules.values())))
         except TypeError:  # a list value (double_yakuman): make it hashable, or let the slow path name it
             pass
         try:
             return _with_overrides(name, tuple((k, tuple(v) if isinstance(v, list) else v)
-                                               for k, v in rules.items()))
+                                               for k, v in rules.items()), tuple(map(type, rules.values())))
         except TypeError:
             return _apply(load_preset(name), {k: v for k, v in rules.items() if k != "preset"}, "rules")
     raise InvalidRequestError('"rules" must be a preset name or an object with "preset" and options')
 
 
 @lru_cache(maxsize=256)
-def _with_overrides(name: str, items: tuple) -> RiichiOptions:
+def _with_overrides(name: str, items: tuple, types: tuple) -> RiichiOptions:
     base = load_preset(name)
     overrides = {k: list(v) if isinstance(v, tuple) else v for k, v in items if k != "preset"}
     if not overrides:
