@@ -14,62 +14,18 @@ from collections.abc import Iterator
 from functools import cache, lru_cache
 
 from companion.hand import is_seven_pairs, is_thirteen_orphans
-from companion.rules.riichi.request import CHI, FLAGS, KAN, PON, Request
-from companion.tiles import GREEN, GREEN_KINDS, NUM_KINDS, RED, WHITE
+from companion.rules.riichi.request import CHI, KAN, PON, Request
+from companion.tiles import GREEN, NUM_KINDS, RED, WHITE
 
 STANDARD, CHIITOI, KOKUSHI = 0, 1, 2
 DRAGONS = frozenset((WHITE, GREEN, RED))
 _TERMINAL_OR_HONOR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(NUM_KINDS))
-_TH_MASK = sum(1 << k for k in range(NUM_KINDS) if _TERMINAL_OR_HONOR[k])
-_HONOR_MASK = sum(1 << k for k in range(27, NUM_KINDS))
-_TERMINAL_MASK = _TH_MASK & ~_HONOR_MASK
-_GREEN_MASK = sum(1 << k for k in GREEN_KINDS)
 # a chi touches a terminal when it starts on 1 or 7
 _OUTSIDE_CHI = tuple(k < 27 and k % 9 in (0, 6) for k in range(NUM_KINDS))
 
 
-class Situation:
-    """Facts of the whole request that every reading shares."""
-
-    __slots__ = ("opts", "tsumo", "seat", "round", "win", "closed", "counts", "full", "melds", "n_melds",
-                 "n_kans", "all_simple", "all_th", "has_honor", "n_suits", "all_green", "all_honor",
-                 "all_terminal", "dealer", *FLAGS)
-
-    def __init__(self, r: Request) -> None:
-        self.opts = r.options
-        for key in FLAGS:
-            setattr(self, key, getattr(r, key))
-        self.tsumo = r.tsumo
-        self.seat = r.seat
-        self.round = r.round
-        self.dealer = r.dealer
-        self.win = r.win
-        self.closed = r.closed
-        self.counts = r.counts
-        self.melds = tuple((m.shape, m.first, m.concealed) for m in r.melds)
-        self.n_melds = len(r.melds)
-        self.n_kans = sum(1 for m in r.melds if m.shape == KAN)
-        full = list(r.counts)
-        for m in r.melds:
-            if m.shape == CHI:
-                full[m.first] += 1
-                full[m.first + 1] += 1
-                full[m.first + 2] += 1
-            else:
-                full[m.first] += 3 + (m.shape == KAN)
-        self.full = full
-        mask = r.present
-        self.all_simple = not mask & _TH_MASK
-        self.all_th = not mask & ~_TH_MASK
-        self.has_honor = bool(mask & _HONOR_MASK)
-        self.n_suits = bool(mask & 0x1FF) + bool(mask & (0x1FF << 9)) + bool(mask & (0x1FF << 18))
-        self.all_green = not mask & ~_GREEN_MASK
-        self.all_honor = not mask & ~_HONOR_MASK
-        self.all_terminal = not mask & ~_TERMINAL_MASK
-
-    def value_pair(self, kind: int) -> bool:
-        """A pair that gives fu and breaks pinfu: a dragon, the seat or the round wind."""
-        return kind in DRAGONS or kind == self.seat or kind == self.round
+Situation = Request
+"""The checked request is the situation: flags, winds, melds as ``sets``, ``full`` counts and tile facts."""
 
 
 class Reading:
@@ -218,9 +174,9 @@ def readings(s: Situation) -> Iterator[Reading]:
                 # a triplet completed by a discard counts as open (fu, sanankou, suuankou)
                 listed = list(sets)
                 listed[index] = (PON, win, False)
-                yield Reading(STANDARD, tuple(listed) + s.melds, pair, wait)
+                yield Reading(STANDARD, tuple(listed) + s.sets, pair, wait)
             else:
-                yield Reading(STANDARD, sets + s.melds, pair, wait)
+                yield Reading(STANDARD, sets + s.sets, pair, wait)
     if s.n_melds == 0:
         if is_seven_pairs(counts):
             yield Reading(CHIITOI, (), -1, "tanki", tuple(k for k in range(NUM_KINDS) if counts[k]))

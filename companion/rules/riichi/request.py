@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from companion.errors import InvalidRequestError, InvalidTilesError
 from companion.rules.riichi.options import RiichiOptions, red_limits
-from companion.tiles import BACK, EAST, NUM_KINDS, WIND_LETTERS, Tile, format_tiles, parse_tiles
+from companion.tiles import BACK, EAST, GREEN_KINDS, NUM_KINDS, WIND_LETTERS, Tile, format_tiles, parse_tiles
 
 FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
          "tenhou", "chiihou", "renhou")
@@ -39,10 +39,21 @@ class Meld:
 
 
 class Request:
-    """A checked request: plain ints and bools, ready for the scorer."""
+    """A checked request: plain ints and bools, ready for the scorer, with the tile facts that
+    every reading of the hand shares (this object is the scorer's ``Situation``)."""
 
-    __slots__ = ("options", "counts", "present", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
+    __slots__ = ("options", "opts", "full", "sets", "n_melds", "n_kans", "all_simple", "all_th", "has_honor",
+                 "n_suits", "all_green", "all_honor", "all_terminal",
+                 "counts", "present", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
                  "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
+
+
+def _value_pair(self: Request, kind: int) -> bool:
+    """A pair that gives fu and breaks pinfu: a dragon, the seat or the round wind."""
+    return kind >= 31 or kind == self.seat or kind == self.round
+
+
+Request.value_pair = _value_pair  # type: ignore[attr-defined]
 
 
 def _flag(request: dict, key: str) -> bool:
@@ -196,7 +207,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
         raise InvalidRequestError(f"unknown request key{'s' if len(unknown) > 1 else ''} "
                                   f"{', '.join(map(repr, unknown))}{hint}; known: {', '.join(sorted(REQUEST_KEYS))}")
     r = Request()
-    r.options = options
+    r.options = r.opts = options
     get = request.get
     for key in _ALL_FLAGS:
         value = get(key, False)
@@ -254,24 +265,47 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
             v -= RED_BIT
         concealed[v] += 1
         present |= _BIT[v]
-    if melds or dora or ura:
-        counts = concealed.copy()
+    full = concealed
+    n_kans = 0
+    if melds:
+        full = concealed.copy()
         for m in melds:
-            present |= _MELD_BITS[m.first] if m.shape == CHI else _BIT[m.first]
+            first = m.first
+            if m.shape == CHI:
+                present |= _MELD_BITS[first]
+                full[first] += 1
+                full[first + 1] += 1
+                full[first + 2] += 1
+            else:
+                present |= _BIT[first]
+                full[first] += 3
+                if m.shape == KAN:
+                    full[first] += 1
+                    n_kans += 1
             aka += m.reds
-            for v in m.tiles:
-                counts[v & 63] += 1
+    counts = full
+    if dora or ura:
+        counts = full.copy()
         for v in dora:
             counts[v & 63] += 1
         for v in ura:
             counts[v & 63] += 1
-    else:
-        counts = concealed
     ind_reds = any(v >= RED_BIT for v in dora) or any(v >= RED_BIT for v in ura)
     if aka or ind_reds or max(counts) > 4:
         _check_copies(hand, melds, dora, ura, counts, options)
     r.counts = concealed
+    r.full = full
     r.present = present
+    r.sets = tuple((m.shape, m.first, m.concealed) for m in melds) if melds else ()
+    r.n_melds = len(melds)
+    r.n_kans = n_kans
+    r.all_simple = not present & _TH_MASK
+    r.all_th = not present & ~_TH_MASK
+    r.has_honor = bool(present & _HONOR_MASK)
+    r.n_suits = bool(present & 0x1FF) + bool(present & 0x3FE00) + bool(present & 0x7FC0000)
+    r.all_green = not present & ~_GREEN_MASK
+    r.all_honor = not present & ~_HONOR_MASK
+    r.all_terminal = not present & ~_TERMINAL_MASK
     r.aka = aka  # red fives among the indicators are no dora of the hand
     r.dora = [v & 63 for v in dora]
     r.ura = [v & 63 for v in ura]
@@ -283,6 +317,10 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
 
 
 _BIT = tuple(1 << k for k in range(NUM_KINDS))
+_TH_MASK = sum(1 << k for k in range(NUM_KINDS) if k >= 27 or k % 9 in (0, 8))
+_HONOR_MASK = sum(1 << k for k in range(27, NUM_KINDS))
+_TERMINAL_MASK = _TH_MASK & ~_HONOR_MASK
+_GREEN_MASK = sum(1 << k for k in GREEN_KINDS)
 _MELD_BITS = tuple(7 << k if k < 32 else 0 for k in range(NUM_KINDS))
 _ALL_FLAGS = (*FLAGS, "tsumo")
 _WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}

@@ -15,6 +15,7 @@ from companion.rules.riichi.context import Reading, Situation, describe_reading,
 from companion.rules.riichi.fu import count_fu
 from companion.rules.riichi.options import RiichiOptions, resolve_rules
 from companion.rules.riichi.request import Request, parse_request
+from companion.rules.riichi.yaku_basic import PINFU as _PINFU
 from companion.rules.riichi.yaku_table import grouped_table
 from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator, format_tiles
 
@@ -39,60 +40,62 @@ def _dora_counts(r: Request, s: Situation) -> tuple[int, int, int]:
 def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: int, opts: RiichiOptions,
               best: _Best | None):
     """Score one reading; ``fixed`` are the rows of this shape that hold whatever the reading."""
-    _, chis2, pons3, honor_pons, outside = groups
-    rows = list(fixed)
+    rows = fixed
+    extra = False
     if len(h.chis) >= 2:
-        rows += [row for row in chis2 if row[0].test(h, s)]
+        found = [row for row in groups[1] if row[0].test(h, s)]
+        if found:
+            rows = rows + found
+            extra = True
     if len(h.pons) >= 3:
-        rows += [row for row in pons3 if row[0].test(h, s)]
+        found = [row for row in groups[2] if row[0].test(h, s)]
+        if found:
+            rows = rows + found
+            extra = True
     if h.honor_pon:
-        rows += [row for row in honor_pons if row[0].test(h, s)]
+        found = [row for row in groups[3] if row[0].test(h, s)]
+        if found:
+            rows = rows + found
+            extra = True
     if h.outside:
-        rows += [row for row in outside if row[0].test(h, s)]
+        found = [row for row in groups[4] if row[0].test(h, s)]
+        if found:
+            rows = rows + found
+            extra = True
     if not rows:
         return best
-    if len(rows) > 1:
+    if extra:
         rows.sort(key=_table_order)  # results list yaku in table order, whichever group found them
-    yakuman = [row for row in rows if row[2]]
+    han = 0
+    mult = 0
+    special = False
+    for row in rows:
+        han += row[1]
+        mult += row[2]
+        special = special or row[0].standalone
     pinfu = False
     kazoe = False
-    if yakuman:
-        rows = yakuman
-        if opts.yakuman_stacking:
-            mult = sum(row[2] for row in rows)
-        else:
-            top = max(rows, key=lambda row: row[2])
-            rows = [top]
-            mult = top[2]
+    if mult:
+        rows = [row for row in rows if row[2]]
+        if not opts.yakuman_stacking:
+            rows = [max(rows, key=_multiplier)]
+        mult = sum(row[2] for row in rows)
         han = 13 * mult
         fu = count_fu(h, s, False)
         base, limit = points.base_points(0, fu, mult)
         dora_used = False
     else:
-        mult = 0
-        pinfu = any(row[0].id == "pinfu" for row in rows)
+        pinfu = any(row[0] is _PINFU for row in rows)
         fu = count_fu(h, s, pinfu)
-        standalone = [row for row in rows if row[0].standalone]
-        if standalone:
-            # renhou as mangan: worth a mangan alone, or the hand without it if that pays more
-            others = [row for row in rows if not row[0].standalone]
-            alone_base, alone_limit = 2000, "mangan"
-            if others:
-                o_han = sum(row[1] for row in others) + dora_han
-                o_base, o_limit = points.base_points(o_han, fu, 0, kiriage=opts.kiriage, kazoe=opts.kazoe)
-                if o_base > alone_base:
-                    rows, han, base, limit, dora_used = others, o_han, o_base, o_limit, True
-                else:
-                    rows, han, base, limit, dora_used = standalone, 5, alone_base, alone_limit, False
-            else:
-                rows, han, base, limit, dora_used = standalone, 5, alone_base, alone_limit, False
+        if special:
+            rows, han, base, limit, dora_used = _standalone(rows, fu, dora_han, opts)
         else:
-            han = sum(row[1] for row in rows) + dora_han
+            han += dora_han
             base, limit = points.base_points(han, fu, 0, kiriage=opts.kiriage, kazoe=opts.kazoe)
             dora_used = True
         kazoe = han >= 13
     # equal points: a real yakuman before a counted one, then more han, then more fu
-    key = (base, mult, han, points.round_fu(fu) if fu else 0)
+    key = (base, mult, han, fu)
     if best is not None and key <= best.key:
         return best
     b = _Best()
@@ -101,10 +104,26 @@ def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: in
     return b
 
 
+def _standalone(rows: list, fu: int, dora_han: int, opts: RiichiOptions) -> tuple:
+    """Renhou as mangan: a mangan on its own, or the hand without it if that pays more."""
+    alone = [row for row in rows if row[0].standalone]
+    others = [row for row in rows if not row[0].standalone]
+    if others:
+        o_han = sum(row[1] for row in others) + dora_han
+        o_base, o_limit = points.base_points(o_han, fu, 0, kiriage=opts.kiriage, kazoe=opts.kazoe)
+        if o_base > 2000:
+            return others, o_han, o_base, o_limit, True
+    return alone, 5, 2000, "mangan", False
+
+
+def _multiplier(row: tuple) -> int:
+    return row[2]
+
+
 def score_request(r: Request) -> dict:
     """Score a checked request (see :func:`score` for the format)."""
     opts = r.options
-    s = Situation(r)
+    s = r
     table = grouped_table(opts)
     is_open = not s.closed
     dora, ura, aka = _dora_counts(r, s)

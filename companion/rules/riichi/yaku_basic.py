@@ -34,6 +34,9 @@ def _round_wind(h: Reading, s: Situation) -> bool:
     return s.round in h.pons
 
 
+PINFU = Yaku("pinfu", "Pinfu (no-points hand)", "Punktlose Hand (Pinfu)", 1, 0, _pinfu, needs="chis2")
+"""The scorer asks for this row by identity: pinfu changes the fu count."""
+
 YAKU: tuple[Yaku, ...] = (
     Yaku("riichi", "Riichi", "Riichi", 1, 0, _riichi, shapes=ALL_SHAPES),
     Yaku("double_riichi", "Double riichi", "Doppel-Riichi", 2, 0,
@@ -42,7 +45,7 @@ YAKU: tuple[Yaku, ...] = (
          lambda h, s: s.ippatsu, shapes=ALL_SHAPES, enabled=lambda o: o.ippatsu),
     Yaku("menzen_tsumo", "Fully concealed hand (menzen tsumo)", "Vollständig verdeckte Hand (Menzen Tsumo)",
          1, 0, lambda h, s: s.tsumo, shapes=ALL_SHAPES),
-    Yaku("pinfu", "Pinfu (no-points hand)", "Punktlose Hand (Pinfu)", 1, 0, _pinfu, needs="chis2"),
+    PINFU,
     # kuitan (open tanyao) is an option: one row per setting
     Yaku("tanyao", "All simples (tanyao)", "Ausschließlich Grundsteine (Tanyao)", 1, 1,
          lambda h, s: s.all_simple, shapes=NOT_KOKUSHI, enabled=lambda o: o.open_tanyao),
