@@ -209,15 +209,19 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r = Request()
     r.options = r.opts = options
     get = request.get
-    for key in _ALL_FLAGS:
-        value = get(key, False)
+    flags = (get("riichi", False), get("double_riichi", False), get("ippatsu", False), get("rinshan", False),
+             get("chankan", False), get("haitei", False), get("houtei", False), get("tenhou", False),
+             get("chiihou", False), get("renhou", False), get("tsumo", False))
+    for value in flags:
         if value is not False and value is not True:
-            value = _flag(request, key)
-        setattr(r, key, value)
+            flags = tuple(_flag(request, key) for key in _ALL_FLAGS)  # names the bad one
+            break
+    (r.riichi, r.double_riichi, r.ippatsu, r.rinshan, r.chankan, r.haitei, r.houtei, r.tenhou, r.chiihou,
+     r.renhou, r.tsumo) = flags
     seat = get("seat_wind", "E")
-    r.seat = _WIND_KIND[seat] if seat in _WIND_KIND else _wind(request, "seat_wind", "E")
+    r.seat = _WIND_KIND[seat] if type(seat) is str and seat in _WIND_KIND else _wind(request, "seat_wind", "E")
     rnd = get("round_wind", "E")
-    r.round = _WIND_KIND[rnd] if rnd in _WIND_KIND else _wind(request, "round_wind", "E")
+    r.round = _WIND_KIND[rnd] if type(rnd) is str and rnd in _WIND_KIND else _wind(request, "round_wind", "E")
     r.dealer = r.seat == EAST
     r.honba = _count(request, "honba") if "honba" in request else 0
     r.riichi_sticks = _count(request, "riichi_sticks") if "riichi_sticks" in request else 0
@@ -310,8 +314,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.dora = [v & 63 for v in dora]
     r.ura = [v & 63 for v in ura]
     r.closed = all(m.concealed for m in melds)
-    if r.riichi or r.double_riichi or r.ippatsu or r.rinshan or r.chankan or r.haitei or r.houtei \
-            or r.tenhou or r.chiihou or r.renhou or ura or r.discarder is not None:
+    if True in flags[:10] or ura or r.discarder is not None:
         _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
     return r
 
