@@ -29,44 +29,30 @@ Situation = Request
 
 
 class Reading:
-    """One interpretation of the hand: its sets, pair and wait."""
+    """One interpretation of the hand: its sets (melds included, each ``(CHI|PON|KAN, first kind,
+    concealed)``), pair, wait, and what yaku look at: chi firsts, triplet kinds, concealed triplets,
+    whether a triplet is of honours, whether every set and the pair touch a terminal or honour
+    (with at least one chi, as chanta and junchan need)."""
 
     __slots__ = ("shape", "sets", "chis", "pons", "pair", "pairs", "wait", "ankou", "outside", "honor_pon")
 
-    def __init__(self, shape: int, sets: tuple, pair: int, wait: str, pairs: tuple = ()) -> None:
+    def __init__(self, shape: int, sets: tuple, pair: int, wait: str, chis: tuple = (), pons: tuple = (),
+                 ankou: int = 0, outside: bool = False, honor_pon: bool = False, pairs: tuple = ()) -> None:
         self.shape = shape
-        self.sets = sets  # (CHI|PON|KAN, first kind, concealed) incl. melds
+        self.sets = sets
         self.pair = pair
-        self.pairs = pairs
         self.wait = wait
-        chis = []
-        pons = []
-        ankou = 0
-        honor_pon = False
-        outside = _TERMINAL_OR_HONOR[pair] if pair >= 0 else False
-        for shape_, first, concealed in sets:
-            if shape_ == CHI:
-                chis.append(first)
-                outside = outside and _OUTSIDE_CHI[first]
-            else:
-                pons.append(first)
-                ankou += concealed
-                if first >= 27:
-                    honor_pon = True
-                else:
-                    outside = outside and _TERMINAL_OR_HONOR[first]
-        self.honor_pon = honor_pon
-        chis.sort()
-        self.chis = tuple(chis)
-        self.pons = tuple(pons)
+        self.chis = chis
+        self.pons = pons
         self.ankou = ankou
-        # every set and the pair touch a terminal or honour (chanta / junchan need a chi as well)
-        self.outside = outside and bool(chis)
+        self.outside = outside
+        self.honor_pon = honor_pon
+        self.pairs = pairs
 
 
 @cache
 def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Every way to cover one suit's 9 counts exactly with sets: ((CHI|PON, position), ...)."""
+    """Every way to cover one suit's 9 counts exactly with sets: ((CHI|PON, position), ...), ascending."""
     first = next((i for i, c in enumerate(counts) if c), None)
     if first is None:
         return ((),)
@@ -84,9 +70,18 @@ def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ..
     return tuple(out)
 
 
+def _part(pair: int, base: int, sets: tuple) -> tuple:
+    absolute = tuple((shape, base + pos, True) for shape, pos in sets)
+    chis = tuple(base + pos for shape, pos in sets if shape == CHI)
+    pons = tuple(base + pos for shape, pos in sets if shape != CHI)
+    outside = all(pos in (0, 6) if shape == CHI else pos in (0, 8) for shape, pos in sets)
+    return (pair, absolute, chis, pons, outside)
+
+
 @lru_cache(maxsize=65536)
-def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
-    """Ways to cover one suit: (pair kind or -1, concealed sets as (shape, kind, True)).
+def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
+    """Ways to cover one suit: (pair kind or -1, concealed sets, chi firsts, triplet kinds, all sets
+    touch a terminal).
 
     Memoised per suit, so a new hand mostly hits suits seen before: this is what
     makes a cold hand cheap compared with splitting all 34 counts at once."""
@@ -94,21 +89,20 @@ def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, tuple], 
     rest = sum(counts) % 3
     if rest == 0:
         for sets in _suit_sets(counts):
-            out.append((-1, tuple((shape, base + pos, True) for shape, pos in sets)))
+            out.append(_part(-1, base, sets))
     elif rest == 2:
         c = list(counts)
         for i in range(9):
             if c[i] >= 2:
                 c[i] -= 2
                 for sets in _suit_sets(tuple(c)):
-                    out.append((base + i, tuple((shape, base + pos, True) for shape, pos in sets)))
+                    out.append(_part(base + i, base, sets))
                 c[i] += 2
     return tuple(out)
 
 
-def split(counts: list[int]) -> list[tuple[int, tuple]]:
-    """All (pair, concealed sets) splits of the counts; the same splits as
-    :func:`companion.hand.decompose` (a test checks that), sets sorted by kind."""
+def _combine(counts: list[int]) -> list[tuple]:
+    """(pair, sets, chis, pons, all sets outside, honour triplet) for every split."""
     honors: list[tuple[int, int, bool]] = []
     pair = -1
     for k in range(27, 34):
@@ -131,14 +125,21 @@ def split(counts: list[int]) -> list[tuple[int, tuple]]:
     if not so:
         return []
     honor_sets = tuple(honors)
+    honor_pons = tuple(k for _, k, _ in honors)
     out = []
-    for pm, sm in m:
-        for pp, sp in p:
-            for ps, ss in so:
-                pairs = (pm >= 0) + (pp >= 0) + (ps >= 0) + (pair >= 0)
-                if pairs == 1:
-                    out.append((max(pm, pp, ps, pair), sm + sp + ss + honor_sets))
+    for pm, sm, cm, om, xm in m:
+        for pp, sp, cp, op, xp in p:
+            for ps, ss, cs, os_, xs in so:
+                if (pm >= 0) + (pp >= 0) + (ps >= 0) + (pair >= 0) == 1:
+                    out.append((max(pm, pp, ps, pair), sm + sp + ss + honor_sets, cm + cp + cs,
+                                om + op + os_ + honor_pons, xm and xp and xs, bool(honors)))
     return out
+
+
+def split(counts: list[int]) -> list[tuple[int, tuple]]:
+    """All (pair, concealed sets) splits of the counts; the same splits as
+    :func:`companion.hand.decompose` (a test checks that), sets sorted by kind."""
+    return [(c[0], c[1]) for c in _combine(counts)]
 
 
 def _waits(pair: int, sets: tuple, win: int) -> list[tuple[str, int]]:
@@ -146,14 +147,16 @@ def _waits(pair: int, sets: tuple, win: int) -> list[tuple[str, int]]:
     shapes = []
     if pair == win:
         shapes.append(("tanki", -1))
-    seen = set()
+    seen = []
     for i, (shape, first, _) in enumerate(sets):
+        if first > win or first < win - 2:
+            continue
         if shape == PON:
             if first == win and first not in seen:
-                seen.add(first)
+                seen.append(first)
                 shapes.append(("shanpon", i))
-        elif first <= win <= first + 2 and (first, CHI) not in seen:
-            seen.add((first, CHI))
+        elif -first - 1 not in seen:
+            seen.append(-first - 1)
             if win == first + 1:
                 shapes.append(("kanchan", i))
             elif (win == first + 2 and first % 9 == 0) or (win == first and first % 9 == 6):
@@ -168,25 +171,49 @@ def readings(s: Situation) -> Iterator[Reading]:
     counts = s.counts
     win = s.win
     ron = not s.tsumo
-    for pair, sets in (split(counts) if s.n_melds == 0 else _split_with_melds(counts, s.n_melds)):
+    melds = s.sets
+    m_chis: tuple = ()
+    m_pons: tuple = ()
+    m_ankou = 0
+    m_outside = True
+    m_honor = False
+    for shape, first, concealed in melds:
+        if shape == CHI:
+            m_chis += (first,)
+            m_outside = m_outside and first % 9 in (0, 6)
+        else:
+            m_pons += (first,)
+            m_ankou += concealed
+            if first >= 27:
+                m_honor = True
+            else:
+                m_outside = m_outside and first % 9 in (0, 8)
+    for pair, sets, chis, pons, outside, honor in _combine(counts):
+        if melds:
+            chis += m_chis
+            pons += m_pons
+            outside = outside and m_outside
+            honor = honor or m_honor
+        outside = outside and bool(chis) and _TERMINAL_OR_HONOR[pair]
+        ankou = len(pons) - len(m_pons) + m_ankou
         for wait, index in _waits(pair, sets, win):
             if wait == "shanpon" and ron:
                 # a triplet completed by a discard counts as open (fu, sanankou, suuankou)
                 listed = list(sets)
                 listed[index] = (PON, win, False)
-                yield Reading(STANDARD, tuple(listed) + s.sets, pair, wait)
+                yield Reading(STANDARD, tuple(listed) + melds, pair, wait, chis, pons, ankou - 1, outside, honor)
             else:
-                yield Reading(STANDARD, sets + s.sets, pair, wait)
+                yield Reading(STANDARD, sets + melds, pair, wait, chis, pons, ankou, outside, honor)
     if s.n_melds == 0:
-        if is_seven_pairs(counts):
-            yield Reading(CHIITOI, (), -1, "tanki", tuple(k for k in range(NUM_KINDS) if counts[k]))
-        if is_thirteen_orphans(counts):
+        present = s.present
+        n_kinds = present.bit_count()
+        if n_kinds == 7 and is_seven_pairs(counts):
+            yield Reading(CHIITOI, (), -1, "tanki", pairs=tuple(k for k in range(NUM_KINDS) if counts[k]))
+        if n_kinds == 13 and not present & ~_TH_MASK and is_thirteen_orphans(counts):
             yield Reading(KOKUSHI, (), -1, "kokushi")
 
 
-def _split_with_melds(counts: list[int], n_melds: int) -> list[tuple[int, tuple]]:
-    # the concealed part of a hand with melds is a smaller complete shape; split() does not care
-    return split(counts)
+_TH_MASK = sum(1 << k for k in range(NUM_KINDS) if _TERMINAL_OR_HONOR[k])
 
 
 def _text(kinds: list[int]) -> str:
