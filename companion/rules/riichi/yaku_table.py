@@ -56,12 +56,24 @@ Row = tuple[Yaku, int, int, int]  # the yaku, its han in this hand state, its ya
 GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside")
 
 
-@cache
+_GROUPED: dict[int, tuple[RiichiOptions, dict]] = {}
+
+
 def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple[tuple[Row, ...], ...]]:
-    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``."""
+    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``.
+
+    Looked up by the options object's identity: hashing a frozen dataclass of 20 fields on
+    every hand cost more than all yaku predicates together (options objects are cached
+    by ``resolve_rules``, so the same rules come back as the same object)."""
+    entry = _GROUPED.get(id(options))
+    if entry is not None and entry[0] is options:
+        return entry[1]
     out = {}
     for key, rows in table_for(options).items():
         out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS)
+    if len(_GROUPED) > 1024:
+        _GROUPED.clear()
+    _GROUPED[id(options)] = (options, out)
     return out
 
 
