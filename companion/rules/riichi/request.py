@@ -35,7 +35,7 @@ class Meld:
         self.first = first
         self.tiles = tiles  # tile ints (kind, plus RED_BIT for a red five)
         self.concealed = type_ == "ankan"
-        self.reds = sum(1 for v in tiles if v >= RED_BIT) if max(tiles) >= RED_BIT else 0
+        self.reds = 0 if max(tiles) < RED_BIT else sum(1 for v in tiles if v >= RED_BIT)
 
 
 class Request:
@@ -156,12 +156,15 @@ def _parse_meld(raw: object, index: int) -> Meld:
     type_ = raw.get("type")
     if len(raw) != 2 or type_ not in MELD_TYPES or "tiles" not in raw:
         _meld_shape_error(raw, index)
-    tiles = _tiles(raw["tiles"], f"melds[{index}] ({type_})", backs=type_ == "ankan")
-    kinds = sorted(v & 63 for v in tiles)
+    text = raw["tiles"]
+    tiles = _fast_tiles(text) if type(text) is str else None
+    if tiles is None:
+        tiles = _tiles(text, f"melds[{index}] ({type_})", backs=type_ == "ankan")
+    kinds = sorted(tiles) if tiles and max(tiles) < RED_BIT else sorted([v & 63 for v in tiles])
     if not kinds:
         raise InvalidTilesError(f"melds[{index}]: {type_} has no tiles")
     if kinds[-1] == BACK:
-        tiles, kinds = _ankan_backs(tiles, kinds, raw["tiles"], index)
+        tiles, kinds = _ankan_backs(tiles, kinds, text, index)
     if type_ == "chi":
         first = kinds[0]
         if len(kinds) != 3 or first >= 27 or first % 9 > 6 or kinds[1] != first + 1 or kinds[2] != first + 2:

@@ -20,6 +20,8 @@ from companion.rules.riichi.yaku_table import grouped_table
 from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator, format_tiles
 
 _table_order = itemgetter(3)
+_DORA_ITEMS = (("dora", "Dora", "Dora"), ("ura_dora", "Ura dora", "Ura-Dora"), ("aka_dora", "Red fives", "Rote Fünfen"))
+_TILE_TEXT = tuple(str(Tile(k)) for k in range(34))
 _WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
 
 
@@ -163,9 +165,8 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
         if mult:
             item["yakuman"] = mult
         yaku.append(item)
-    if b.dora_used:
-        for key, name, name_de, n in (("dora", "Dora", "Dora", dora[0]), ("ura_dora", "Ura dora", "Ura-Dora", dora[1]),
-                                      ("aka_dora", "Red fives", "Rote Fünfen", dora[2])):
+    if b.dora_used and (dora[0] or dora[1] or dora[2]):
+        for (key, name, name_de), n in zip(_DORA_ITEMS, dora, strict=True):
             if n:
                 yaku.append({"id": key, "name": name, "name_de": name_de, "han": n})
     fu_details: list[dict] = []
@@ -189,7 +190,7 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
         "kazoe": b.kazoe and not b.yakuman and limit == "yakuman",
         "decomposition": describe_reading(b.reading),
         "wait": b.reading.wait if b.reading.wait in _WAIT_NAMES else None,
-        "win_tile": str(Tile(b.win)),
+        "win_tile": _TILE_TEXT[b.win],
         "dealer": r.dealer,
         "rules": opts.preset,
     }
@@ -201,7 +202,7 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
 
 def _by_seat(r: Request, pay: dict, total_gain: int) -> dict | None:
     """Point changes per seat wind (a ron only when the discarder is known); sticks go to the winner."""
-    seats = {w: 0 for w in WIND_LETTERS}
+    seats = {"E": 0, "S": 0, "W": 0, "N": 0}
     me = WIND_LETTERS[r.seat - EAST]
     if "discarder" in pay:
         if r.discarder is None:
