@@ -17,7 +17,9 @@ def _riichi(h: Reading, s: Situation) -> bool:
 
 
 def _pinfu(h: Reading, s: Situation) -> bool:
-    return len(h.chis) == 4 and h.wait == "ryanmen" and not s.value_pair(h.pair)
+    pair = h.pair
+    # a dragon (31-33), the seat or the round wind as pair gives fu: no pinfu
+    return h.wait == "ryanmen" and len(h.chis) == 4 and pair < 31 and pair != s.seat and pair != s.round
 
 
 def _pon_of(kind: int):

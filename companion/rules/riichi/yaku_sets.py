@@ -24,17 +24,23 @@ def _iipeikou(h: Reading, s: Situation) -> bool:
 
 def _sanshoku(h: Reading, s: Situation) -> bool:
     c = h.chis
-    return any(k < 9 and k + 9 in c and k + 18 in c for k in c)
+    for k in c:
+        if k < 9 and k + 9 in c and k + 18 in c:
+            return True
+    return False
 
 
 def _ittsu(h: Reading, s: Situation) -> bool:
     c = h.chis
-    return any(b in c and b + 3 in c and b + 6 in c for b in (0, 9, 18))
+    return (0 in c and 3 in c and 6 in c) or (9 in c and 12 in c and 15 in c) or (18 in c and 21 in c and 24 in c)
 
 
 def _sanshoku_doukou(h: Reading, s: Situation) -> bool:
     p = h.pons
-    return any(k < 9 and k + 9 in p and k + 18 in p for k in p)
+    for k in p:
+        if k < 9 and k + 9 in p and k + 18 in p:
+            return True
+    return False
 
 
 def _chanta(h: Reading, s: Situation) -> bool:
