@@ -392,22 +392,45 @@ def _ids(tiles: str, used: set[int]) -> list[int]:
     return out
 
 
-def to_mahjong(request: dict):
-    """``(tiles, win_tile, melds, dora, ura, config)`` for ``HandCalculator.estimate_hand_value``.
+@dataclass(frozen=True)
+class MahjongCall:
+    """One hand in the package's terms, in plain values: building its objects (``Meld``,
+    ``HandConfig``) is left to :meth:`run` because that is part of using the package per hand."""
 
-    Only the rule options that the package can express are accepted; anything else raises
-    ValueError so that a profile can never silently compare two different rule sets."""
-    from mahjong.constants import EAST, NORTH, SOUTH, WEST
-    from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
-    from mahjong.meld import Meld
+    tiles: list[int]
+    win_tile: int
+    melds: list[tuple[str, list[int], bool]]
+    dora: list[int]
+    ura: list[int]
+    config: dict
+    options: object  # an OptionalRules, shared by all hands of one profile as a club would set it up once
 
-    rules = request["rules"]
-    kazoe = {"yakuman": HandConstants.KAZOE_LIMITED, "sanbaiman": HandConstants.KAZOE_SANBAIMAN}
+    def run(self):
+        from mahjong.hand_calculating.hand import HandCalculator
+        from mahjong.hand_calculating.hand_config import HandConfig
+        from mahjong.meld import Meld
+
+        melds = [Meld(meld_type=t, tiles=ids, opened=opened) for t, ids, opened in self.melds]
+        config = HandConfig(options=self.options, **self.config)
+        return HandCalculator.estimate_hand_value(self.tiles, self.win_tile, melds=melds, dora_indicators=self.dora,
+                                                  ura_dora_indicators=self.ura, config=config)
+
+
+_OPTIONS_CACHE: dict[tuple, object] = {}
+
+
+def _package_options(rules: dict):
+    from mahjong.hand_calculating.hand_config import HandConstants, OptionalRules
+
+    key = tuple(sorted((k, str(v)) for k, v in rules.items()))
+    if key in _OPTIONS_CACHE:
+        return _OPTIONS_CACHE[key]
     fixed = {k: rules.get(k) for k in FIXED_OPTIONS}
     if fixed != FIXED_OPTIONS:
         raise ValueError(f"the mahjong package cannot express these options: {fixed}")
     if rules.get("renhou", "5han") not in ("yakuman", "5han"):
         raise ValueError("the mahjong package knows renhou only as a yakuman or as a 5-han yaku")
+    kazoe = {"yakuman": HandConstants.KAZOE_LIMITED, "sanbaiman": HandConstants.KAZOE_SANBAIMAN}
     options = OptionalRules(
         has_open_tanyao=bool(rules["open_tanyao"]),
         has_aka_dora=bool(rules["red_fives"]),
@@ -418,6 +441,20 @@ def to_mahjong(request: dict):
         fu_for_open_pinfu=True,
         fu_for_pinfu_tsumo=False,
     )
+    _OPTIONS_CACHE[key] = options
+    return options
+
+
+def to_mahjong(request: dict) -> MahjongCall:
+    """The request in the package's terms (136-format tile ids, its flags and options).
+
+    Only the rule options that the package can express are accepted; anything else raises
+    ValueError so that a profile can never silently compare two different rule sets."""
+    from mahjong.constants import EAST, NORTH, SOUTH, WEST
+    from mahjong.meld import Meld
+
+    rules = request["rules"]
+    options = _package_options(rules)
     used: set[int] = set()
     melds, tiles = [], []
     kinds = {"chi": (Meld.CHI, True), "pon": (Meld.PON, True), "minkan": (Meld.KAN, True),
@@ -425,7 +462,7 @@ def to_mahjong(request: dict):
     for m in request.get("melds", ()):
         ids = _ids(m["tiles"], used)
         meld_type, opened = kinds[m["type"]]
-        melds.append(Meld(meld_type=meld_type, tiles=ids, opened=opened))
+        melds.append((meld_type, ids, opened))
         tiles += ids
     hand_ids = _ids(request["hand"], used)
     tiles += hand_ids
@@ -434,33 +471,28 @@ def to_mahjong(request: dict):
     win_tile = next(t for t in hand_ids if t // 4 == win_kind and (t % 4 == 0) == win_red) \
         if win_kind in FIVES and rules["red_fives"] else next(t for t in hand_ids if t // 4 == win_kind)
     winds = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
-    config = HandConfig(
-        is_tsumo=bool(request.get("tsumo")),
-        is_riichi=bool(request.get("riichi") or request.get("double_riichi")),
-        is_daburu_riichi=bool(request.get("double_riichi")),
-        is_ippatsu=bool(request.get("ippatsu")),
-        is_rinshan=bool(request.get("rinshan")),
-        is_chankan=bool(request.get("chankan")),
-        is_haitei=bool(request.get("haitei")),
-        is_houtei=bool(request.get("houtei")),
-        is_tenhou=bool(request.get("tenhou")),
-        is_chiihou=bool(request.get("chiihou")),
-        is_renhou=bool(request.get("renhou")),
-        player_wind=winds[request.get("seat_wind", "E")],
-        round_wind=winds[request.get("round_wind", "E")],
-        tsumi_number=request.get("honba", 0),
-        kyoutaku_number=request.get("riichi_sticks", 0),
-        options=options,
-    )
+    config = {
+        "is_tsumo": bool(request.get("tsumo")),
+        "is_riichi": bool(request.get("riichi") or request.get("double_riichi")),
+        "is_daburu_riichi": bool(request.get("double_riichi")),
+        "is_ippatsu": bool(request.get("ippatsu")),
+        "is_rinshan": bool(request.get("rinshan")),
+        "is_chankan": bool(request.get("chankan")),
+        "is_haitei": bool(request.get("haitei")),
+        "is_houtei": bool(request.get("houtei")),
+        "is_tenhou": bool(request.get("tenhou")),
+        "is_chiihou": bool(request.get("chiihou")),
+        "is_renhou": bool(request.get("renhou")),
+        "player_wind": winds[request.get("seat_wind", "E")],
+        "round_wind": winds[request.get("round_wind", "E")],
+        "tsumi_number": request.get("honba", 0),
+        "kyoutaku_number": request.get("riichi_sticks", 0),
+    }
     dora = [_ids(t, set())[0] for t in request.get("dora_indicators", ())]
     ura = [_ids(t, set())[0] for t in request.get("ura_indicators", ())]
-    return tiles, win_tile, melds, dora, ura, config
+    return MahjongCall(tiles, win_tile, melds, dora, ura, config, options)
 
 
 def score_with_mahjong(request: dict):
     """The package's HandResponse for ``request``."""
-    from mahjong.hand_calculating.hand import HandCalculator
-
-    tiles, win_tile, melds, dora, ura, config = to_mahjong(request)
-    return HandCalculator.estimate_hand_value(tiles, win_tile, melds=melds, dora_indicators=dora,
-                                              ura_dora_indicators=ura, config=config)
+    return to_mahjong(request).run()
