@@ -11,7 +11,7 @@ Two levels, built once each so that no yaku ever re-analyses the tiles:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache
 
 from companion.hand import is_seven_pairs, is_thirteen_orphans
 from companion.rules.riichi.request import CHI, KAN, PON, Request
@@ -78,13 +78,12 @@ def _part(pair: int, base: int, sets: tuple) -> tuple:
     return (pair, absolute, chis, pons, outside)
 
 
-@lru_cache(maxsize=65536)
 def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
     """Ways to cover one suit: (pair kind or -1, concealed sets, chi firsts, triplet kinds, all sets
     touch a terminal).
 
-    Memoised per suit, so a new hand mostly hits suits seen before: this is what
-    makes a cold hand cheap compared with splitting all 34 counts at once."""
+    Memoised per suit (in ``_PARTS``), so a new hand mostly hits suits seen before: this is
+    what makes a cold hand cheap compared with splitting all 34 counts at once."""
     out = []
     rest = sum(counts) % 3
     if rest == 0:
@@ -101,38 +100,55 @@ def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
     return tuple(out)
 
 
-def _combine(counts: list[int]) -> list[tuple]:
-    """(pair, sets, chis, pons, all sets outside, honour triplet) for every split."""
-    honors: list[tuple[int, int, bool]] = []
+_PARTS: tuple[dict, dict, dict] = ({}, {}, {})
+_HONOR_PARTS: dict[tuple[int, ...], tuple | None] = {}
+
+
+def _honor_part(counts: tuple[int, ...]) -> tuple | None:
+    """(pair kind or -1, triplet sets, triplet kinds) of the honours, or None if they cannot be split."""
+    sets = []
     pair = -1
-    for k in range(27, 34):
-        c = counts[k]
+    for i, c in enumerate(counts):
         if c == 3:
-            honors.append((PON, k, True))
+            sets.append((PON, 27 + i, True))
         elif c == 2:
             if pair >= 0:
-                return []
-            pair = k
+                return None
+            pair = 27 + i
         elif c:
+            return None
+    return (pair, tuple(sets), tuple(k for _, k, _ in sets))
+
+
+def _combine(counts: list[int]) -> list[tuple]:
+    """(pair, sets, chis, pons, all sets outside, honour triplet) for every split."""
+    key = tuple(counts[27:34])
+    honors = _HONOR_PARTS.get(key, False)
+    if honors is False:
+        honors = _HONOR_PARTS[key] = _honor_part(key)
+    if honors is None:
+        return []
+    parts = []
+    for suit in (0, 1, 2):
+        key = tuple(counts[9 * suit:9 * suit + 9])
+        cache = _PARTS[suit]
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 50000:
+                cache.clear()
+            found = cache[key] = _suit_parts(9 * suit, key)
+        if not found:
             return []
-    m = _suit_parts(0, tuple(counts[0:9]))
-    if not m:
-        return []
-    p = _suit_parts(9, tuple(counts[9:18]))
-    if not p:
-        return []
-    so = _suit_parts(18, tuple(counts[18:27]))
-    if not so:
-        return []
-    honor_sets = tuple(honors)
-    honor_pons = tuple(k for _, k, _ in honors)
+        parts.append(found)
+    pair, honor_sets, honor_pons = honors
+    honor = bool(honor_sets)
     out = []
-    for pm, sm, cm, om, xm in m:
-        for pp, sp, cp, op, xp in p:
-            for ps, ss, cs, os_, xs in so:
+    for pm, sm, cm, om, xm in parts[0]:
+        for pp, sp, cp, op, xp in parts[1]:
+            for ps, ss, cs, os_, xs in parts[2]:
                 if (pm >= 0) + (pp >= 0) + (ps >= 0) + (pair >= 0) == 1:
                     out.append((max(pm, pp, ps, pair), sm + sp + ss + honor_sets, cm + cp + cs,
-                                om + op + os_ + honor_pons, xm and xp and xs, bool(honors)))
+                                om + op + os_ + honor_pons, xm and xp and xs, honor))
     return out
 
 
