@@ -304,6 +304,11 @@ _WIND_NAMES = {"en": {"E": "East", "S": "South", "W": "West", "N": "North"},
 # keys shown in their own sections; everything else a result carries is listed under "Other"
 _SHOWN = {"han", "fu", "yakuman", "limit", "yaku", "fu_details", "payments", "total_gain", "payments_by_seat",
           "fan", "points", "doubles", "value"}
+_KNOWN_EXTRAS = {
+    "en": {"decomposition": "Reading", "wait": "Wait", "base_points": "Base points"},
+    "de": {"decomposition": "Zerlegung", "wait": "Wartemuster", "base_points": "Basispunkte"},
+}
+_ECHOED = {"rules", "win_tile", "seat_wind", "tsumo", "won", "winner", "discarder", "riichi_sticks"}
 _ITEM_LISTS = ("yaku", "fan_details", "fan_items", "doubles_details", "points_details", "items")
 
 
@@ -358,7 +363,13 @@ def format_result(request: dict, result: dict, lang: str = "en") -> str:
     if result.get("total_gain") is not None:
         lines.append(f"{lab['total_gain']}: {result['total_gain']}")
 
-    other = {k: v for k, v in result.items() if k not in _SHOWN and k not in _ITEM_LISTS}
+    known = _KNOWN_EXTRAS.get(lang, _KNOWN_EXTRAS["en"])
+    for key, label in known.items():
+        if result.get(key) not in (None, ""):
+            lines.append(f"{label}: {result[key]}")
+    # keys that only echo the request are left out; anything else a family adds is listed as it is
+    other = {k: v for k, v in result.items()
+             if k not in _SHOWN and k not in _ITEM_LISTS and k not in known and k not in _ECHOED}
     if other:
         lines.append(f"{lab['other']}:")
         for key, value in other.items():
