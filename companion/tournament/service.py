@@ -1,0 +1,274 @@
+"""What the web layer calls: create tournaments, seat rounds, add penalties, read the view.
+
+Seating a round creates one game per table through ``companion.table.service.create_game``,
+with the tournament's rules and the players' names in seat order (East first), and then stores
+the round with those game ids. A retry with the same ``client_id`` returns the stored round.
+If the server dies between creating the games and storing the round, those games stay in the
+games list unreferenced and the retry seats the round afresh: no round is ever stored twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from companion.errors import InvalidRequestError
+from companion.table import service as table_service
+from companion.table.store import GameNotFoundError, Store
+from companion.tournament import seating, standings
+from companion.tournament.model import TournamentState, check_player, fold, new_record
+from companion.tournament.store import TournamentStateError, TournamentStore
+
+# one seating at a time per tournament in this process, so that a double tap does not create
+# two sets of games before one of them is stored (the store refuses the second round anyway)
+_SEAT_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock(path: Path, tid: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _SEAT_LOCKS.setdefault((str(path), tid), threading.Lock())
+
+
+class Tournaments:
+    """Tournaments and their games in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.games = Store(self.path)
+        self.store = TournamentStore(self.path)
+
+    # ----- reading -------------------------------------------------------------------------
+    def state(self, tid: str) -> TournamentState:
+        return fold(*self.store.load(tid))
+
+    def game_states(self, st: TournamentState) -> dict[str, dict | None]:
+        out: dict[str, dict | None] = {}
+        for rnd in st.rounds:
+            for t in rnd["tables"]:
+                try:
+                    out[t["game_id"]] = table_service.game_state(self.games, t["game_id"])
+                except GameNotFoundError:
+                    out[t["game_id"]] = None  # deleted behind our back: shown as missing
+        return out
+
+    def view(self, tid: str) -> dict:
+        """Everything the scorekeeper page shows (see the README's tournament section)."""
+        st = self.state(tid)
+        games = self.game_states(st)
+        rows = standings.compute([p.to_dict() for p in st.players.values()], st.rounds, games,
+                                 st.penalties, st.rounds_total)
+        rounds = []
+        for rnd in st.rounds:
+            tables = standings.table_results(rnd, games)
+            for t in tables:
+                for seat in t["seats"]:
+                    seat["player_name"] = st.players[seat["player"]].name
+            done = sum(t["finished"] for t in tables)
+            rounds.append({"round": rnd["round"], "mode": rnd.get("mode", "planned"),
+                           "seated_at": rnd.get("at"), "tables": tables, "tables_finished": done,
+                           "finished": done == len(tables)})
+        current = next((r for r in rounds if not r["finished"]), rounds[-1] if rounds else None)
+        rec = st.record
+        return {
+            "id": st.id, "name": rec["name"], "preset": rec["preset"], "overrides": rec["overrides"],
+            "rules": rec["rules"], "rounds_total": st.rounds_total, "seating": rec["seating"],
+            "created": rec["created"],
+            "players": [p.to_dict() for p in st.players.values()],
+            "rounds": rounds,
+            "progress": {"rounds_seated": len(rounds), "rounds_total": st.rounds_total,
+                         "current_round": current["round"] if current else None,
+                         "tables_finished": current["tables_finished"] if current else 0,
+                         "tables_total": len(current["tables"]) if current else 0,
+                         "complete": len(rounds) == st.rounds_total and all(r["finished"] for r in rounds),
+                         "next_round": st.next_round if st.next_round <= st.rounds_total else None,
+                         "next_round_swiss": st.is_swiss(st.next_round)},
+            "standings": rows,
+            "penalties": st.penalties,
+            "plan": self._upcoming(st),
+            "meetings": _meeting_summary(st),
+        }
+
+    def list(self) -> list[dict]:
+        out = []
+        for rec in self.store.list():
+            st = self.state(rec["id"])
+            out.append({"id": st.id, "name": rec["name"], "preset": rec["preset"], "created": rec["created"],
+                        "updated": rec["updated"], "players": len(st.active_ids()),
+                        "rounds_total": st.rounds_total, "rounds_seated": len(st.rounds)})
+        return out
+
+    def _upcoming(self, st: TournamentState) -> dict | None:
+        """The stored plan for the rounds not seated yet, if it still fits the active players."""
+        plan = st.plan
+        if plan is None:
+            return None
+        first = st.next_round
+        rounds = [{"round": plan["from_round"] + i, "tables": [{"table": t + 1, "seats": seats}
+                                                                for t, seats in enumerate(r)]}
+                  for i, r in enumerate(plan["rounds"]) if plan["from_round"] + i >= first]
+        fits = sorted({p for r in plan["rounds"] for t in r for p in t}) == sorted(st.active_ids())
+        return {"from_round": plan["from_round"], "valid": fits, "repeat_meetings": plan["repeat_meetings"],
+                "max_meetings": plan["max_meetings"], "wind_spread": plan["wind_spread"],
+                "rounds": rounds if fits else []}
+
+    # ----- writing -------------------------------------------------------------------------
+    def create(self, body: dict) -> tuple[dict, bool]:
+        """Check and store a new tournament and its seating plan; returns ``(view, duplicate)``."""
+        record = new_record(body)
+        client_id = body.get("client_id")
+        if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 200):
+            raise InvalidRequestError('"client_id" must be a string of 1-200 characters')
+        rec, dup = self.store.create(record, client_id)
+        if not dup:
+            st = fold(rec, [])
+            plan = self._plan_entry(st)
+            if plan is not None:
+                self.store.append(rec["id"], [plan], f"plan-{rec['id']}-1")
+        return self.view(rec["id"]), dup
+
+    def _planned_until(self, st: TournamentState) -> int:
+        s = st.record["seating"]
+        return s["swiss_from"] - 1 if s["mode"] == "swiss" else st.rounds_total
+
+    def _plan_entry(self, st: TournamentState) -> dict | None:
+        first, last = st.next_round, self._planned_until(st)
+        if first > last:
+            return None
+        plan = seating.plan_rounds(st.active_ids(), last - first + 1,
+                                   seed=f"{st.record['seating']['seed']}:{first}",
+                                   history=st.seated_history())
+        return {"type": "plan", "from_round": first, **plan.to_dict()}
+
+    def seat_next_round(self, tid: str, client_id: str, *, force: bool = False) -> tuple[dict, bool]:
+        """Seat the next round and create its games; returns ``(round entry, duplicate)``."""
+        with _lock(self.path, tid):
+            st = self.state(tid)
+            for e in st.log:
+                if e.get("client_id") == client_id:
+                    if e.get("type") != "round":
+                        raise InvalidRequestError(f"client_id {client_id!r} was used for a {e.get('type')} entry")
+                    return e, True
+            rnd = st.next_round
+            if rnd > st.rounds_total:
+                raise TournamentStateError(f"all {st.rounds_total} rounds are seated already")
+            seating.check_player_count(len(st.active_ids()))
+            if st.rounds:
+                games = self.game_states(st)
+                open_tables = [t["table"] for t in standings.table_results(st.rounds[-1], games)
+                               if not t["finished"]]
+                swiss = st.is_swiss(rnd)
+                if open_tables and (swiss or not force):
+                    tables = ", ".join(str(t) for t in open_tables)
+                    hint = ("a Swiss round is seated by the standings, so it waits for every table"
+                            if swiss else 'finish them, or send "force": true to seat the next round now')
+                    raise TournamentStateError(
+                        f"round {len(st.rounds)} is still being played at table(s) {tables}; {hint}")
+            entries: list[dict] = []
+            if st.is_swiss(rnd):
+                view_rows = self.view(tid)["standings"]
+                active = set(st.active_ids())
+                ranked = [r["player"] for r in view_rows if r["player"] in active]
+                plan = seating.swiss_round(ranked, seed=st.record["seating"]["seed"],
+                                           history=st.seated_history())
+                tables = plan.rounds[0]
+                mode = "swiss"
+            else:
+                current = self._upcoming(st)
+                if current is None or not current["valid"] or not current["rounds"] \
+                        or current["rounds"][0]["round"] != rnd:
+                    entry = self._plan_entry(st)
+                    entries.append(entry)
+                    tables = entry["rounds"][0]
+                else:
+                    tables = [t["seats"] for t in current["rounds"][0]["tables"]]
+                mode = "planned"
+            rec = st.record
+            created = []
+            for seats in tables:
+                names = [st.players[p].name for p in seats]
+                game = table_service.create_game(self.games, rec["preset"], rec["overrides"], names)
+                created.append(game["id"])
+            entries.append({"type": "round", "round": rnd, "mode": mode,
+                            "tables": [{"table": i + 1, "game_id": g, "seats": s}
+                                       for i, (g, s) in enumerate(zip(created, tables, strict=True))]})
+            stored, dup = self.store.append(tid, entries, client_id, unique_round=rnd)
+            return stored[-1], dup
+
+    def add_player(self, tid: str, body: dict, client_id: str) -> tuple[dict, bool]:
+        st = self.state(tid)
+        for e in st.log:
+            if e.get("client_id") == client_id and e.get("type") == "player_added":
+                return e, True
+        player = check_player({k: v for k, v in body.items() if k not in ("client_id",)}, "the player")
+        from companion.tournament.model import _unique_names
+
+        _unique_names([p.name for p in st.players.values()] + [player["name"]])
+        player["id"] = f"p{len(st.players) + 1}"
+        stored, dup = self.store.append(tid, [{"type": "player_added", "player": player}], client_id)
+        return stored[-1], dup
+
+    def withdraw_player(self, tid: str, pid: str, reason: object, client_id: str,
+                        *, back: bool = False) -> tuple[dict, bool]:
+        st = self.state(tid)
+        p = st.player(pid)
+        if not back and not p.active:
+            raise TournamentStateError(f"{p.name} has withdrawn already")
+        if back and p.active:
+            raise TournamentStateError(f"{p.name} is playing; there is nothing to take back")
+        if reason is not None and not isinstance(reason, str):
+            raise InvalidRequestError('"reason" must be text')
+        entry = {"type": "player_returned" if back else "player_withdrawn", "player": p.id,
+                 "reason": (reason or "").strip() or None}
+        stored, dup = self.store.append(tid, [entry], client_id)
+        return stored[-1], dup
+
+    def add_penalty(self, tid: str, body: dict) -> tuple[dict, bool]:
+        """``{"player", "points", "reason", "client_id"}`` deducts points; ``{"cancel": seq,
+        "reason", "client_id"}`` takes an earlier penalty back (both stay in the log)."""
+        client_id = body.get("client_id")
+        if not isinstance(client_id, str) or not 1 <= len(client_id) <= 200:
+            raise InvalidRequestError('"client_id" must be a string (1-200 characters) unique to this entry')
+        st = self.state(tid)
+        for e in st.log:
+            if e.get("client_id") == client_id:
+                return e, True
+        reason = body.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidRequestError('a penalty needs a "reason" (it is shown in the log)')
+        if "cancel" in body:
+            target = body["cancel"]
+            pen = next((p for p in st.penalties if p["seq"] == target), None)
+            if pen is None:
+                raise InvalidRequestError(f'"cancel" must be the seq of a penalty, not {target!r}')
+            if pen["cancelled"]:
+                raise TournamentStateError(f"penalty {target} is cancelled already")
+            entry = {"type": "penalty_cancelled", "target_seq": target, "reason": reason.strip()}
+        else:
+            unknown = sorted(set(body) - {"player", "points", "reason", "client_id"})
+            if unknown:
+                raise InvalidRequestError(f"unknown key(s) {', '.join(unknown)}; a penalty has player, points, reason")
+            p = st.player(body.get("player"))
+            points = body.get("points")
+            if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+                raise InvalidRequestError(
+                    f'"points" must be the whole number of points to deduct (e.g. 10000), not {points!r}')
+            entry = {"type": "penalty", "player": p.id, "points": points, "reason": reason.strip()}
+        stored, dup = self.store.append(tid, [entry], client_id)
+        return stored[-1], dup
+
+
+def _meeting_summary(st: TournamentState) -> dict:
+    """Repeat meetings and wind counts of the rounds seated so far."""
+    met: dict[frozenset, int] = {}
+    winds = {pid: [0, 0, 0, 0] for pid in st.players}
+    for rnd in st.seated_history():
+        for table in rnd:
+            for i, a in enumerate(table):
+                winds[a][i] += 1
+                for b in table[i + 1:]:
+                    k = frozenset((a, b))
+                    met[k] = met.get(k, 0) + 1
+    return {"repeat_meetings": sum(m - 1 for m in met.values() if m > 1),
+            "max_meetings": max(met.values(), default=0),
+            "winds": {pid: dict(zip("ESWN", w, strict=True)) for pid, w in winds.items()}}
