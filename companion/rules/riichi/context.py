@@ -71,11 +71,19 @@ def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ..
 
 
 def _part(pair: int, base: int, sets: tuple) -> tuple:
-    absolute = tuple((shape, base + pos, True) for shape, pos in sets)
-    chis = tuple(base + pos for shape, pos in sets if shape == CHI)
-    pons = tuple(base + pos for shape, pos in sets if shape != CHI)
-    outside = all(pos in (0, 6) if shape == CHI else pos in (0, 8) for shape, pos in sets)
-    return (pair, absolute, chis, pons, outside)
+    absolute = []
+    chis = []
+    pons = []
+    outside = True
+    for shape, pos in sets:
+        absolute.append((shape, base + pos, True))
+        if shape == CHI:
+            chis.append(base + pos)
+            outside = outside and pos in (0, 6)
+        else:
+            pons.append(base + pos)
+            outside = outside and pos in (0, 8)
+    return (pair, tuple(absolute), tuple(chis), tuple(pons), outside)
 
 
 def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:

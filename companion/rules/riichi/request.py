@@ -119,6 +119,26 @@ def _fast_tiles(text: str) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+def _hand_info(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """The tiles, their 34 counts, the bit mask of kinds present and the number of red fives."""
+    counts = [0] * NUM_KINDS
+    present = 0  # bit k set: kind k is somewhere in the hand (melds are added later)
+    aka = 0
+    for v in tiles:
+        if v >= RED_BIT:
+            aka += 1
+            v -= RED_BIT
+        counts[v] += 1
+        present |= 1 << v
+    return tiles, tuple(counts), present, aka
+
+
+@lru_cache(maxsize=8192)
+def _fast_hand(text: str) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
+    tiles = _fast_tiles(text)
+    return None if tiles is None else _hand_info(tiles)
+
+
 def _tiles(value: object, what: str, backs: bool = False) -> tuple[int, ...]:
     """mpsz text, or a list of mpsz texts, as tile ints (copies are checked for the whole request later)."""
     if type(value) is str:
@@ -232,7 +252,12 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
 
     if "hand" not in request:
         raise InvalidRequestError('"hand" is missing: the concealed tiles including the winning tile')
-    hand = _tiles(request["hand"], "hand")
+    text = request["hand"]
+    info = _fast_hand(text) if type(text) is str else None
+    if info is None:
+        info = _hand_info(_tiles(text, "hand"))
+    hand, concealed, present, aka = info
+    concealed = list(concealed)
     raw_melds = get("melds") or []
     if type(raw_melds) is not list:
         raise InvalidRequestError('"melds" must be a list of {"type": ..., "tiles": ...}')
@@ -263,15 +288,6 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     if len(dora) > 1 or ura:
         _check_indicators(dora, ura, options)
 
-    concealed = [0] * NUM_KINDS
-    present = 0  # bit k set: kind k is somewhere in the hand or its melds
-    aka = 0
-    for v in hand:
-        if v >= RED_BIT:
-            aka += 1
-            v -= RED_BIT
-        concealed[v] += 1
-        present |= _BIT[v]
     full = concealed
     n_kans = 0
     if melds:
@@ -297,7 +313,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
             counts[v & 63] += 1
         for v in ura:
             counts[v & 63] += 1
-    ind_reds = any(v >= RED_BIT for v in dora) or any(v >= RED_BIT for v in ura)
+    ind_reds = (dora or ura) and max(dora + ura) >= RED_BIT
     if aka or ind_reds or max(counts) > 4:
         _check_copies(hand, melds, dora, ura, counts, options)
     r.counts = concealed
@@ -316,7 +332,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.aka = aka  # red fives among the indicators are no dora of the hand
     r.dora = [v & 63 for v in dora]
     r.ura = [v & 63 for v in ura]
-    r.closed = all(m.concealed for m in melds)
+    r.closed = not melds or all(m.concealed for m in melds)
     if True in flags[:10] or ura or r.discarder is not None:
         _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
     return r
