@@ -298,6 +298,8 @@ def _attempt(rng: random.Random, rules: dict, style: str) -> dict:
     _choose_flags(rng, request, is_open=is_open, dealer=dealer, n_kans=n_kans, n_melds=len(melds),
                   win_kind=win_tile[0], concealed=concealed, melds=melds, pool=pool)
 
+    if not request["tsumo"] and rng.random() < 0.5:
+        request["discarder"] = rng.choice([w for w in WINDS if w != seat])
     if rng.random() < 0.5:
         request["honba"] = rng.randrange(1, 9)
     if rng.random() < 0.4:

@@ -10,8 +10,8 @@ the package can express (``riichi_random.PROFILES``).
 
 Compared for every hand: the outcome (scored, or "no yaku" on both sides), and
 for scored hands the yakuman multiplier, han and fu (ordinary hands), the limit
-name (mangan ... sanbaiman, kazoe), every payment (honba included) and the
-total gain (riichi sticks included).
+name (mangan ... sanbaiman, kazoe), every yaku with its han, every payment (honba
+included), each seat's point change and the total gain (riichi sticks included).
 
 Run as a script for other sizes and a readable report::
 
@@ -131,6 +131,24 @@ def payments_from_package(request: dict, cost: dict) -> dict:
             "each_non_dealer": cost["additional"] + cost["additional_bonus"]}
 
 
+def by_seat_from_package(request: dict, pay: dict, total: int) -> dict | None:
+    """Each seat's change (issue 5's ``payments_by_seat``, which riichi gives too): payers lose what they
+    pay, the winner gains the package's total (riichi sticks included); unknown for a ron without
+    a named discarder."""
+    seat = request.get("seat_wind", "E")
+    seats = dict.fromkeys("ESWN", 0)
+    if "discarder" in pay:
+        if "discarder" not in request:
+            return None
+        seats[request["discarder"]] = -pay["discarder"]
+    else:
+        for w in seats:
+            if w != seat:
+                seats[w] = -(pay["dealer"] if w == "E" and "dealer" in pay else pay["each_non_dealer"])
+    seats[seat] = total
+    return seats
+
+
 @dataclass
 class Outcome:
     request: dict
@@ -174,6 +192,9 @@ def compare(request: dict, engine) -> Outcome:
     their_pay = payments_from_package(request, theirs.cost)
     if ours.get("payments") != their_pay:
         out.diffs.append(f"payments: ours {ours.get('payments')}, package {their_pay}")
+    their_by_seat = by_seat_from_package(request, their_pay, theirs.cost["total"])
+    if their_by_seat is not None and ours.get("payments_by_seat") != their_by_seat:
+        out.diffs.append(f"payments_by_seat: ours {ours.get('payments_by_seat')}, package {their_by_seat}")
     if ours.get("total_gain") != theirs.cost["total"]:
         out.diffs.append(f"total_gain: ours {ours.get('total_gain')}, package {theirs.cost['total']}")
     if out.diffs:
