@@ -300,3 +300,13 @@ def test_hand_may_be_typed_without_quotes():
     from companion.score_cli import build_request
 
     assert build_request(_parse(["123m456p789s11z22z", "@2z"])) == build_request(_parse(["123m456p789s11z22z @2z"]))
+
+
+@needs_engine
+def test_unknown_rule_option_is_unknown_rules_in_both_forms(score_cli):
+    # issue 2: overrides name options; a name the engine does not know must be refused, not ignored
+    argv = ["234m678m456p45s88s @3s", "--rules", "wrc", "--option", "no_such_option=1"]
+    status, _, err = score_cli(argv)
+    assert status == 2 and "unknown_rules" in err and "no_such_option" in err
+    status, out, _ = score_cli([*argv, "--json"])
+    assert status == 2 and json.loads(out)["code"] == "unknown_rules"
