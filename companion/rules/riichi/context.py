@@ -3,7 +3,8 @@
 Two levels, built once each so that no yaku ever re-analyses the tiles:
 
 * :class:`Situation` - one per request: flags, winds, and the tile facts that do
-  not depend on how the hand is split (flush, simples, greens, kan count ...).
+  not depend on how the hand is split (flush, simples, greens, kan count ...); it is
+  the checked request itself (``request.Request``), filled in while checking.
 * :class:`Reading` - one per interpretation: a decomposition (or seven pairs /
   thirteen orphans) together with one reading of where the winning tile sits.
 """
@@ -20,8 +21,6 @@ from companion.tiles import GREEN, NUM_KINDS, RED, WHITE
 STANDARD, CHIITOI, KOKUSHI = 0, 1, 2
 DRAGONS = frozenset((WHITE, GREEN, RED))
 _TERMINAL_OR_HONOR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(NUM_KINDS))
-# a chi touches a terminal when it starts on 1 or 7
-_OUTSIDE_CHI = tuple(k < 27 and k % 9 in (0, 6) for k in range(NUM_KINDS))
 
 
 Situation = Request

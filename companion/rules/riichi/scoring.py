@@ -1,7 +1,8 @@
 """The riichi scorer: every reading of the hand, its yaku and fu, the best one, dora, points.
 
 Seed 000 ("BGA Realisation"): the interpretation with the most points is the one
-that counts. Ties go to more han, then more fu.
+that counts. Equal points go to a real yakuman before a counted one, then to more han,
+then to more fu.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from companion.rules.riichi.options import RiichiOptions, resolve_rules
 from companion.rules.riichi.request import Request, parse_request
 from companion.rules.riichi.yaku_basic import PINFU as _PINFU
 from companion.rules.riichi.yaku_table import grouped_table
-from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator, format_tiles
+from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator
 
 _table_order = itemgetter(3)
 _DORA_ITEMS = (("dora", "Dora", "Dora"), ("ura_dora", "Ura dora", "Ura-Dora"), ("aka_dora", "Red fives", "Rote Fünfen"))
@@ -26,6 +27,8 @@ _WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
 
 
 class _Best:
+    """The best reading so far and everything its result needs."""
+
     __slots__ = ("key", "reading", "rows", "han", "fu", "yakuman", "base", "limit", "pinfu", "dora_used",
                  "kazoe", "win")
 
@@ -229,4 +232,4 @@ def score(request: dict) -> dict:
     return score_request(parse_request(request, opts))
 
 
-__all__ = ["score", "score_request", "format_tiles"]
+__all__ = ["score", "score_request"]
