@@ -359,16 +359,19 @@ def _check_indicators(dora: tuple[int, ...], ura: tuple[int, ...], options: Riic
 def _check_copies(hand: tuple[int, ...], melds: list[Meld], dora: tuple[int, ...], ura: tuple[int, ...],
                   counts: list[int], options: RiichiOptions) -> None:
     """More than 4 copies anywhere, or red fives these rules do not have."""
-    reds = [0, 0, 0]
-    for group in (hand, *(m.tiles for m in melds), dora, ura):
-        for v in group:
-            if v >= RED_BIT:
-                reds[(v & 63) // 9] += 1
-    over = [k for k in range(NUM_KINDS) if counts[k] > 4]
-    if over:
-        k = over[0]
+    if max(counts) > 4:
+        k = next(k for k in range(NUM_KINDS) if counts[k] > 4)
         raise InvalidTilesError(f"{Tile(k)} appears {counts[k]} times in hand, melds and indicators together, "
                                 "but a set has only 4 of it")
+    reds = [0, 0, 0]
+    for group in (hand, *(m.tiles for m in melds), dora, ura):
+        if group and max(group) >= RED_BIT:
+            for v in group:
+                if v >= RED_BIT:
+                    reds[(v & 63) // 9] += 1
+    if reds[0] <= 1 and reds[2] <= 1 and sum(reds) <= options.red_fives and reds[1] <= (2 if options.red_fives == 4
+                                                                                          else 1):
+        return  # the common case: as many red fives as these rules have, or fewer
     limits = red_limits(options)
     for suit, (n, most) in enumerate(zip(reds, limits, strict=True)):
         if n > most:
