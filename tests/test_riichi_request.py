@@ -173,3 +173,8 @@ def test_dora_wraps_nine_to_one_north_to_east_red_to_white():
     assert r["dora"]["dora"] == 1 + 2
     r = sc("234m678m345p789s55z", "5z", riichi=True, dora_indicators=["7z"])
     assert r["dora"]["dora"] == 2
+
+
+def test_red_five_inside_a_called_chi_counts_as_aka():
+    r = sc("678m345p555z11s", "1s", rules="tenhou", melds=[("chi", "406p")])
+    assert r["dora"]["aka"] == 1 and r["han"] == 1 + 1  # haku + one red five
