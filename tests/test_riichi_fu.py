@@ -67,7 +67,7 @@ def test_tsumo_adds_two_fu_without_pinfu():
     ("pon", "222m", 2),       # open simple triplet
     ("pon", "111m", 4),       # open terminal triplet
     ("minkan", "2222m", 8),   # open simple kan
-    ("kakan", "3333p", 8),    # a pon extended to a kan is an open kan
+    ("kakan", "4444s", 8),    # a pon extended to a kan is an open kan
     ("minkan", "9999m", 16),  # open terminal kan
     ("ankan", "2222m", 16),   # concealed simple kan
     ("ankan", "1111z", 32),   # concealed honour kan
