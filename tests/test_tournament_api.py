@@ -1,0 +1,247 @@
+"""The tournament API: create, read, seat rounds (idempotent), penalties, players, exports, errors.
+
+Contract: ``POST/GET /api/tournaments``, ``GET /api/tournaments/<id>``, ``POST .../rounds``,
+``POST .../penalties``, ``GET .../export.csv`` and ``.json``; errors are ``{"error", "code"}``
+with a 4xx status. EMA 2016 table rules as in tests/test_tournament_standings.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from itertools import combinations
+
+import pytest
+
+from companion.table import service as table_service
+from companion.table.store import Store
+from companion.web import create_app
+
+NAMES = [f"Player {i:02d}" for i in range(1, 17)]
+
+
+@pytest.fixture()
+def app(tmp_path):
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True})
+    if "tournament" not in app.blueprints:
+        from companion.web.tournament_api import bp
+
+        app.register_blueprint(bp)
+    return app
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def create(client, **extra) -> dict:
+    body = {"name": "Club Cup", "rules": "ema2016", "rounds": 5, "players": NAMES, **extra}
+    r = client.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def finish_round(app, rnd: dict, winner_seat: int = 1) -> None:
+    """Every table: the player in ``winner_seat`` rons East for 3 han 30 fu (or East tsumo), end."""
+    store = Store(app.config["DATABASE"])
+    for t in rnd["tables"]:
+        names = [s["name"] for s in t["seats"]]
+        win = {"type": "win", "winners": [{"player": names[winner_seat], "han": 3, "fu": 30}],
+               "discarder": names[0] if winner_seat else None}
+        table_service.append_event(store, t["game_id"], win, "w", 1)
+        table_service.append_event(store, t["game_id"], {"type": "end"}, "e", 2)
+
+
+def error(r, status: int, code: str | None = None) -> str:
+    assert r.status_code == status, r.get_json()
+    body = r.get_json()
+    assert set(body) >= {"error", "code"} and body["error"]
+    if code:
+        assert body["code"] == code
+    return body["error"]
+
+
+def test_create_list_and_read(client) -> None:
+    t = create(client, players=[{"name": n, "club": "Ryanzou", "country": "DE"} for n in NAMES])
+    assert t["rounds_total"] == 5 and len(t["players"]) == 16
+    assert t["players"][0] == {"id": "p1", "name": "Player 01", "club": "Ryanzou", "country": "DE",
+                               "ema_id": None, "active": True, "joined_round": 1,
+                               "withdrawn_after_round": None, "withdraw_reason": None}
+    # the whole plan is known (and printable) before round 1, free of repeat meetings
+    assert t["plan"]["repeat_meetings"] == 0 and len(t["plan"]["rounds"]) == 5
+    listed = client.get("/api/tournaments").get_json()["tournaments"]
+    assert [x["id"] for x in listed] == [t["id"]] and listed[0]["players"] == 16
+    got = client.get(f"/api/tournaments/{t['id']}").get_json()
+    assert got["standings"][0]["total"] == 0 and got["rounds"] == []
+
+
+def test_seating_a_round_creates_one_game_per_table_in_seat_order(client) -> None:
+    t = create(client)
+    r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "seat-1"})
+    assert r.status_code == 201
+    rnd = r.get_json()["round"]
+    assert rnd["round"] == 1 and len(rnd["tables"]) == 4
+    names = {p["id"]: p["name"] for p in t["players"]}
+    for table, planned in zip(rnd["tables"], t["plan"]["rounds"][0]["tables"], strict=True):
+        game = client.get(f"/api/games/{table['game_id']}").get_json()
+        # East first: the game's players are the tournament players in seat order
+        assert game["players"] == [names[p] for p in planned["seats"]]
+        assert game["preset"] == "ema2016" and game["rules"]["uma"] == [15, 5, -5, -15]
+        assert not table["finished"]
+
+
+def test_seating_twice_with_the_same_client_id_returns_the_same_round(client) -> None:
+    t = create(client)
+    first = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "tap"}).get_json()
+    again = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "tap"})
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    assert [x["game_id"] for x in again.get_json()["round"]["tables"]] == \
+        [x["game_id"] for x in first["round"]["tables"]]
+    assert len(client.get("/api/games").get_json()["games"]) == 4
+
+
+def test_five_rounds_played_nobody_meets_twice_and_totals_add_up(app, client) -> None:
+    t = create(client)
+    for r in range(1, 6):
+        rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": f"r{r}"}).get_json()["round"]
+        finish_round(app, rnd)
+    view = client.get(f"/api/tournaments/{t['id']}").get_json()
+    met = {}
+    for rnd in view["rounds"]:
+        for table in rnd["tables"]:
+            for a, b in combinations([s["player"] for s in table["seats"]], 2):
+                met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+    assert len(met) == 120 and max(met.values()) == 1
+    assert view["progress"]["complete"] is True and view["meetings"]["repeat_meetings"] == 0
+    # each table: South +18,900, West and North 0, East -18,900 (see the standings tests)
+    by_seat = {"E": -18900, "S": 18900, "W": 0, "N": 0}
+    want = dict.fromkeys((p["id"] for p in view["players"]), 0)
+    for rnd in view["rounds"]:
+        for table in rnd["tables"]:
+            for s in table["seats"]:
+                want[s["player"]] += by_seat[s["wind"]]
+    assert {r["player"]: r["total"] for r in view["standings"]} == want
+    assert all(r["games"] == 5 for r in view["standings"])
+    r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r6"})
+    assert "all 5 rounds are seated" in error(r, 409, "conflict")
+
+
+def test_next_round_waits_for_open_tables_unless_forced(app, client) -> None:
+    t = create(client)
+    client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "a"})
+    r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "b"})
+    assert "table(s) 1, 2, 3, 4" in error(r, 409, "conflict")
+    r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "b", "force": True})
+    assert r.status_code == 201 and r.get_json()["round"]["round"] == 2
+
+
+def test_swiss_rounds_seat_the_leaders_together(app, client) -> None:
+    t = create(client, rounds=3, seating="swiss", swiss_from=2)
+    assert len(t["plan"]["rounds"]) == 1  # only round 1 is planned ahead
+    rnd1 = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "1"}).get_json()["round"]
+    finish_round(app, rnd1)
+    leaders = [s["player"] for tb in rnd1["tables"] for s in tb["seats"] if s["wind"] == "S"]
+    rnd2 = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "2"}).get_json()["round"]
+    assert rnd2["mode"] == "swiss"
+    assert sorted(s["player"] for s in rnd2["tables"][0]["seats"]) == sorted(leaders)
+    r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "3", "force": True})
+    assert "Swiss" in error(r, 409, "conflict")
+
+
+def test_withdrawn_player_keeps_results_and_is_not_seated_again(app, client) -> None:
+    t = create(client, rounds=3)
+    rnd1 = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "1"}).get_json()["round"]
+    finish_round(app, rnd1)
+    south = rnd1["tables"][0]["seats"][1]["player"]
+    r = client.post(f"/api/tournaments/{t['id']}/players/{south}/withdraw", json={"client_id": "w", "reason": "ill"})
+    assert r.status_code == 201
+    r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "2"})
+    assert "15 active players" in error(r, 400) and "add 1 player" in error(r, 400)
+    r = client.post(f"/api/tournaments/{t['id']}/players", json={"client_id": "sub", "name": "Substitute"})
+    assert r.status_code == 201
+    sub = r.get_json()["entry"]["player"]["id"]
+    rnd2 = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "2"}).get_json()["round"]
+    seated = [s["player"] for tb in rnd2["tables"] for s in tb["seats"]]
+    assert south not in seated and sub in seated
+    row = next(x for x in client.get(f"/api/tournaments/{t['id']}").get_json()["standings"] if x["player"] == south)
+    assert row["withdrawn"] and row["total"] == 18900 and row["games"] == 1
+
+
+def test_penalties_via_api(client) -> None:
+    t = create(client)
+    r = client.post(f"/api/tournaments/{t['id']}/penalties",
+                    json={"player": "p3", "points": 10000, "reason": "slow play", "client_id": "pen1"})
+    assert r.status_code == 201
+    row = next(x for x in r.get_json()["tournament"]["standings"] if x["player"] == "p3")
+    assert row["total"] == -10000 and r.get_json()["tournament"]["penalties"][0]["reason"] == "slow play"
+    assert "reason" in error(client.post(f"/api/tournaments/{t['id']}/penalties",
+                                         json={"player": "p3", "points": 1000, "client_id": "x"}), 400)
+    assert "unknown player" in error(client.post(f"/api/tournaments/{t['id']}/penalties",
+                                                 json={"player": "nobody", "points": 1000, "reason": "r",
+                                                       "client_id": "y"}), 400)
+
+
+def test_exports_parse_back(app, client) -> None:
+    t = create(client, rounds=2, players=[{"name": n, "ema_id": f"0400{i:04d}", "country": "DE"}
+                                          for i, n in enumerate(NAMES)])
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "1"}).get_json()["round"]
+    finish_round(app, rnd)
+    view = client.get(f"/api/tournaments/{t['id']}").get_json()
+
+    r = client.get(f"/api/tournaments/{t['id']}/export.json")
+    data = r.get_json()
+    assert data["format"] == "mahjong-companion-tournament" and data["standings"] == view["standings"]
+
+    r = client.get(f"/api/tournaments/{t['id']}/export.csv")
+    assert r.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    assert len(rows) == 16
+    assert [float(x["total"]) for x in rows] == [float(s["total"]) for s in view["standings"]]
+    assert rows[0]["round_1"] == "18900" and rows[0]["round_2"] == ""
+
+    games = list(csv.DictReader(io.StringIO(
+        client.get(f"/api/tournaments/{t['id']}/export.csv?kind=games").get_data(as_text=True))))
+    assert len(games) == 16 and {g["wind"] for g in games} == set("ESWN")
+    east = [g for g in games if g["wind"] == "E"]
+    assert all((g["rank"], g["points"], g["score"]) == ("4", "26100", "-18900") for g in east)
+
+    ema = list(csv.DictReader(io.StringIO(
+        client.get(f"/api/tournaments/{t['id']}/export.csv?kind=ema").get_data(as_text=True))))
+    assert list(ema[0]) == ["rank", "name", "ema_id", "country", "club", "total", "R1", "R2"]
+    assert ema[0]["total"] == "18.9" and ema[0]["R1"] == "18.9" and ema[-1]["total"] == "-18.9"
+    assert ema[0]["ema_id"].startswith("0400")
+    assert "kind" in error(client.get(f"/api/tournaments/{t['id']}/export.csv?kind=xml"), 400)
+
+
+@pytest.mark.parametrize(("body", "status", "code", "says"), [
+    ({"rounds": 4, "players": NAMES[:14]}, 400, "invalid_request", "add 2 players"),
+    ({"rounds": 4, "players": NAMES + ["x", "y"]}, 400, "invalid_request", "18 active players"),
+    ({"rounds": 4, "players": NAMES[:15] + ["player 01"]}, 400, "invalid_request", "two players are called"),
+    ({"rounds": 0, "players": NAMES}, 400, "invalid_request", "rounds"),
+    ({"rounds": 4, "players": NAMES, "rules": "nope"}, 400, "unknown_rules", "unknown rules preset"),
+    ({"rounds": 4, "players": NAMES, "overrides": {"uma": [1, 2]}}, 400, "unknown_rules", "uma"),
+    ({"rounds": 4, "players": NAMES, "seating": "random"}, 400, "invalid_request", "seating"),
+    ({"rounds": 4}, 400, "invalid_request", "players"),
+])
+def test_create_errors(client, body: dict, status: int, code: str, says: str) -> None:
+    r = client.post("/api/tournaments", json={"name": "Cup", **body})
+    assert says in error(r, status, code)
+
+
+def test_other_errors(client) -> None:
+    assert "no tournament" in error(client.get("/api/tournaments/nope"), 404, "not_found")
+    assert "no tournament" in error(client.post("/api/tournaments/nope/rounds", json={"client_id": "a"}), 404)
+    assert "JSON" in error(client.post("/api/tournaments", data="x", content_type="text/plain"), 400)
+    t = create(client)
+    assert "client_id" in error(client.post(f"/api/tournaments/{t['id']}/rounds", json={}), 400)
+    assert "force" in error(client.post(f"/api/tournaments/{t['id']}/rounds",
+                                        json={"client_id": "a", "force": "yes"}), 400)
+    assert "name" in error(client.post("/api/tournaments", json={"rounds": 4, "players": NAMES}), 400)
+
+
+def test_create_is_idempotent_with_a_client_id(client) -> None:
+    a = client.post("/api/tournaments", json={"name": "Cup", "rounds": 4, "players": NAMES, "client_id": "c"})
+    b = client.post("/api/tournaments", json={"name": "Cup", "rounds": 4, "players": NAMES, "client_id": "c"})
+    assert (a.status_code, b.status_code) == (201, 200) and a.get_json()["id"] == b.get_json()["id"]
+    assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 1
