@@ -47,10 +47,6 @@ class Request:
                  "counts", "present", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
                  "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
 
-    def value_pair(self, kind: int) -> bool:
-        """A pair that gives fu and breaks pinfu: a dragon (31-33), the seat or the round wind."""
-        return kind >= 31 or kind == self.seat or kind == self.round
-
 
 def _flag(request: dict, key: str) -> bool:
     value = request.get(key, False)
