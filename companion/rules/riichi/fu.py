@@ -47,14 +47,21 @@ _SET_NAMES = {
 }
 
 
+_ITEMS: dict[tuple, dict] = {}
+
+
 def _item(key: str, fu: int, tiles: str | None = None, names: tuple[str, str] | None = None) -> dict:
-    name, name_de = names or _NAMES[key]
-    item = {"id": key, "name": name, "name_de": name_de, "fu": fu}
-    if tiles:
-        item["tiles"] = tiles
-        item["name"] = f"{name} {tiles}"
-        item["name_de"] = f"{name_de} {tiles}"
-    return item
+    """A fresh fu item (a copy of a memoised one: the same few hundred items recur in every hand)."""
+    memo = _ITEMS.get((key, fu, tiles, names))
+    if memo is None:
+        name, name_de = names or _NAMES[key]
+        memo = {"id": key, "name": name, "name_de": name_de, "fu": fu}
+        if tiles:
+            memo["tiles"] = tiles
+            memo["name"] = f"{name} {tiles}"
+            memo["name_de"] = f"{name_de} {tiles}"
+        _ITEMS[key, fu, tiles, names] = memo
+    return memo.copy()
 
 
 def count_fu(h: Reading, s: Situation, pinfu: bool, details: list | None = None) -> int:
