@@ -178,3 +178,29 @@ def test_dora_wraps_nine_to_one_north_to_east_red_to_white():
 def test_red_five_inside_a_called_chi_counts_as_aka():
     r = sc("678m345p555z11s", "1s", rules="tenhou", melds=[("chi", "406p")])
     assert r["dora"]["aka"] == 1 and r["han"] == 1 + 1  # haku + one red five
+
+
+def test_mangled_requests_give_companion_errors_never_tracebacks():
+    # brief: bad input gets a clear error, never a traceback. Mutate valid requests at random
+    # (fixed seed) and accept only a result or a CompanionError.
+    import random
+
+    rng = random.Random(2016)
+    junk = [None, 0, -3, 1.5, True, "", "x", "0z", "99m", "123", [], {}, ["1m", 2], {"type": "pon"},
+            [{"type": "pon", "tiles": "555z"}], [{"type": "ankan", "tiles": "xxxx"}], "E", "Q", "1f", "0m"]
+    keys = ["rules", "hand", "melds", "win_tile", "tsumo", "riichi", "seat_wind", "round_wind", "honba",
+            "dora_indicators", "ura_indicators", "discarder", "tenhou", "chankan"]
+    base = [req(PLAIN, "2m"), req("678m345p555z11s", "1s", melds=[("chi", "406p")]),
+            req("111m333p555s777m99p", "9p", rules="ryanzou")]
+    for _ in range(1500):
+        r = dict(rng.choice(base))
+        for _ in range(rng.randrange(1, 3)):
+            key = rng.choice(keys)
+            if rng.random() < 0.2:
+                r.pop(key, None)
+            else:
+                r[key] = rng.choice(junk)
+        try:
+            top_level_score(r)
+        except CompanionError:
+            pass

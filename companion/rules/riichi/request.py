@@ -67,9 +67,11 @@ def _count(request: dict, key: str) -> int:
 
 
 def _wind(request: dict, key: str, default: str | None) -> int | None:
-    value = request.get(key, default)
-    if value is None:
-        return None
+    value = request.get(key)
+    if value is None:  # missing or null: the default
+        value = default
+        if value is None:
+            return None
     if not isinstance(value, str) or value.upper() not in WIND_LETTERS or len(value) != 1:
         raise InvalidRequestError(f'"{key}" must be one of E, S, W, N, got {value!r}')
     return EAST + WIND_LETTERS.index(value.upper())
