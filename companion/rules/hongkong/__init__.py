@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 from companion.errors import BelowMinimumError, InvalidRequestError, NotCompleteError
+from companion.rules.hand_request import HandInput, wind_letter
 from companion.rules.hongkong.fan import ITEMS, Evaluation, Scored, Situation, evaluate, hit
 from companion.rules.hongkong.options import HongKongOptions, options_from_rules
 from companion.rules.hongkong.payments import HALF_DOUBLING, false_win_penalty, settle, table_amount
-from companion.rules.hongkong.request import ParsedHand, parse_flowers, parse_hand, seat_letter
+from companion.rules.hongkong.request import flag, read_discarder, read_hand, read_responsible, read_situation
 
 PRESETS: tuple[str, ...] = ("hongkong",)
 
@@ -27,98 +28,7 @@ __all__ = [
     "table_amount",
 ]
 
-RESPONSIBILITY_CASES = ("third_dragon", "fourth_meld", "kong_replacement")
-
-
-def _flag(request: dict, *names: str) -> bool:
-    value = False
-    for name in names:
-        raw = request.get(name, False)
-        if not isinstance(raw, bool):
-            raise InvalidRequestError(f'"{name}" must be true or false, got {raw!r}')
-        value = value or raw
-    return value
-
-
-def _situation(request: dict, hand: ParsedHand, seat: str, round_wind: str) -> Situation:
-    tsumo = _flag(request, "tsumo")
-    chankan = _flag(request, "chankan")
-    rinshan = _flag(request, "rinshan")
-    double_rinshan = _flag(request, "double_rinshan")
-    haitei = _flag(request, "haitei")
-    houtei = _flag(request, "houtei")
-    # the shared flags name the situation; seed 004 names the hands: a dealer's win on his
-    # first 14 tiles (tenhou), a non-dealer's win on the dealer's first discard (renhou), a
-    # non-dealer's self-draw on his first draw (chiihou)
-    heavenly = _flag(request, "tenhou", "heavenly_hand")
-    earthly = _flag(request, "renhou", "earthly_hand")
-    human = _flag(request, "chiihou", "human_hand")
-    kongs = sum(1 for m in hand.melds if m.is_kong)
-    if chankan and tsumo:
-        raise InvalidRequestError("robbing a kong (chankan) is a win on another player's tile: tsumo must be false")
-    if (rinshan or double_rinshan) and not tsumo:
-        raise InvalidRequestError("a win on a kong replacement tile (rinshan) is self-drawn: set tsumo true")
-    if rinshan and kongs < 1:
-        raise InvalidRequestError("rinshan needs a kong among the melds")
-    if double_rinshan and kongs < 2:
-        raise InvalidRequestError("double_rinshan needs two kongs among the melds")
-    if haitei and not tsumo:
-        raise InvalidRequestError("haitei is a self-drawn win on the last tile: set tsumo true (houtei is the discard)")
-    if houtei and tsumo:
-        raise InvalidRequestError("houtei is a win on the last discard: tsumo must be false (haitei is self-drawn)")
-    if (heavenly or earthly or human) and hand.melds:
-        raise InvalidRequestError("heavenly, earthly and human hands are won with no called or declared sets")
-    if heavenly and (seat != "E" or not tsumo):
-        raise InvalidRequestError("the heavenly hand (tenhou) is the dealer's (East) self-drawn win")
-    if human and (seat == "E" or not tsumo):
-        raise InvalidRequestError("the human hand (chiihou) is a non-dealer's self-drawn win on the first draw")
-    if earthly and (seat == "E" or tsumo or request.get("discarder", "E") != "E"):
-        raise InvalidRequestError("the earthly hand (renhou) is a non-dealer's win on the dealer's (East) first discard")
-    return Situation(
-        tsumo=tsumo, seat=seat, round=round_wind, chankan=chankan, rinshan=rinshan,
-        double_rinshan=double_rinshan, last_tile=haitei or houtei,
-        heavenly=heavenly, earthly=earthly, human=human,
-    )
-
-
-def _discarder(request: dict, seat: str) -> str:
-    if request.get("discarder") is None:
-        raise InvalidRequestError('a win on a discard needs "discarder" (the seat wind that discarded)')
-    discarder = seat_letter(request.get("discarder"), "discarder")
-    if discarder == seat:
-        raise InvalidRequestError("the discarder cannot be the winner")
-    return discarder
-
-
-def _responsible(request: dict, hand: ParsedHand, sit: Situation, seat: str) -> str | None:
-    """The seat that pays a self-drawn win alone (seed 004's three cases), or None."""
-    raw = request.get("responsible")
-    if raw is None:
-        return None
-    who = seat_letter(raw, "responsible")
-    case = request.get("responsibility")
-    if case not in RESPONSIBILITY_CASES:
-        raise InvalidRequestError(
-            f'"responsibility" must say which case makes {who} responsible: one of {", ".join(RESPONSIBILITY_CASES)}'
-        )
-    if who == seat:
-        raise InvalidRequestError("the winner cannot be responsible for his own win")
-    called = [m for m in hand.melds if m.type != "ankan"]
-    if case == "third_dragon" and sum(1 for m in called if not m.is_chi and m.kind in (31, 32, 33)) < 1:
-        raise InvalidRequestError("third_dragon: the hand has no dragon set called from a discard")
-    if case == "third_dragon" and sum(1 for m in hand.melds if not m.is_chi and m.kind in (31, 32, 33)) < 3:
-        raise InvalidRequestError("third_dragon: the melds do not hold three dragon sets")
-    if case == "fourth_meld" and len(called) < 4:
-        raise InvalidRequestError("fourth_meld: the hand does not have four sets called from discards")
-    if case == "kong_replacement" and not (sit.rinshan or sit.double_rinshan):
-        raise InvalidRequestError("kong_replacement: the win must be on a kong replacement tile (rinshan)")
-    if case == "kong_replacement" and not any(m.type == "minkan" for m in hand.melds):
-        raise InvalidRequestError("kong_replacement: the hand has no kong made from a discard (minkan)")
-    # on a discard the discarder pays as usual; the responsibility of seed 004 covers self-drawn wins
-    return who if sit.tsumo else None
-
-
-def _flower_hand(hand: ParsedHand, options: HongKongOptions, request: dict) -> list[Scored] | None:
+def _flower_hand(hand: HandInput, options: HongKongOptions, request: dict) -> list[Scored] | None:
     """Seven or eight bonus tiles declared as a win without completing the hand."""
     if not options.bonus_tiles:
         return None
@@ -126,13 +36,13 @@ def _flower_hand(hand: ParsedHand, options: HongKongOptions, request: dict) -> l
     if n == 8 and options.eight_flowers != "none":
         value = None if options.eight_flowers == "limit" else int(options.eight_flowers)
         return [Scored(ITEMS["eight_flowers"], value)]
-    if n == 7 and _flag(request, "flower_win"):
+    if n == 7 and flag(request, "flower_win"):
         # "definitiv 3 Fan wert", self-draw not added; the kong replacement may be by agreement
         out = [hit("seven_flowers")]
-        if options.seven_flowers_kong_replacement and _flag(request, "rinshan"):
+        if options.seven_flowers_kong_replacement and flag(request, "rinshan"):
             out.append(hit("kong_replacement"))
         return out
-    if _flag(request, "flower_win"):
+    if flag(request, "flower_win"):
         raise InvalidRequestError(f"a win by bonus tiles needs seven or eight of them, got {n}")
     return None
 
@@ -158,29 +68,27 @@ def score(request: dict) -> dict:
         raise InvalidRequestError("a scoring request must be a JSON object")
     rules = request.get("rules", "hongkong")
     options = options_from_rules(rules)
-    seat = seat_letter(request.get("seat_wind"), "seat_wind", "E")
-    round_wind = seat_letter(request.get("round_wind"), "round_wind", "E")
+    seat = wind_letter(request.get("seat_wind"), "seat_wind", "E")
+    round_wind = wind_letter(request.get("round_wind"), "round_wind", "E")
 
-    if _flag(request, "false_win"):
+    if flag(request, "false_win"):
         return false_win_penalty(seat, options)
 
-    # with seven or eight bonus tiles a player may declare a win whatever his tiles (seed 004)
-    flower_win = _flag(request, "flower_win") or len(parse_flowers(request.get("flowers"))) == 8
-    hand = parse_hand(request, allow_incomplete_count=flower_win)
+    hand = read_hand(request)
     if hand.flowers and not options.bonus_tiles:
         raise InvalidRequestError("these rules play without flowers and seasons (bonus_tiles false)")
 
     flower_items = _flower_hand(hand, options, request)
-    if flower_items is not None and (_flag(request, "flower_win") or sum(hand.concealed) + 3 * len(hand.melds) != 14):
+    if flower_items is not None and (flag(request, "flower_win") or sum(hand.counts) + 3 * len(hand.melds) != 14):
         # won by the bonus tiles alone: it counts as a self-drawn win (seed 004)
         sit = Situation(tsumo=True, seat=seat, round=round_wind)
         evaluation = Evaluation(tuple(flower_items), "bonus tiles")
         best_normal = responsible = None
     else:
-        sit = _situation(request, hand, seat, round_wind)
+        sit = read_situation(request, hand, seat, round_wind)
         if not sit.tsumo:
-            _discarder(request, seat)  # a missing discarder is a bad request, whatever the tiles
-        responsible = _responsible(request, hand, sit, seat)
+            read_discarder(hand, seat)  # a missing discarder is a bad request, whatever the tiles
+        responsible = read_responsible(request, hand, sit, seat)
         best_normal = evaluate(hand, sit, options)
         if best_normal is None:
             raise NotCompleteError(
@@ -196,7 +104,7 @@ def score(request: dict) -> dict:
 
     discarder = None
     if not sit.tsumo:
-        discarder = _discarder(request, seat)
+        discarder = read_discarder(hand, seat)
     limit_items = evaluation.limit_items
     if limit_items:
         fan = options.cap

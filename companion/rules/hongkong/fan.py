@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.hand import Decomposition, decompose, is_thirteen_orphans, wait_shapes
+from companion.rules.hand_request import HandInput, Meld
 from companion.rules.hongkong.options import HongKongOptions
-from companion.rules.hongkong.request import Meld, ParsedHand
 from companion.tiles import DRAGONS, NUM_KINDS, WINDS, is_honor, is_terminal_or_honor
 
 
@@ -131,7 +131,7 @@ def bonus_items(flowers: frozenset[int], seat: str, options: HongKongOptions) ->
     return out
 
 
-def situation_items(hand: ParsedHand, sit: Situation, options: HongKongOptions) -> list[Scored]:
+def situation_items(hand: HandInput, sit: Situation, options: HongKongOptions) -> list[Scored]:
     out = []
     if sit.tsumo:
         out.append(hit("self_drawn"))
@@ -160,11 +160,11 @@ _Set = tuple[str, int, bool]
 def _sets(decomposition: Decomposition, melds: tuple[Meld, ...]) -> list[_Set]:
     sets: list[_Set] = [(kind, first, False) for kind, first in decomposition.sets]
     for m in melds:
-        sets.append(("chi" if m.is_chi else "kong" if m.is_kong else "pon", m.kind, True))
+        sets.append(("chi" if m.is_chi else "kong" if m.is_kan else "pon", m.first, True))
     return sets
 
 
-def pattern_items(hand: ParsedHand, d: Decomposition, sit: Situation, options: HongKongOptions) -> list[Scored]:
+def pattern_items(hand: HandInput, d: Decomposition, sit: Situation, options: HongKongOptions) -> list[Scored]:
     """Items from the shape of one reading of the hand (sets and pair)."""
     sets = _sets(d, hand.melds)
     triplets = [first for kind, first, _ in sets if kind != "chi"]
@@ -218,13 +218,13 @@ def pattern_items(hand: ParsedHand, d: Decomposition, sit: Situation, options: H
     # all four sets concealed pungs ("Vierlinge nicht zulässig", and in Hong Kong every kong is laid out);
     # won on a discard only when the discard completes the pair, not a pung
     if not hand.melds and len(triplets) == 4 and (
-        sit.tsumo or ("tanki", -1) in wait_shapes(d, hand.win_tile)
+        sit.tsumo or ("tanki", -1) in wait_shapes(d, hand.win_kind)
     ):
         scored = _value("four_concealed_pungs", options)
         if scored is not None:
             out.append(scored)
 
-    if not hand.melds and is_nine_gates(hand.concealed):
+    if not hand.melds and is_nine_gates(hand.counts):
         scored = _value("nine_gates", options)
         if scored is not None:
             out.append(scored)
@@ -264,13 +264,13 @@ class Evaluation:
         return (limit, reaches, capped, self.fan_toward_minimum, self.raw_fan)
 
 
-def evaluate(hand: ParsedHand, sit: Situation, options: HongKongOptions) -> Evaluation | None:
+def evaluate(hand: HandInput, sit: Situation, options: HongKongOptions) -> Evaluation | None:
     """The best-paying reading of a complete hand; None if the tiles do not form a hand."""
-    common = situation_items(hand, sit, options) + bonus_items(hand.flowers, sit.seat, options)
+    common = situation_items(hand, sit, options) + bonus_items(hand.flower_numbers, sit.seat, options)
     candidates: list[Evaluation] = []
-    if not hand.melds and is_thirteen_orphans(hand.concealed):
+    if not hand.melds and is_thirteen_orphans(hand.counts):
         candidates.append(Evaluation(tuple(common + [hit("thirteen_orphans")]), "thirteen orphans"))
-    for d in decompose(hand.concealed, len(hand.melds)):
+    for d in decompose(hand.counts, len(hand.melds)):
         candidates.append(Evaluation(tuple(common + pattern_items(hand, d, sit, options)), str(d)))
     if not candidates:
         return None

@@ -7,10 +7,18 @@ data, never a code fork.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Literal
 
-from companion.errors import InvalidRequestError, UnknownRulesError
+from companion.errors import InvalidRequestError
+from companion.rules.options import (
+    option_names,
+    require_bool,
+    require_choice,
+    require_positive,
+    require_whole,
+)
+from companion.rules.options import options_from_rules as read_options
 
 # per-hand value: "limit" (scores the cap), a fixed number of fan, or "none" (not recognised)
 HandValue = int | str
@@ -56,27 +64,23 @@ class HongKongOptions:
     four_concealed_pungs: HandValue = "limit"
 
     def __post_init__(self) -> None:
-        if self.cap not in (8, 10, 13):
-            raise InvalidRequestError(f"cap must be 8, 10 or 13 fan, got {self.cap!r}")
-        if not isinstance(self.min_fan, int) or isinstance(self.min_fan, bool) or not 0 <= self.min_fan <= self.cap:
-            raise InvalidRequestError(f"min_fan must be a whole number from 0 to the cap ({self.cap}), got {self.min_fan!r}")
-        _choice("payment", self.payment, ("full", "half"))
-        _choice("discard_pays", self.discard_pays, ("all", "half"))
-        _choice("false_win", self.false_win, ("self_draw", "discard"))
-        _choice("concealed_hand", self.concealed_hand, ("auto", "on", "off"))
-        if isinstance(self.base, bool) or not isinstance(self.base, int | float) or self.base <= 0:
-            raise InvalidRequestError(f"base must be a positive number, got {self.base!r}")
+        require_choice("cap", self.cap, (8, 10, 13), "8, 10 or 13 fan")
+        require_whole("min_fan", self.min_fan, 0, self.cap, "the cap")
+        require_choice("payment", self.payment, ("full", "half"))
+        require_choice("discard_pays", self.discard_pays, ("all", "half"))
+        require_choice("false_win", self.false_win, ("self_draw", "discard"))
+        require_choice("concealed_hand", self.concealed_hand, ("auto", "on", "off"))
+        require_positive("base", self.base)
         for name in ("bonus_tiles", "concealed_requires_tsumo", "last_tile_tsumo_only",
                      "seven_flowers_kong_replacement"):
-            if not isinstance(getattr(self, name), bool):
-                raise InvalidRequestError(f"{name} must be true or false, got {getattr(self, name)!r}")
-        if isinstance(self.all_pungs, bool) or not isinstance(self.all_pungs, int) or self.all_pungs < 0:
-            raise InvalidRequestError(f"all_pungs must be a number of fan, got {self.all_pungs!r}")
+            require_bool(name, getattr(self, name))
+        require_whole("all_pungs", self.all_pungs)
         for name in OVERRIDABLE:
             value = getattr(self, name)
             ok = value in ("limit", "none") or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
             if not ok:
-                raise InvalidRequestError(f'{name} must be "limit", "none" or a number of fan, got {value!r}')
+                raise InvalidRequestError(f'rules option {name} must be "limit", "none" or a number of fan, '
+                                          f"got {value!r}")
 
     def concealed_counts(self) -> bool:
         if self.concealed_hand == "auto":
@@ -85,26 +89,9 @@ class HongKongOptions:
         return self.concealed_hand == "on"
 
 
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise InvalidRequestError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-
-
-OPTION_NAMES = tuple(f.name for f in fields(HongKongOptions))
+OPTION_NAMES = option_names(HongKongOptions)
 
 
 def options_from_rules(rules: object) -> HongKongOptions:
     """``"hongkong"`` or ``{"preset": "hongkong", <option>: value, ...}`` -> options."""
-    if rules is None or isinstance(rules, str):
-        return HongKongOptions()
-    if not isinstance(rules, dict):
-        raise InvalidRequestError('"rules" must be "hongkong" or an object with "preset" and options')
-    if rules.get("preset", "hongkong") != "hongkong":
-        raise UnknownRulesError(f"the Hong Kong family scores the preset 'hongkong', not {rules.get('preset')!r}")
-    given = {k: v for k, v in rules.items() if k != "preset"}
-    unknown = sorted(k for k in given if k not in OPTION_NAMES)
-    if unknown:
-        raise UnknownRulesError(
-            f"unknown Hong Kong rule option(s): {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}"
-        )
-    return HongKongOptions(**given)
+    return read_options(rules, HongKongOptions, preset="hongkong", family="Hong Kong")

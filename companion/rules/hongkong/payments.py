@@ -8,7 +8,7 @@ each); there is no dealer doubling in Hong Kong play.
 from __future__ import annotations
 
 from companion.rules.hongkong.options import HongKongOptions
-from companion.rules.hongkong.request import payments_by_seat, plain_number
+from companion.rules.seat_payments import payments_by_seat, plain_number
 from companion.tiles import WIND_LETTERS
 
 # "Boon-Laak": from 4 fan on the amount doubles only every two fan

@@ -1,183 +1,109 @@
-"""Reading a scoring request into tiles, called sets, flowers and seats.
+"""What a Hong Kong request says beyond the shared keys (seed 004).
 
-Nothing here is Hong Kong specific: the classical and old Japanese families
-read the same request keys (``hand``, ``melds``, ``win_tile``, ``flowers``,
-``seat_wind``, ``round_wind``, ``discarder``) and settle with the same
-``payments_by_seat`` shape, so this module is a candidate for a shared place.
+The tiles, melds, flowers and seats are read by :mod:`companion.rules.hand_request`.
+Here: the situation flags and the hand names seed 004 gives them, the checks
+between them, who discarded, and who is responsible for a self-drawn win.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from companion.errors import InvalidRequestError, InvalidTilesError
-from companion.tiles import (
-    FIRST_FLOWER,
-    NUM_KINDS,
-    WIND_LETTERS,
-    Tile,
-    format_tiles,
-    parse_tile,
-    parse_tiles,
-    to_counts,
+from companion.errors import InvalidRequestError
+from companion.rules.hand_request import (
+    HandInput,
+    check_discarder,
+    read_flag,
+    read_flowers,
+    read_hand_request,
+    wind_letter,
 )
+from companion.rules.hongkong.fan import Situation
+from companion.tiles import DRAGONS
 
-MELD_TYPES = ("chi", "pon", "minkan", "kakan", "ankan")
-KONG_TYPES = ("minkan", "kakan", "ankan")
-
-
-@dataclass(frozen=True)
-class Meld:
-    """A set laid out on the table: ``kind`` is the first tile of a chi or the tile of a pon/kong."""
-
-    type: str
-    kind: int
-
-    @property
-    def is_kong(self) -> bool:
-        return self.type in KONG_TYPES
-
-    @property
-    def is_chi(self) -> bool:
-        return self.type == "chi"
-
-    def kinds(self) -> list[int]:
-        if self.is_chi:
-            return [self.kind, self.kind + 1, self.kind + 2]
-        return [self.kind] * (4 if self.is_kong else 3)
+RESPONSIBILITY_CASES = ("third_dragon", "fourth_meld", "kong_replacement")
 
 
-@dataclass(frozen=True)
-class ParsedHand:
-    """The tiles of a request, checked for consistency."""
-
-    concealed: tuple[int, ...]  # 34 counts of the concealed part, winning tile included
-    melds: tuple[Meld, ...]
-    win_tile: int
-    flowers: frozenset[int]  # 1..8: flowers 1-4 then seasons 1-4
-    all_counts: tuple[int, ...]  # concealed plus melds, 34 counts
+def flag(request: dict, *names: str) -> bool:
+    """True if any of ``names`` (a flag and its aliases) is given as true."""
+    return any([read_flag(request, name) for name in names])
 
 
-def seat_letter(value: object, key: str, default: str | None = None) -> str:
-    """A seat or round wind as one of ``E S W N``."""
-    if value is None:
-        if default is None:
-            raise InvalidRequestError(f'"{key}" is required: one of E, S, W, N')
-        return default
-    if not isinstance(value, str) or value.upper() not in tuple(WIND_LETTERS):
-        raise InvalidRequestError(f'"{key}" must be one of E, S, W, N, got {value!r}')
-    return value.upper()
+def read_hand(request: dict) -> HandInput:
+    """The tiles of a request; with seven or eight bonus tiles a win may be declared whatever the tiles
+    (seed 004), so then neither their number nor the winning tile's place is checked."""
+    bonus_win = flag(request, "flower_win") or len(read_flowers(request.get("flowers"))) == 8
+    return read_hand_request(request, win_tile_required=False, check_count=not bonus_win)
 
 
-def parse_melds(raw: object) -> list[Meld]:
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        raise InvalidRequestError('"melds" must be a list of {"type": ..., "tiles": ...} objects')
-    melds = []
-    for i, item in enumerate(raw):
-        if not isinstance(item, dict) or "type" not in item or "tiles" not in item:
-            raise InvalidRequestError(f'melds[{i}] must be an object with "type" and "tiles"')
-        mtype = item["type"]
-        if mtype not in MELD_TYPES:
-            raise InvalidRequestError(f"melds[{i}].type {mtype!r} is not one of {', '.join(MELD_TYPES)}")
-        tiles = parse_tiles(item["tiles"])
-        kinds = sorted(t.kind for t in tiles)
-        if any(k >= NUM_KINDS for k in kinds):
-            raise InvalidTilesError(f"melds[{i}] {item['tiles']!r}: flowers and face-down tiles cannot be in a set")
-        if mtype == "chi":
-            ok = (len(kinds) == 3 and kinds[0] < 27 and kinds[0] % 9 <= 6
-                  and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2])
-            if not ok:
-                raise InvalidTilesError(f"melds[{i}] {item['tiles']!r} is not a chi (three consecutive tiles of a suit)")
-        else:
-            size = 4 if mtype in KONG_TYPES else 3
-            if len(kinds) != size or len(set(kinds)) != 1:
-                raise InvalidTilesError(f"melds[{i}] {item['tiles']!r} is not a {mtype} ({size} equal tiles)")
-        melds.append(Meld(mtype, kinds[0]))
-    if len(melds) > 4:
-        raise InvalidRequestError(f"a hand has at most 4 called sets, got {len(melds)}")
-    return melds
+def read_situation(request: dict, hand: HandInput, seat: str, round_wind: str) -> Situation:
+    tsumo = hand.tsumo
+    chankan = flag(request, "chankan")
+    rinshan = flag(request, "rinshan")
+    double_rinshan = flag(request, "double_rinshan")
+    haitei = flag(request, "haitei")
+    houtei = flag(request, "houtei")
+    # the shared flags name the situation; seed 004 names the hands: a dealer's win on his
+    # first 14 tiles (tenhou), a non-dealer's win on the dealer's first discard (renhou), a
+    # non-dealer's self-draw on his first draw (chiihou)
+    heavenly = flag(request, "tenhou", "heavenly_hand")
+    earthly = flag(request, "renhou", "earthly_hand")
+    human = flag(request, "chiihou", "human_hand")
+    kongs = sum(1 for m in hand.melds if m.is_kan)
+    if chankan and tsumo:
+        raise InvalidRequestError("robbing a kong (chankan) is a win on another player's tile: tsumo must be false")
+    if (rinshan or double_rinshan) and not tsumo:
+        raise InvalidRequestError("a win on a kong replacement tile (rinshan) is self-drawn: set tsumo true")
+    if rinshan and kongs < 1:
+        raise InvalidRequestError("rinshan needs a kong among the melds")
+    if double_rinshan and kongs < 2:
+        raise InvalidRequestError("double_rinshan needs two kongs among the melds")
+    if haitei and not tsumo:
+        raise InvalidRequestError("haitei is a self-drawn win on the last tile: set tsumo true (houtei is the discard)")
+    if houtei and tsumo:
+        raise InvalidRequestError("houtei is a win on the last discard: tsumo must be false (haitei is self-drawn)")
+    if (heavenly or earthly or human) and hand.melds:
+        raise InvalidRequestError("heavenly, earthly and human hands are won with no called or declared sets")
+    if heavenly and (seat != "E" or not tsumo):
+        raise InvalidRequestError("the heavenly hand (tenhou) is the dealer's (East) self-drawn win")
+    if human and (seat == "E" or not tsumo):
+        raise InvalidRequestError("the human hand (chiihou) is a non-dealer's self-drawn win on the first draw")
+    if earthly and (seat == "E" or tsumo or (hand.discarder or "E") != "E"):
+        raise InvalidRequestError("the earthly hand (renhou) is a non-dealer's win on the dealer's (East) first discard")
+    return Situation(
+        tsumo=tsumo, seat=seat, round=round_wind, chankan=chankan, rinshan=rinshan,
+        double_rinshan=double_rinshan, last_tile=haitei or houtei,
+        heavenly=heavenly, earthly=earthly, human=human,
+    )
 
 
-def parse_flowers(raw: object) -> frozenset[int]:
-    """Flowers as numbers 1..8 (``1f``-``4f`` flowers 1-4, ``5f``-``8f`` seasons 1-4)."""
-    if raw is None:
-        return frozenset()
-    if isinstance(raw, str):
-        tiles = parse_tiles(raw)
-    elif isinstance(raw, list):
-        tiles = []
-        for item in raw:
-            if not isinstance(item, str):
-                raise InvalidRequestError(f'"flowers" entries must be tiles like "1f", got {item!r}')
-            tiles.extend(parse_tiles(item))
-    else:
-        raise InvalidRequestError('"flowers" must be a list of tiles such as ["1f", "6f"]')
-    numbers = []
-    for t in tiles:
-        if not t.is_flower:
-            raise InvalidTilesError(f"{t} is not a flower or season (use 1f-8f)")
-        numbers.append(t.kind - FIRST_FLOWER + 1)
-    if len(set(numbers)) != len(numbers):
-        raise InvalidTilesError("each flower and season exists once; the list repeats one")
-    return frozenset(numbers)
+def read_discarder(hand: HandInput, seat: str) -> str:
+    """The seat that discarded the winning tile; a win on a discard must name it."""
+    check_discarder(hand.discarder, seat=seat, tsumo=False, required=True)
+    assert hand.discarder is not None
+    return hand.discarder
 
 
-def parse_hand(request: dict, *, allow_incomplete_count: bool = False) -> ParsedHand:
-    """Tiles, sets and flowers of a request, with the copy count checked across all of them."""
-    if "hand" not in request:
-        raise InvalidRequestError('"hand" (the concealed tiles including the winning tile) is required')
-    tiles = parse_tiles(request["hand"])
-    if any(t.kind >= NUM_KINDS for t in tiles):
-        raise InvalidTilesError('"hand" holds only playing tiles; put flowers and seasons under "flowers"')
-    melds = parse_melds(request.get("melds"))
-    concealed = to_counts(tiles)
-    total = list(concealed)
-    for m in melds:
-        for k in m.kinds():
-            total[k] += 1
-    for k, n in enumerate(total):
-        if n > 4:
-            raise InvalidTilesError(
-                f"{Tile(k)} appears {n} times in hand and melds together, but a set has only 4 of it"
-            )
-    expected = 14 - 3 * len(melds)
-    if len(tiles) != expected and not allow_incomplete_count:
+def read_responsible(request: dict, hand: HandInput, sit: Situation, seat: str) -> str | None:
+    """The seat that pays a self-drawn win alone (seed 004's three cases), or None."""
+    who = wind_letter(request.get("responsible"), "responsible")
+    if who is None:
+        return None
+    case = request.get("responsibility")
+    if case not in RESPONSIBILITY_CASES:
         raise InvalidRequestError(
-            f'"hand" has {len(tiles)} tiles; with {len(melds)} called sets it needs {expected} '
-            "(the winning tile included)"
+            f'"responsibility" must say which case makes {who} responsible: one of {", ".join(RESPONSIBILITY_CASES)}'
         )
-    raw_win = request.get("win_tile")
-    if raw_win is None:
-        if not tiles:
-            if allow_incomplete_count:  # a win by bonus tiles alone has no winning tile
-                return ParsedHand(tuple(concealed), tuple(melds), -1, parse_flowers(request.get("flowers")),
-                                  tuple(total))
-            raise InvalidRequestError('"win_tile" is required')
-        win = tiles[-1].kind  # convention: the last tile written is the one that completed the hand
-    else:
-        win = parse_tile(raw_win).kind
-        if win >= NUM_KINDS:
-            raise InvalidTilesError(f"win_tile {raw_win!r} must be a playing tile")
-        if concealed[win] == 0 and not allow_incomplete_count:
-            raise InvalidRequestError(f"win_tile {raw_win} is not in the hand {format_tiles(tiles)}")
-    return ParsedHand(tuple(concealed), tuple(melds), win, parse_flowers(request.get("flowers")), tuple(total))
-
-
-def _plain(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else float(x)
-
-
-def payments_by_seat(winner: str, paid: dict[str, float]) -> dict[str, int | float]:
-    """Signed change per seat wind: each payer loses what it pays, the winner gains the sum."""
-    out: dict[str, float] = {s: 0 for s in WIND_LETTERS}
-    for seat, amount in paid.items():
-        out[seat] -= amount
-        out[winner] += amount
-    return {s: _plain(v) for s, v in out.items()}
-
-
-def plain_number(x: float) -> int | float:
-    """Whole amounts as ints, quarters (half-responsibility of one unit) as floats."""
-    return _plain(x)
+    if who == seat:
+        raise InvalidRequestError("the winner cannot be responsible for his own win")
+    called = [m for m in hand.melds if m.is_open]
+    if case == "third_dragon" and sum(1 for m in called if not m.is_chi and m.first in DRAGONS) < 1:
+        raise InvalidRequestError("third_dragon: the hand has no dragon set called from a discard")
+    if case == "third_dragon" and sum(1 for m in hand.melds if not m.is_chi and m.first in DRAGONS) < 3:
+        raise InvalidRequestError("third_dragon: the melds do not hold three dragon sets")
+    if case == "fourth_meld" and len(called) < 4:
+        raise InvalidRequestError("fourth_meld: the hand does not have four sets called from discards")
+    if case == "kong_replacement" and not (sit.rinshan or sit.double_rinshan):
+        raise InvalidRequestError("kong_replacement: the win must be on a kong replacement tile (rinshan)")
+    if case == "kong_replacement" and not any(m.type == "minkan" for m in hand.melds):
+        raise InvalidRequestError("kong_replacement: the hand has no kong made from a discard (minkan)")
+    # on a discard the discarder pays as usual; the responsibility of seed 004 covers self-drawn wins
+    return who if sit.tsumo else None
