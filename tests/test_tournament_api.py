@@ -245,3 +245,12 @@ def test_create_is_idempotent_with_a_client_id(client) -> None:
     b = client.post("/api/tournaments", json={"name": "Cup", "rounds": 4, "players": NAMES, "client_id": "c"})
     assert (a.status_code, b.status_code) == (201, 200) and a.get_json()["id"] == b.get_json()["id"]
     assert len(client.get("/api/tournaments").get_json()["tournaments"]) == 1
+
+
+def test_scorekeeper_page_is_served(client) -> None:
+    t = create(client, rounds=1)
+    for path in ("/tournament", f"/tournament/{t['id']}"):
+        r = client.get(path)
+        assert r.status_code == 200 and b"tournament.js" in r.data
+    assert f'data-tournament="{t["id"]}"'.encode() in client.get(f"/tournament/{t['id']}").data
+    assert client.get("/static/tournament.css").status_code == 200

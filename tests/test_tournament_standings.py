@@ -153,9 +153,8 @@ def standings_of(rounds: list[list[tuple]], players: str = "ABCDEFGH") -> list[d
     return compute(ps, entries, games, [], len(rounds))
 
 
-def test_equal_totals_fewer_placement_points_rank_higher() -> None:
-    # A: 1st (+30,000) and 4th (-30,000) = 0, placements 5; B: 2nd and 3rd with 0 each, placements 5 ...
-    # so make B 2nd twice with 0 -> placements 4: B ranks above A
+def test_equal_totals_better_average_placement_ranks_higher() -> None:
+    # A: 1st (+30,000) and 4th (-30,000) = 0, average 2.5; B: 2nd twice with 0 each, average 2
     rows = standings_of([
         [[("A", 1, 50000, 30000), ("C", 2, 30000, 0), ("D", 3, 20000, -10000), ("E", 4, 20000, -20000)],
          [("B", 2, 30000, 0), ("F", 1, 40000, 20000), ("G", 3, 25000, -5000), ("H", 4, 25000, -15000)]],
@@ -202,3 +201,18 @@ def test_raw_points_then_shared_rank() -> None:
     pos = {r["player"]: r for r in rows}
     assert pos["B"]["rank"] == pos["C"]["rank"] == 1 and pos["B"]["shared"] and pos["C"]["shared"]
     assert pos["D"]["rank"] == 3  # 1, 1, 3: the next rank skips the shared place
+
+
+def test_while_a_round_is_played_a_finished_second_place_ranks_above_a_running_game() -> None:
+    # round 1: A's table has ended (A 2nd with 0); B's game is still running, so B has no result;
+    # both stand at 0, but A's average placement 2 beats the 2.5 that counts for no game yet
+    games = {"g1": game("g1", [("C", 1, 40000, 25000), ("A", 2, 30000, 0), ("D", 3, 30000, -5000),
+                               ("E", 4, 20000, -20000)])[0],
+             "g2": {"id": "g2", "finished": False, "players": ["B", "F", "G", "H"], "round": "E3",
+                    "scores": dict.fromkeys("BFGH", 30000), "placements": []}}
+    rounds = [{"round": 1, "tables": [{"table": 1, "game_id": "g1", "seats": ["C", "A", "D", "E"]},
+                                      {"table": 2, "game_id": "g2", "seats": ["B", "F", "G", "H"]}]}]
+    rows = compute([{"id": n, "name": n} for n in "ABCDEFGH"], rounds, games, [], 1)
+    pos = {r["player"]: r for r in rows}
+    assert pos["A"]["rank"] == 2 and pos["B"]["rank"] == 3 and pos["B"]["games"] == 0
+    assert pos["B"]["decided_by"] == "placements"

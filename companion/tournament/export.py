@@ -49,11 +49,12 @@ def to_csv(view: dict, kind: str = "standings") -> str:
     w = csv.writer(buf, lineterminator="\n")
     if kind == "standings":
         w.writerow(["rank", "player_id", "name", "club", "country", "total", "games", "placements_sum",
-                    "firsts", "seconds", "thirds", "fourths", "head_to_head", "raw_points", "chombo",
+                    "placement_average", "firsts", "seconds", "thirds", "fourths", "head_to_head", "raw_points", "chombo",
                     "penalties", "withdrawn"] + [f"round_{i + 1}" for i in range(n)])
         for r in view["standings"]:
             w.writerow([_cell(x) for x in [r["rank"], r["player"], r["name"], r["club"], r["country"],
-                                           r["total"], r["games"], r["placements_sum"], *r["ranks"],
+                                           r["total"], r["games"], r["placements_sum"],
+                                           r["placement_average"], *r["ranks"],
                                            r["head_to_head"], r["raw_points"], r["chombo"],
                                            r["penalties"], r["withdrawn"], *r["round_scores"]]])
     elif kind == "games":

@@ -7,7 +7,9 @@ still being played do not count yet; their tables show as unfinished in the roun
 
 Ties are broken, in this order, by
 
-1. the sum of placements (fewer is better: 1st + 1st beats 2nd + 2nd at equal points),
+1. the average placement (lower is better: 1st + 4th beats 2nd + 4th at equal points); averaged
+   so that, while a round is being played, a player whose game is still running is compared fairly
+   with one whose game has ended (no game yet counts as 2.5, the average of 1-4),
 2. head-to-head among the players still tied: +1 for each game in which one of them finished
    above another of them at the same table, -1 for each below,
 3. raw points: the sum of final table points before uma and oka,
@@ -92,9 +94,11 @@ def compute(players: list[dict], rounds: list[dict], games: dict[str, dict | Non
             row[k] = _num(row[k])
 
     # total and placements first; head-to-head only means something among players tied on both
-    order = sorted(rows.values(), key=lambda r: (-r["total"], r["placements_sum"], r["name"].casefold()))
+    for r in rows.values():
+        r["placement_average"] = round(r["placements_sum"] / r["games"], 3) if r["games"] else 2.5
+    order = sorted(rows.values(), key=lambda r: (-r["total"], r["placement_average"], r["name"].casefold()))
     ranked: list[dict] = []
-    for _, grp in groupby(order, key=lambda r: (r["total"], r["placements_sum"])):
+    for _, grp in groupby(order, key=lambda r: (r["total"], r["placement_average"])):
         group = list(grp)
         if len(group) > 1:
             ids = {r["player"] for r in group}
@@ -111,7 +115,7 @@ def compute(players: list[dict], rounds: list[dict], games: dict[str, dict | Non
         ranked.extend(group)
 
     def key(r: dict) -> tuple:
-        return (r["total"], r["placements_sum"], r["head_to_head"], r["raw_points"])
+        return (r["total"], r["placement_average"], r["head_to_head"], r["raw_points"])
 
     for i, r in enumerate(ranked):
         if i and key(r) == key(ranked[i - 1]):
