@@ -140,9 +140,10 @@ def _tiles(value: object, what: str, backs: bool = False) -> tuple[int, ...]:
         if fast is not None:
             return fast
     elif isinstance(value, list | tuple):
-        if not all(isinstance(v, str) for v in value):
-            raise InvalidRequestError(f"{what} must be mpsz text or a list of mpsz texts")
-        value = " ".join(value)
+        try:
+            value = " ".join(value)
+        except TypeError:
+            raise InvalidRequestError(f"{what} must be mpsz text or a list of mpsz texts") from None
         fast = _fast_tiles(value)
         if fast is not None:
             return fast
