@@ -48,22 +48,22 @@ def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: in
     rows = fixed
     extra = False
     if len(h.chis) >= 2:
-        found = [row for row in groups[1] if row[0].test(h, s)]
+        found = [row for row in groups[1] if row[4](h, s)]
         if found:
             rows = rows + found
             extra = True
     if len(h.pons) >= 3:
-        found = [row for row in groups[2] if row[0].test(h, s)]
+        found = [row for row in groups[2] if row[4](h, s)]
         if found:
             rows = rows + found
             extra = True
     if h.honor_pon:
-        found = [row for row in groups[3] if row[0].test(h, s)]
+        found = [row for row in groups[3] if row[4](h, s)]
         if found:
             rows = rows + found
             extra = True
     if h.outside:
-        found = [row for row in groups[4] if row[0].test(h, s)]
+        found = [row for row in groups[4] if row[4](h, s)]
         if found:
             rows = rows + found
             extra = True
@@ -146,7 +146,7 @@ def score_request(r: Request) -> dict:
             groups = table[h.shape, is_open]
             fixed = fixed_by_shape.get(h.shape)
             if fixed is None:
-                fixed = fixed_by_shape[h.shape] = [row for row in groups[0] if row[0].test(h, s)]
+                fixed = fixed_by_shape[h.shape] = [row for row in groups[0] if row[4](h, s)]
             best = _evaluate(h, s, groups, fixed, dora_han, opts, best)
     if not complete:
         n = shanten(r.counts, len(r.melds))
@@ -163,7 +163,7 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
     opts = r.options
     s.win = b.win
     yaku = []
-    for y, han, mult, _ in b.rows:
+    for y, han, mult, _, _ in b.rows:
         item = {"id": y.id, "name": y.name, "name_de": y.name_de, "han": han}
         if mult:
             item["yakuman"] = mult

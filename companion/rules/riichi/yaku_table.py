@@ -52,7 +52,7 @@ def all_yaku() -> tuple[Yaku, ...]:
     return yaku_basic.YAKU + yaku_sets.YAKU + yaku_local.YAKU + yaku_yakuman.YAKU
 
 
-Row = tuple[Yaku, int, int, int]  # the yaku, its han in this hand state, its yakuman multiplier, its place
+Row = tuple  # (yaku, han in this hand state, yakuman multiplier, place in the table, predicate)
 GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside")
 
 
@@ -92,10 +92,10 @@ def table_for(options: RiichiOptions) -> dict[tuple[int, bool], tuple[Row, ...]]
                     if is_open and not y.han_open:
                         continue
                     mult = y.yakuman * (2 if y.id in options.double_yakuman else 1)
-                    chosen.append((y, 13 * mult, mult, place))
+                    chosen.append((y, 13 * mult, mult, place, y.test))
                     continue
                 han = y.han_open if is_open else y.han_closed
                 if han:
-                    chosen.append((y, han, 0, place))
+                    chosen.append((y, han, 0, place, y.test))
             out[shape, is_open] = tuple(chosen)
     return out
