@@ -3,6 +3,7 @@
 "use strict";
 
 const REFRESH_MS = 15000;
+const PROJECTOR_PAGE_MS = 8000;  // a long standings list scrolls by one screen this often
 // the tablet page opens a game from its id in the query string
 const GAME_URL = (id) => `/?game=${encodeURIComponent(id)}`;
 
@@ -70,7 +71,6 @@ const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const tid = document.body.dataset.tournament;
 let current = null;   // the last tournament view from the server
 let seatClientId = null;
-let timer = null;
 
 function newClientId() {
   // crypto.randomUUID needs a secure context, which a tablet on http://192.168... is not
@@ -413,6 +413,12 @@ function setupTournament() {
     if (document.body.classList.contains("projector")) $(".tabs button[data-tab=standings]").click();
   });
   if (new URLSearchParams(location.search).has("projector")) document.body.classList.add("projector");
+  // on the projector nobody scrolls: page through a long list, then start again at the top
+  setInterval(() => {
+    if (!document.body.classList.contains("projector")) return;
+    const atEnd = window.innerHeight + window.scrollY >= document.body.scrollHeight - 4;
+    window.scrollTo({ top: atEnd ? 0 : window.scrollY + window.innerHeight * 0.8, behavior: "smooth" });
+  }, PROJECTOR_PAGE_MS);
   const penaltyForm = $("#penalty-form");
   let penaltyId = newClientId();
   penaltyForm.addEventListener("submit", async (ev) => {
@@ -437,7 +443,7 @@ function setupTournament() {
     } catch (err) { if (err.status && err.status < 500) playerId = newClientId(); }
   });
   refresh();
-  timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+  setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 }
 

@@ -1,0 +1,95 @@
+"""The scorekeeper page in headless Chromium (Debian's /usr/bin/chromium, never downloaded).
+
+Creates a tournament through the form, seats round 1 with the button, ends one table's game
+through the table service and checks the standings the page shows after its refresh: South of
+that table +18.9 (3 han 30 fu ron from East under EMA 2016: +3,900 + 15,000 uma, see
+tests/test_tournament_standings.py). Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture()
+def server(tmp_path):
+    from werkzeug.serving import make_server
+
+    from companion.web import create_app
+
+    app = create_app({"INSTANCE_PATH": str(tmp_path)})
+    if "tournament" not in app.blueprints:
+        from companion.web.tournament_api import bp
+
+        app.register_blueprint(bp)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join()
+
+
+def test_create_seat_and_show_standings_in_the_browser(server) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion.table import service as table_service
+    from companion.table.store import Store
+
+    app, base = server
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-GB")
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/tournament")
+        page.fill("#create-form input[name=name]", "Autumn Cup")
+        page.fill("#create-form textarea[name=players]",
+                  "\n".join(f"Player {i}; Club {i % 3}; DE" for i in range(1, 18)))
+        assert "not a multiple of 4" in page.inner_text("#player-count")
+        page.fill("#create-form textarea[name=players]",
+                  "\n".join(f"Player {i}; Club {i % 3}; DE" for i in range(1, 17)))
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url("**/tournament/*")
+        page.wait_for_selector("#standings-body tr")
+        assert page.locator("#standings-body tr").count() == 16
+
+        page.click(".tabs button[data-tab=rounds]")
+        page.click("#seat")
+        page.wait_for_selector("#rounds .table-card")
+        assert page.locator("#rounds .table-card").count() == 4
+        tid = page.url.rsplit("/", 1)[1]
+
+        store = Store(app.config["DATABASE"])
+        view = app.test_client().get(f"/api/tournaments/{tid}").get_json()
+        table = view["rounds"][0]["tables"][0]
+        names = [s["name"] for s in table["seats"]]
+        table_service.append_event(store, table["game_id"], {
+            "type": "win", "winners": [{"player": names[1], "han": 3, "fu": 30}], "discarder": names[0]}, "a", 1)
+        table_service.append_event(store, table["game_id"], {"type": "end"}, "b", 2)
+
+        page.reload()
+        page.click(".tabs button[data-tab=standings]")
+        page.wait_for_selector("#standings-body tr")
+        first = page.locator("#standings-body tr").first
+        assert names[1] in first.inner_text() and "+18.9" in first.inner_text()
+        last = page.locator("#standings-body tr").last
+        assert names[0] in last.inner_text() and "\u221218.9" in last.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
+
+        page.click("#lang")
+        assert page.inner_text(".tabs button[data-tab=standings]") == "Tabelle"
+        page.click(".tabs button[data-tab=rounds]")
+        assert "1 / 4 Tische fertig" in page.inner_text("#rounds")
+        page.screenshot(path=str(ARTIFACTS / "tournament-rounds-de.png"), full_page=True)
+        page.evaluate("localStorage.removeItem('companion.lang')")
+        browser.close()
+    assert errors == []
