@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 from itertools import combinations
 
 import pytest
@@ -254,3 +255,44 @@ def test_scorekeeper_page_is_served(client) -> None:
         assert r.status_code == 200 and b"tournament.js" in r.data
     assert f'data-tournament="{t["id"]}"'.encode() in client.get(f"/tournament/{t['id']}").data
     assert client.get("/static/tournament.css").status_code == 200
+
+
+def test_a_round_seated_by_mistake_can_be_taken_back_until_a_game_starts(app, client) -> None:
+    t = create(client)
+    first = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+    r = client.post(f"/api/tournaments/{t['id']}/rounds/1/cancel", json={"client_id": "c1"})
+    assert "reason" in error(r, 400)
+    r = client.post(f"/api/tournaments/{t['id']}/rounds/1/cancel", json={"client_id": "c1", "reason": "too early"})
+    assert r.status_code == 201 and r.get_json()["tournament"]["rounds"] == []
+    again = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1b"}).get_json()["round"]
+    # the same planned seating, new games
+    assert [[s["player"] for s in tb["seats"]] for tb in again["tables"]] == \
+        [[s["player"] for s in tb["seats"]] for tb in first["tables"]]
+    assert {tb["game_id"] for tb in again["tables"]}.isdisjoint(tb["game_id"] for tb in first["tables"])
+    finish_round(app, {"tables": again["tables"][:1]})
+    r = client.post(f"/api/tournaments/{t['id']}/rounds/1/cancel", json={"client_id": "c2", "reason": "x"})
+    assert "has started at table(s) 1" in error(r, 409, "conflict")
+    r = client.post(f"/api/tournaments/{t['id']}/rounds/2/cancel", json={"client_id": "c3", "reason": "x"})
+    assert "only the last seated round" in error(r, 409, "conflict")
+
+
+def test_every_round_keeps_the_rules_the_tournament_started_with(client, tmp_path, monkeypatch) -> None:
+    # the preset file changes between rounds (someone edits ema2016.toml): games seated later
+    # must still be played with the uma the tournament was created with
+    from companion.table import rules
+
+    t = create(client, overrides={"length": "east"})
+    changed = tmp_path / "presets"
+    shutil.copytree(rules.PRESET_DIR, changed)
+    text = (changed / "ema2016.toml").read_text()
+    (changed / "ema2016.toml").write_text(text.replace("uma = [15, 5, -5, -15]", "uma = [20, 10, -10, -20]"))
+    monkeypatch.setattr(rules, "PRESET_DIR", changed)
+    rules._preset_table.cache_clear()
+    try:
+        assert rules.table_rules("ema2016").uma == (20, 10, -10, -20)
+        rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+        game = client.get(f"/api/games/{rnd['tables'][0]['game_id']}").get_json()
+        assert game["rules"]["uma"] == [15, 5, -5, -15] and game["rules"]["length"] == "east"
+    finally:
+        monkeypatch.undo()
+        rules._preset_table.cache_clear()

@@ -9,6 +9,8 @@ Log entries (JSON objects with ``type``):
 - ``{"type": "plan", "from_round": 3, "rounds": [[["p1", ...] x tables] ...], "repeat_meetings": 0, ...}``
 - ``{"type": "round", "round": 3, "mode": "planned" | "swiss", "tables": [{"table": 1,
   "game_id": "...", "seats": ["p4", "p9", "p2", "p13"]}]}`` - seats in order East, South, West, North
+- ``{"type": "round_cancelled", "round": 3, "reason": "..."}`` - a round seated by mistake, before
+  any of its games had an event; its games stay in the games list, unused
 - ``{"type": "penalty", "player": "p2", "points": 10000, "reason": "late"}`` - points are deducted
 - ``{"type": "penalty_cancelled", "target_seq": 12, "reason": "..."}``
 """
@@ -196,6 +198,8 @@ def fold(record: dict, log: list[dict]) -> TournamentState:
             st.plan = e
         elif kind == "round":
             st.rounds.append(e)
+        elif kind == "round_cancelled":
+            st.rounds = [r for r in st.rounds if r["round"] != e["round"]]
         elif kind == "penalty":
             st.penalties.append({"seq": e["seq"], "player": e["player"], "points": e["points"],
                                  "reason": e["reason"], "round": len(st.rounds) or None, "at": e.get("at"),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from companion.errors import InvalidRequestError
 from companion.table import service as table_service
+from companion.table.rules import table_rules
 from companion.table.store import GameNotFoundError, Store
 from companion.tournament import seating, standings
 from companion.tournament.model import TournamentState, check_player, fold, new_record
@@ -184,15 +185,38 @@ class Tournaments:
                     tables = [t["seats"] for t in current["rounds"][0]["tables"]]
                 mode = "planned"
             rec = st.record
+            overrides = _game_overrides(rec)
             created = []
             for seats in tables:
                 names = [st.players[p].name for p in seats]
-                game = table_service.create_game(self.games, rec["preset"], rec["overrides"], names)
+                game = table_service.create_game(self.games, rec["preset"], overrides, names)
                 created.append(game["id"])
             entries.append({"type": "round", "round": rnd, "mode": mode,
                             "tables": [{"table": i + 1, "game_id": g, "seats": s}
                                        for i, (g, s) in enumerate(zip(created, tables, strict=True))]})
             stored, dup = self.store.append(tid, entries, client_id, unique_round=rnd)
+            return stored[-1], dup
+
+    def cancel_round(self, tid: str, rnd: int, reason: object, client_id: str) -> tuple[dict, bool]:
+        """Take back the last seated round while none of its games has an event yet."""
+        with _lock(self.path, tid):
+            st = self.state(tid)
+            for e in st.log:
+                if e.get("client_id") == client_id and e.get("type") == "round_cancelled":
+                    return e, True
+            if not st.rounds or st.rounds[-1]["round"] != rnd:
+                last = st.rounds[-1]["round"] if st.rounds else None
+                raise TournamentStateError(f"only the last seated round ({last}) can be taken back, not {rnd!r}")
+            if not isinstance(reason, str) or not reason.strip():
+                raise InvalidRequestError('taking a round back needs a "reason" (it stays in the log)')
+            games = self.game_states(st)
+            started = [t["table"] for t in st.rounds[-1]["tables"]
+                       if games.get(t["game_id"]) and games[t["game_id"]]["history"]]
+            if started:
+                raise TournamentStateError(
+                    f"round {rnd} has started at table(s) {', '.join(map(str, started))}; it cannot be taken back")
+            stored, dup = self.store.append(tid, [{"type": "round_cancelled", "round": rnd,
+                                                   "reason": reason.strip()}], client_id)
             return stored[-1], dup
 
     def add_player(self, tid: str, body: dict, client_id: str) -> tuple[dict, bool]:
@@ -256,6 +280,16 @@ class Tournaments:
             entry = {"type": "penalty", "player": p.id, "points": points, "reason": reason.strip()}
         stored, dup = self.store.append(tid, [entry], client_id)
         return stored[-1], dup
+
+
+def _game_overrides(record: dict) -> dict:
+    """The tournament's overrides, plus whatever the preset file has changed since the tournament
+    was created: every round is played under the rules the tournament started with."""
+    frozen = record.get("rules") or {}
+    now = table_rules(record["preset"]).to_dict()
+    changed = {k: v for k, v in frozen.items()
+               if k not in ("family", "preset", "oka") and k in now and now[k] != v}
+    return {**changed, **record["overrides"]}
 
 
 def _meeting_summary(st: TournamentState) -> dict:

@@ -43,6 +43,7 @@ def table_results(rnd: dict, games: dict[str, dict | None]) -> list[dict]:
                           "points": state["scores"].get(names[i]) if state else None,
                           "result": pl if finished else None})
         out.append({"table": t["table"], "game_id": t["game_id"], "finished": finished,
+                    "started": bool(state and state.get("history")),
                     "missing": state is None, "round_label": (state or {}).get("round"),
                     "seats": seats})
     return out

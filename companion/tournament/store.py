@@ -149,12 +149,16 @@ class TournamentStore:
                 dup = con.execute("SELECT seq, entry, created FROM tournament_log "
                                   "WHERE tournament_id = ? AND client_id = ?", (tid, client_id)).fetchone()
                 if dup is None and unique_round is not None:
+                    seated: dict = {}
                     for seq, entry, created in con.execute(
-                            "SELECT seq, entry, created FROM tournament_log WHERE tournament_id = ?", (tid,)):
+                            "SELECT seq, entry, created FROM tournament_log WHERE tournament_id = ? ORDER BY seq",
+                            (tid,)):
                         e = json.loads(entry)
-                        if e.get("type") == "round" and e.get("round") == unique_round:
-                            dup = (seq, entry, created)
-                            break
+                        if e.get("type") == "round":
+                            seated[e.get("round")] = (seq, entry, created)
+                        elif e.get("type") == "round_cancelled":
+                            seated.pop(e.get("round"), None)
+                    dup = seated.get(unique_round)
                 if dup is not None:
                     con.execute("ROLLBACK")
                     return [{**json.loads(dup[1]), "seq": dup[0], "client_id": client_id, "at": dup[2]}], True

@@ -90,6 +90,14 @@ def seat_round(tid: str):  # noqa: ANN201
     return jsonify({"round": seated, "duplicate": duplicate, "tournament": view}), 200 if duplicate else 201
 
 
+@bp.post("/api/tournaments/<tid>/rounds/<int:rnd>/cancel")
+def cancel_round(tid: str, rnd: int):  # noqa: ANN201
+    body = _body()
+    svc = _service()
+    entry, duplicate = svc.cancel_round(tid, rnd, body.get("reason"), _client_id(body))
+    return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
+
+
 @bp.post("/api/tournaments/<tid>/penalties")
 def add_penalty(tid: str):  # noqa: ANN201
     svc = _service()

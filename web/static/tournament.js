@@ -34,6 +34,7 @@ const TEXT = {
     count_ok: "players: tables of four", count_bad: "players: not a multiple of 4",
     updated: "updated", chombo: "chombo", penalties_short: "penalty",
     bad_overrides: "Rule overrides must be a JSON object", shared: "=",
+    take_back: "Take back this round (no game has started)",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -61,6 +62,7 @@ const TEXT = {
     count_ok: "Spieler: Vierertische", count_bad: "Spieler: keine Vielfache von 4",
     updated: "aktualisiert", chombo: "Chombo", penalties_short: "Strafe",
     bad_overrides: "Regel-Abweichungen müssen ein JSON-Objekt sein", shared: "=",
+    take_back: "Runde zurücknehmen (noch kein Spiel begonnen)",
   },
 };
 
@@ -284,6 +286,11 @@ function renderRounds(v) {
         seats));
     }
     card.append(grid);
+    const last = v.rounds.length && rnd.round === v.rounds[v.rounds.length - 1].round;
+    if (last && !rnd.tables.some((tb) => tb.started)) {
+      card.append(el("button", { class: "ghost small", type: "button", text: t("take_back"),
+        onclick: () => cancelRound(rnd.round) }));
+    }
     box.append(card);
   }
   const p = v.progress;
@@ -383,6 +390,12 @@ async function seatWith(force) {
     }
     showMessage(err.message);
   }
+}
+
+async function cancelRound(n) {
+  const reason = window.prompt(`${t("round")} ${n} \u2013 ${t("reason")}:`);
+  if (!reason) return;
+  await post(`/rounds/${n}/cancel`, { reason, client_id: newClientId() }).catch(() => {});
 }
 
 async function cancelPenalty(seq) {
