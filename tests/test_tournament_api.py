@@ -296,3 +296,29 @@ def test_every_round_keeps_the_rules_the_tournament_started_with(client, tmp_pat
     finally:
         monkeypatch.undo()
         rules._preset_table.cache_clear()
+
+
+def test_rounds_can_be_cut_or_added(app, client) -> None:
+    t = create(client)  # 16 players, 5 rounds
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+    finish_round(app, rnd)
+    r = client.post(f"/api/tournaments/{t['id']}/settings", json={"rounds": 0, "client_id": "s0"})
+    assert "rounds" in error(r, 400)
+    r = client.post(f"/api/tournaments/{t['id']}/settings", json={"rounds": 2, "reason": "late", "client_id": "s1"})
+    view = r.get_json()["tournament"]
+    assert view["rounds_total"] == 2 and len(view["standings"][0]["round_scores"]) == 2
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r2"}).get_json()["round"]
+    r = client.post(f"/api/tournaments/{t['id']}/settings", json={"rounds": 1, "client_id": "s2"})
+    assert "2 rounds are seated already" in error(r, 409, "conflict")
+    assert "all 2 rounds" in error(client.post(f"/api/tournaments/{t['id']}/rounds",
+                                               json={"client_id": "r3", "force": True}), 409)
+    # six rounds for 16 players: after five perfect rounds everybody has met everybody, so the
+    # sixth round is planned from the history and must repeat 4 x 6 = 24 pairs, no more
+    finish_round(app, rnd)
+    client.post(f"/api/tournaments/{t['id']}/settings", json={"rounds": 6, "client_id": "s3"})
+    for r in range(3, 7):
+        rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": f"r{r}"}).get_json()["round"]
+        finish_round(app, rnd)
+    view = client.get(f"/api/tournaments/{t['id']}").get_json()
+    assert view["progress"]["complete"] and view["meetings"]["max_meetings"] == 2
+    assert view["meetings"]["repeat_meetings"] == 24

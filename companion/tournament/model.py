@@ -11,6 +11,7 @@ Log entries (JSON objects with ``type``):
   "game_id": "...", "seats": ["p4", "p9", "p2", "p13"]}]}`` - seats in order East, South, West, North
 - ``{"type": "round_cancelled", "round": 3, "reason": "..."}`` - a round seated by mistake, before
   any of its games had an event; its games stay in the games list, unused
+- ``{"type": "rounds_changed", "rounds": 4, "reason": "running late"}`` - fewer or more rounds
 - ``{"type": "penalty", "player": "p2", "points": 10000, "reason": "late"}`` - points are deducted
 - ``{"type": "penalty_cancelled", "target_seq": 12, "reason": "..."}``
 """
@@ -143,6 +144,7 @@ class TournamentState:
     plan: dict | None = None
     penalties: list[dict] = field(default_factory=list)
     log: list[dict] = field(default_factory=list)
+    rounds_changed: int | None = None
 
     @property
     def id(self) -> str:
@@ -150,7 +152,7 @@ class TournamentState:
 
     @property
     def rounds_total(self) -> int:
-        return self.record["rounds"]
+        return self.rounds_changed if self.rounds_changed is not None else self.record["rounds"]
 
     @property
     def next_round(self) -> int:
@@ -200,6 +202,8 @@ def fold(record: dict, log: list[dict]) -> TournamentState:
             st.rounds.append(e)
         elif kind == "round_cancelled":
             st.rounds = [r for r in st.rounds if r["round"] != e["round"]]
+        elif kind == "rounds_changed":
+            st.rounds_changed = e["rounds"]
         elif kind == "penalty":
             st.penalties.append({"seq": e["seq"], "player": e["player"], "points": e["points"],
                                  "reason": e["reason"], "round": len(st.rounds) or None, "at": e.get("at"),

@@ -17,7 +17,7 @@ from companion.table import service as table_service
 from companion.table.rules import table_rules
 from companion.table.store import GameNotFoundError, Store
 from companion.tournament import seating, standings
-from companion.tournament.model import TournamentState, check_player, fold, new_record
+from companion.tournament.model import MAX_ROUNDS, TournamentState, check_player, fold, new_record
 from companion.tournament.store import TournamentStateError, TournamentStore
 
 # one seating at a time per tournament in this process, so that a double tap does not create
@@ -107,7 +107,7 @@ class Tournaments:
         first = st.next_round
         rounds = [{"round": plan["from_round"] + i, "tables": [{"table": t + 1, "seats": seats}
                                                                 for t, seats in enumerate(r)]}
-                  for i, r in enumerate(plan["rounds"]) if plan["from_round"] + i >= first]
+                  for i, r in enumerate(plan["rounds"]) if first <= plan["from_round"] + i <= st.rounds_total]
         fits = sorted({p for r in plan["rounds"] for t in r for p in t}) == sorted(st.active_ids())
         return {"from_round": plan["from_round"], "valid": fits, "repeat_meetings": plan["repeat_meetings"],
                 "max_meetings": plan["max_meetings"], "wind_spread": plan["wind_spread"],
@@ -130,7 +130,7 @@ class Tournaments:
 
     def _planned_until(self, st: TournamentState) -> int:
         s = st.record["seating"]
-        return s["swiss_from"] - 1 if s["mode"] == "swiss" else st.rounds_total
+        return min(s["swiss_from"] - 1, st.rounds_total) if s["mode"] == "swiss" else st.rounds_total
 
     def _plan_entry(self, st: TournamentState) -> dict | None:
         first, last = st.next_round, self._planned_until(st)
@@ -218,6 +218,23 @@ class Tournaments:
             stored, dup = self.store.append(tid, [{"type": "round_cancelled", "round": rnd,
                                                    "reason": reason.strip()}], client_id)
             return stored[-1], dup
+
+    def set_rounds(self, tid: str, rounds: object, reason: object, client_id: str) -> tuple[dict, bool]:
+        """Play fewer or more rounds than planned (never fewer than are seated already)."""
+        st = self.state(tid)
+        for e in st.log:
+            if e.get("client_id") == client_id and e.get("type") == "rounds_changed":
+                return e, True
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise InvalidRequestError(f'"rounds" must be the number of rounds (1-{MAX_ROUNDS}), not {rounds!r}')
+        if rounds < len(st.rounds):
+            raise TournamentStateError(f"{len(st.rounds)} rounds are seated already; the tournament cannot "
+                                       f"have fewer than that")
+        if reason is not None and not isinstance(reason, str):
+            raise InvalidRequestError('"reason" must be text')
+        entry = {"type": "rounds_changed", "rounds": rounds, "reason": (reason or "").strip() or None}
+        stored, dup = self.store.append(tid, [entry], client_id)
+        return stored[-1], dup
 
     def add_player(self, tid: str, body: dict, client_id: str) -> tuple[dict, bool]:
         st = self.state(tid)

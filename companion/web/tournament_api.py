@@ -98,6 +98,17 @@ def cancel_round(tid: str, rnd: int):  # noqa: ANN201
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
 
 
+@bp.post("/api/tournaments/<tid>/settings")
+def change_settings(tid: str):  # noqa: ANN201
+    body = _body()
+    unknown = sorted(set(body) - {"rounds", "reason", "client_id"})
+    if unknown or "rounds" not in body:
+        raise InvalidRequestError('settings: send "rounds" (the new number of rounds), "reason" and "client_id"')
+    svc = _service()
+    entry, duplicate = svc.set_rounds(tid, body["rounds"], body.get("reason"), _client_id(body))
+    return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
+
+
 @bp.post("/api/tournaments/<tid>/penalties")
 def add_penalty(tid: str):  # noqa: ANN201
     svc = _service()

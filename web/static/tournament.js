@@ -35,6 +35,7 @@ const TEXT = {
     updated: "updated", chombo: "chombo", penalties_short: "penalty",
     bad_overrides: "Rule overrides must be a JSON object", shared: "=",
     take_back: "Take back this round (no game has started)",
+    rounds_total: "Number of rounds", change_rounds: "Change the number of rounds",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -63,6 +64,7 @@ const TEXT = {
     updated: "aktualisiert", chombo: "Chombo", penalties_short: "Strafe",
     bad_overrides: "Regel-Abweichungen müssen ein JSON-Objekt sein", shared: "=",
     take_back: "Runde zurücknehmen (noch kein Spiel begonnen)",
+    rounds_total: "Anzahl der Runden", change_rounds: "Rundenzahl ändern",
   },
 };
 
@@ -327,6 +329,9 @@ function renderManage(v) {
   const chosen = select.value;
   select.replaceChildren(...v.players.map((p) => el("option", { value: p.id, text: `${p.name} (${p.id})` })));
   if (chosen) select.value = chosen;
+  const roundsInput = $("#rounds-form").rounds;
+  if (document.activeElement !== roundsInput) roundsInput.value = v.rounds_total;
+  roundsInput.min = Math.max(1, v.rounds.length);
   const names = Object.fromEntries(v.players.map((p) => [p.id, p.name]));
   const pens = $("#penalties");
   pens.replaceChildren();
@@ -442,6 +447,13 @@ function setupTournament() {
       penaltyId = newClientId();
       penaltyForm.reason.value = "";
     } catch (err) { if (err.status && err.status < 500) penaltyId = newClientId(); }
+  });
+  const roundsForm = $("#rounds-form");
+  roundsForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    await post("/settings", { rounds: Number(roundsForm.rounds.value), reason: roundsForm.reason.value,
+      client_id: newClientId() }, "✓").catch(() => {});
+    roundsForm.reason.value = "";
   });
   const playerForm = $("#player-form");
   let playerId = newClientId();
