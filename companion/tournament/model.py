@@ -99,7 +99,7 @@ def new_record(body: dict) -> dict:
     if len(players) > MAX_PLAYERS:
         raise InvalidRequestError(f"at most {MAX_PLAYERS} players")
     checked = [check_player(p, f"player {i + 1}") for i, p in enumerate(players)]
-    _unique_names([p["name"] for p in checked])
+    unique_names([p["name"] for p in checked])
     from companion.tournament.seating import check_player_count
 
     check_player_count(len(checked))
@@ -108,8 +108,9 @@ def new_record(body: dict) -> dict:
             "players": [{"id": f"p{i + 1}", **p} for i, p in enumerate(checked)]}
 
 
-def _unique_names(names: list[str]) -> None:
-    # a table tablet shows names, and a game refuses two equal names at one table
+def unique_names(names: list[str]) -> None:
+    """Refuse two players of the same name (case and spacing aside): tablets show names, and a
+    game refuses two equal names at one table."""
     seen: dict[str, str] = {}
     for n in names:
         key = n.casefold()

@@ -89,15 +89,15 @@ def _history_counts(players: Sequence[Hashable], history: Sequence[Sequence[Sequ
     return met, winds
 
 
-def _lower_bound(met: list[list[int]], rounds: int) -> int:
-    """The least possible pair cost: each player's meetings spread as evenly as they can be."""
+def _lower_bound(met: list[list[int]], rounds: int = 0) -> int:
+    """The least possible pair cost once ``rounds`` more rounds are added to the meetings ``met``:
+    each player's meetings spread as evenly as they can be over the others."""
     n = len(met)
     if n <= 1:
         return 0
     total = 0
     for i in range(n):
-        slots = sum(met[i]) + 3 * rounds
-        q, rem = divmod(slots, n - 1)
+        q, rem = divmod(sum(met[i]) + 3 * rounds, n - 1)
         total += rem * (q + 1) * q // 2 + (n - 1 - rem) * q * (q - 1) // 2
     return (total + 1) // 2
 
@@ -138,7 +138,7 @@ def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[
         for t, table in enumerate(rnd):
             for i, p in enumerate(table):
                 where[r][p], pos[r][p] = t, i
-    bound = _lower_bound_from_planned(met)
+    bound = _lower_bound(met)
     cost = _pair_cost(met)
     best_cost, best_plan = cost, [[list(t) for t in rnd] for rnd in plan]
     steps = min(_MAX_STEPS, _STEPS_PER_SLOT * n * rounds)
@@ -185,17 +185,6 @@ def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[
         if cost < best_cost:
             best_cost, best_plan = cost, [[list(t) for t in rnd] for rnd in plan]
     return best_plan
-
-
-def _lower_bound_from_planned(met: list[list[int]]) -> int:
-    n = len(met)
-    if n <= 1:
-        return 0
-    total = 0
-    for i in range(n):
-        q, rem = divmod(sum(met[i]), n - 1)
-        total += rem * (q + 1) * q // 2 + (n - 1 - rem) * q * (q - 1) // 2
-    return (total + 1) // 2
 
 
 def _even_squares(total: int) -> int:

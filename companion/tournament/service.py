@@ -17,7 +17,14 @@ from companion.table import service as table_service
 from companion.table.rules import table_rules
 from companion.table.store import GameNotFoundError, Store
 from companion.tournament import seating, standings
-from companion.tournament.model import MAX_ROUNDS, TournamentState, check_player, fold, new_record
+from companion.tournament.model import (
+    MAX_ROUNDS,
+    TournamentState,
+    check_player,
+    fold,
+    new_record,
+    unique_names,
+)
 from companion.tournament.store import TournamentStateError, TournamentStore
 
 # one seating at a time per tournament in this process, so that a double tap does not create
@@ -237,17 +244,17 @@ class Tournaments:
         return stored[-1], dup
 
     def add_player(self, tid: str, body: dict, client_id: str) -> tuple[dict, bool]:
-        st = self.state(tid)
-        for e in st.log:
-            if e.get("client_id") == client_id and e.get("type") == "player_added":
-                return e, True
-        player = check_player({k: v for k, v in body.items() if k not in ("client_id",)}, "the player")
-        from companion.tournament.model import _unique_names
-
-        _unique_names([p.name for p in st.players.values()] + [player["name"]])
-        player["id"] = f"p{len(st.players) + 1}"
-        stored, dup = self.store.append(tid, [{"type": "player_added", "player": player}], client_id)
-        return stored[-1], dup
+        """A late entry or a substitute; they are seated from the next round on."""
+        player = check_player({k: v for k, v in body.items() if k != "client_id"}, "the player")
+        with _lock(self.path, tid):  # the new id is the count of players so far plus one
+            st = self.state(tid)
+            for e in st.log:
+                if e.get("client_id") == client_id and e.get("type") == "player_added":
+                    return e, True
+            unique_names([p.name for p in st.players.values()] + [player["name"]])
+            player = {"id": f"p{len(st.players) + 1}", **player}
+            stored, dup = self.store.append(tid, [{"type": "player_added", "player": player}], client_id)
+            return stored[-1], dup
 
     def withdraw_player(self, tid: str, pid: str, reason: object, client_id: str,
                         *, back: bool = False) -> tuple[dict, bool]:
