@@ -67,6 +67,8 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
         page.wait_for_selector("#rounds .table-card")
         assert page.locator("#rounds .table-card").count() == 4
         tid = page.url.rsplit("/", 1)[1]
+        page.click(".tabs button[data-tab=seating]")
+        assert page.locator("#seating-list li").count() == 16
 
         store = Store(app.config["DATABASE"])
         view = app.test_client().get(f"/api/tournaments/{tid}").get_json()

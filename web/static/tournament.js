@@ -36,6 +36,8 @@ const TEXT = {
     bad_overrides: "Rule overrides must be a JSON object", shared: "=",
     take_back: "Take back this round (no game has started)",
     rounds_total: "Number of rounds", change_rounds: "Change the number of rounds",
+    seating_tab: "Seating", seating_of: "Seating of round", wind_E: "East", wind_S: "South",
+    wind_W: "West", wind_N: "North",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -65,6 +67,8 @@ const TEXT = {
     bad_overrides: "Regel-Abweichungen müssen ein JSON-Objekt sein", shared: "=",
     take_back: "Runde zurücknehmen (noch kein Spiel begonnen)",
     rounds_total: "Anzahl der Runden", change_rounds: "Rundenzahl ändern",
+    seating_tab: "Sitzplätze", seating_of: "Sitzplätze in Runde", wind_E: "Ost", wind_S: "Süd",
+    wind_W: "West", wind_N: "Nord",
   },
 };
 
@@ -215,6 +219,7 @@ function render(v) {
   document.title = `${v.name} – Mahjong Companion`;
   renderProgress(v);
   renderStandings(v);
+  renderSeating(v);
   renderRounds(v);
   renderPlan(v);
   renderManage(v);
@@ -258,6 +263,23 @@ function renderStandings(v) {
     for (const s of r.round_scores) row.append(el("td", { class: "num round-col", text: s === null ? "" : fmt(s) }));
     row.append(el("td", { class: "num detail", text: r.ranks.join("/") }));
     body.append(row);
+  }
+}
+
+// where everybody sits in the latest round, by name: what players look for at the start of a round
+function renderSeating(v) {
+  const list = $("#seating-list");
+  list.replaceChildren();
+  const rnd = v.rounds[v.rounds.length - 1];
+  $("#seating-title").textContent = rnd ? `${t("seating_of")} ${rnd.round}` : t("not_started");
+  if (!rnd) return;
+  const names = Object.fromEntries(v.players.map((p) => [p.id, p.name]));
+  const seats = rnd.tables.flatMap((tb) => tb.seats.map((s) => ({ name: names[s.player] || s.player_name, table: tb.table, wind: s.wind })));
+  seats.sort((a, b) => a.name.localeCompare(b.name, lang, { numeric: true, sensitivity: "base" }));
+  for (const s of seats) {
+    list.append(el("li", {}, el("span", { class: "who", text: s.name }),
+      el("span", { class: "where", text: `${t("table")} ${s.table}` }),
+      el("span", { class: "wind", text: t(`wind_${s.wind}`) })));
   }
 }
 
@@ -428,9 +450,16 @@ function setupTournament() {
   $("#seat").addEventListener("click", seatNext);
   $("#projector").addEventListener("click", () => {
     document.body.classList.toggle("projector");
-    if (document.body.classList.contains("projector")) $(".tabs button[data-tab=standings]").click();
+    const tab = $(".tabs button.active");
+    if (document.body.classList.contains("projector") && !["standings", "seating"].includes(tab && tab.dataset.tab)) {
+      $(".tabs button[data-tab=standings]").click();
+    }
   });
-  if (new URLSearchParams(location.search).has("projector")) document.body.classList.add("projector");
+  const projector = new URLSearchParams(location.search).get("projector");
+  if (projector !== null) {
+    document.body.classList.add("projector");
+    if (projector === "seating") $(".tabs button[data-tab=seating]").click();
+  }
   // on the projector nobody scrolls: page through a long list, then start again at the top
   setInterval(() => {
     if (!document.body.classList.contains("projector")) return;
