@@ -85,6 +85,9 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
         assert names[1] in first.inner_text() and "+18.9" in first.inner_text()
         last = page.locator("#standings-body tr").last
         assert names[0] in last.inner_text() and "\u221218.9" in last.inner_text()
+        first.click()  # the winner's games: round 1, South, 1st place, +18.9
+        detail = page.inner_text("#standings-body .player-detail")
+        assert "+18.9" in detail and names[0] in detail
         page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
 
         page.click("#lang")

@@ -37,7 +37,7 @@ const TEXT = {
     take_back: "Take back this round (no game has started)",
     rounds_total: "Number of rounds", change_rounds: "Change the number of rounds",
     seating_tab: "Seating", seating_of: "Seating of round", wind_E: "East", wind_S: "South",
-    wind_W: "West", wind_N: "North",
+    wind_W: "West", wind_N: "North", opponents: "Opponents", place: "Place", score: "Score",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -68,7 +68,7 @@ const TEXT = {
     take_back: "Runde zurücknehmen (noch kein Spiel begonnen)",
     rounds_total: "Anzahl der Runden", change_rounds: "Rundenzahl ändern",
     seating_tab: "Sitzplätze", seating_of: "Sitzplätze in Runde", wind_E: "Ost", wind_S: "Süd",
-    wind_W: "West", wind_N: "Nord",
+    wind_W: "West", wind_N: "Nord", opponents: "Gegner", place: "Platz", score: "Ergebnis",
   },
 };
 
@@ -79,6 +79,7 @@ const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const tid = document.body.dataset.tournament;
 let current = null;   // the last tournament view from the server
 let seatClientId = null;
+let openPlayer = null;  // the standings row whose games are shown
 
 function newClientId() {
   // crypto.randomUUID needs a secure context, which a tablet on http://192.168... is not
@@ -257,13 +258,43 @@ function renderStandings(v) {
     if (r.penalties) notes.push(`${t("penalties_short")} ${fmt(-r.penalties)}`);
     if (notes.length) name.append(el("span", { class: "sub warn", text: notes.join(" · ") }));
     const row = el("tr", { class: r.withdrawn ? "withdrawn" : "" },
-      el("td", { class: "num rank", text: `${r.rank}${r.shared ? t("shared") : ""}` }), name,
+      el("td", { class: `num rank${r.rank <= 3 && r.games ? " podium" : ""}`, text: `${r.rank}${r.shared ? t("shared") : ""}` }), name,
       el("td", { class: `num total ${r.total > 0 ? "plus" : r.total < 0 ? "minus" : ""}`, text: fmt(r.total) }),
       el("td", { class: "num", text: r.games }));
     for (const s of r.round_scores) row.append(el("td", { class: "num round-col", text: s === null ? "" : fmt(s) }));
     row.append(el("td", { class: "num detail", text: r.ranks.join("/") }));
+    row.classList.add("clickable");
+    row.addEventListener("click", () => { openPlayer = openPlayer === r.player ? null : r.player; renderStandings(v); });
     body.append(row);
+    if (openPlayer === r.player && !document.body.classList.contains("projector")) {
+      body.append(el("tr", { class: "player-detail" }, el("td", { colspan: 5 + v.rounds_total }, playerGames(v, r))));
+    }
   }
+}
+
+// one player's games, round by round: what a scorekeeper checks when a result is disputed
+function playerGames(v, r) {
+  const names = Object.fromEntries(v.players.map((p) => [p.id, p.name]));
+  const list = el("table", { class: "list games-of" });
+  list.append(el("tr", {}, el("th", { text: t("round") }), el("th", { text: t("table") }), el("th", { text: "" }),
+    el("th", { text: t("opponents") }), el("th", { class: "num", text: t("points") }),
+    el("th", { class: "num", text: t("place") }), el("th", { class: "num", text: t("score") })));
+  for (const rnd of v.rounds) {
+    for (const tb of rnd.tables) {
+      const seat = tb.seats.find((s) => s.player === r.player);
+      if (!seat) continue;
+      const res = seat.result;
+      const others = tb.seats.filter((s) => s !== seat).map((s) => `${s.wind} ${names[s.player] || s.player_name}`).join(", ");
+      list.append(el("tr", {},
+        el("td", { text: rnd.round }),
+        el("td", {}, el("a", { href: GAME_URL(tb.game_id), target: "_blank", rel: "noopener", text: tb.table })),
+        el("td", { class: "wind", text: seat.wind }), el("td", { class: "muted", text: others }),
+        el("td", { class: "num", text: (res ? res.points : seat.points ?? "").toLocaleString(lang) }),
+        el("td", { class: "num", text: res ? res.rank : t(tb.finished ? "finished" : "playing") }),
+        el("td", { class: "num", text: res ? fmt(res.score) + (res.penalty ? ` (${t("chombo")} ${fmt(-res.penalty)})` : "") : "" })));
+    }
+  }
+  return list;
 }
 
 // where everybody sits in the latest round, by name: what players look for at the start of a round
