@@ -127,9 +127,10 @@ def _honor_part(counts: tuple[int, ...]) -> tuple | None:
     return (pair, tuple(sets), tuple(k for _, k, _ in sets))
 
 
-def _combine(counts: list[int]) -> list[tuple]:
-    """(pair, sets, chis, pons, all sets outside, honour triplet) for every split."""
-    key = tuple(counts[27:34])
+def _combine(suits: tuple[tuple[int, ...], ...]) -> list[tuple]:
+    """(pair, sets, chis, pons, all sets outside, honour triplet) for every split of the counts
+    given per suit (m, p, s: 9 each; z: 7)."""
+    key = suits[3]
     honors = _HONOR_PARTS.get(key, False)
     if honors is False:
         honors = _HONOR_PARTS[key] = _honor_part(key)
@@ -137,7 +138,7 @@ def _combine(counts: list[int]) -> list[tuple]:
         return []
     parts = []
     for suit in (0, 1, 2):
-        key = tuple(counts[9 * suit:9 * suit + 9])
+        key = suits[suit]
         cache = _PARTS[suit]
         found = cache.get(key)
         if found is None:
@@ -162,7 +163,8 @@ def _combine(counts: list[int]) -> list[tuple]:
 def split(counts: list[int]) -> list[tuple[int, tuple]]:
     """All (pair, concealed sets) splits of the counts; the same splits as
     :func:`companion.hand.decompose` (a test checks that), sets sorted by kind."""
-    return [(c[0], c[1]) for c in _combine(counts)]
+    suits = (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
+    return [(c[0], c[1]) for c in _combine(suits)]
 
 
 def _waits(pair: int, sets: tuple, win: int) -> list[tuple[str, int]]:
@@ -211,7 +213,7 @@ def readings(s: Situation) -> Iterator[Reading]:
                 m_honor = True
             else:
                 m_outside = m_outside and first % 9 in (0, 8)
-    for pair, sets, chis, pons, outside, honor in _combine(counts):
+    for pair, sets, chis, pons, outside, honor in _combine(s.suits):
         if melds:
             chis += m_chis
             pons += m_pons

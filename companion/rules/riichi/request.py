@@ -9,6 +9,7 @@ contradict each other (tenhou on a ron, ippatsu without riichi, ...).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from companion.errors import InvalidRequestError, InvalidTilesError
@@ -27,7 +28,7 @@ CHI, PON, KAN = 0, 1, 2
 class Meld:
     """A called (or concealed-kan) set: its shape, first kind, whether it keeps the hand closed."""
 
-    __slots__ = ("type", "shape", "first", "tiles", "concealed", "reds")
+    __slots__ = ("type", "shape", "first", "tiles", "concealed", "reds", "set")
 
     def __init__(self, type_: str, shape: int, first: int, tiles: tuple[int, ...]) -> None:
         self.type = type_
@@ -36,6 +37,7 @@ class Meld:
         self.tiles = tiles  # tile ints (kind, plus RED_BIT for a red five)
         self.concealed = type_ == "ankan"
         self.reds = 0 if max(tiles) < RED_BIT else sum(1 for v in tiles if v >= RED_BIT)
+        self.set = (shape, first, self.concealed)  # as a reading lists its sets
 
 
 class Request:
@@ -44,7 +46,7 @@ class Request:
 
     __slots__ = ("options", "opts", "full", "sets", "n_melds", "n_kans", "all_simple", "all_th", "has_honor",
                  "n_suits", "all_green", "all_honor", "all_terminal",
-                 "counts", "present", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
+                 "counts", "suits", "present", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
                  "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
 
 
@@ -113,8 +115,9 @@ def _fast_tiles(text: str) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def _hand_info(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
-    """The tiles, their 34 counts, the bit mask of kinds present and the number of red fives."""
+def _hand_info(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int]:
+    """The tiles, their counts per suit (m, p, s: 9 each; z: 7), the bit mask of kinds present and
+    the number of red fives."""
     counts = [0] * NUM_KINDS
     present = 0  # bit k set: kind k is somewhere in the hand (melds are added later)
     aka = 0
@@ -124,13 +127,75 @@ def _hand_info(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]
             v -= RED_BIT
         counts[v] += 1
         present |= 1 << v
-    return tiles, tuple(counts), present, aka
+    return tiles, (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:])), present, aka
 
 
-@lru_cache(maxsize=8192)
-def _fast_hand(text: str) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
-    tiles = _fast_tiles(text)
-    return None if tiles is None else _hand_info(tiles)
+# A hand in mpsz is a few suit groups ("336688m", "056677p", "77s"). A new hand is almost always made
+# of groups seen before, so each group is read once and the hand is put together from the pieces.
+_GROUP = re.compile(r"[0-9]+[mpsz]| +|.", re.S)
+_NO_TILES = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+_GROUPS: dict[str, tuple | None] = {}
+
+
+def _group(token: str) -> tuple | None:
+    """(suit index, tile ints, counts of that suit, present mask, red fives) of one group; suit -1 for
+    spaces; ``None`` if the full parser has to look at it (and word the error)."""
+    if token[0] == " ":
+        return (-1, (), (), 0, 0)
+    suit = "mpsz".find(token[-1])
+    if suit < 0 or len(token) < 2:
+        return None
+    size = 7 if suit == 3 else 9
+    base = 9 * suit
+    counts = [0] * size
+    tiles = []
+    aka = 0
+    for ch in token[:-1]:
+        d = ord(ch) - 48
+        if d == 0:
+            if suit == 3:
+                return None
+            counts[4] += 1
+            tiles.append(base + 4 + RED_BIT)
+            aka += 1
+        elif d > size:
+            return None
+        else:
+            counts[d - 1] += 1
+            tiles.append(base + d - 1)
+    present = sum(1 << (base + i) for i in range(size) if counts[i])
+    return (suit, tuple(tiles), tuple(counts), present, aka)
+
+
+def _fast_hand(text: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int] | None:
+    """The hand as :func:`_hand_info` gives it, put together from memoised suit groups."""
+    groups = _GROUPS
+    tiles: tuple[int, ...] = ()
+    suits = list(_NO_TILES)
+    seen = 0
+    present = 0
+    aka = 0
+    for token in _GROUP.findall(text):
+        info = groups.get(token)
+        if info is None:
+            if token in groups:
+                return None
+            if len(groups) > 100_000:
+                groups.clear()
+            info = groups[token] = _group(token)
+            if info is None:
+                return None
+        suit, part, counts, bits, reds = info
+        if suit < 0:
+            continue
+        if seen >> suit & 1:  # the same suit written twice ("1m2m3m")
+            counts = tuple(a + b for a, b in zip(suits[suit], counts, strict=True))
+        seen |= 1 << suit
+        suits[suit] = counts
+        tiles += part
+        present |= bits
+        aka += reds
+    return tiles, tuple(suits), present, aka
 
 
 def _tiles(value: object, what: str, backs: bool = False) -> tuple[int, ...]:
@@ -165,7 +230,26 @@ def _show(tiles: tuple[int, ...] | list[int]) -> str:
     return format_tiles(Tile(v & 63, v >= RED_BIT) if v & 63 != BACK else Tile(BACK) for v in tiles)
 
 
+_MELDS: dict[tuple[str, str], Meld] = {}
+
+
 def _parse_meld(raw: object, index: int) -> Meld:
+    """A checked meld; a (type, tiles) pair read before is looked up (a Meld is never changed)."""
+    if type(raw) is dict:
+        key = (raw.get("type"), raw.get("tiles"))
+        meld = _MELDS.get(key) if len(raw) == 2 and type(key[1]) is str else None
+        if meld is not None:
+            return meld
+        meld = _read_meld(raw, index)
+        if type(key[1]) is str:
+            if len(_MELDS) > 20_000:
+                _MELDS.clear()
+            _MELDS[key] = meld
+        return meld
+    return _read_meld(raw, index)
+
+
+def _read_meld(raw: object, index: int) -> Meld:
     if type(raw) is not dict:
         raise InvalidRequestError(f'melds[{index}] must be an object {{"type": ..., "tiles": ...}}')
     type_ = raw.get("type")
@@ -241,9 +325,13 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     rnd = get("round_wind", "E")
     r.round = _WIND_KIND[rnd] if type(rnd) is str and rnd in _WIND_KIND else _wind(request, "round_wind", "E")
     r.dealer = r.seat == EAST
-    r.honba = _count(request, "honba") if "honba" in request else 0
-    r.riichi_sticks = _count(request, "riichi_sticks") if "riichi_sticks" in request else 0
-    r.discarder = _wind(request, "discarder", None) if "discarder" in request else None
+    value = get("honba", 0)
+    r.honba = value if type(value) is int and value >= 0 else _count(request, "honba")
+    value = get("riichi_sticks", 0)
+    r.riichi_sticks = value if type(value) is int and value >= 0 else _count(request, "riichi_sticks")
+    value = get("discarder")
+    r.discarder = None if value is None else _WIND_KIND[value] if type(value) is str and value in _WIND_KIND \
+        else _wind(request, "discarder", None)
 
     if "hand" not in request:
         raise InvalidRequestError('"hand" is missing: the concealed tiles including the winning tile')
@@ -251,8 +339,8 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     info = _fast_hand(text) if type(text) is str else None
     if info is None:
         info = _hand_info(_tiles(text, "hand"))
-    hand, concealed, present, aka = info
-    concealed = list(concealed)
+    hand, suits, present, aka = info
+    concealed = suits[0] + suits[1] + suits[2] + suits[3]
     raw_melds = get("melds") or []
     if type(raw_melds) is not list:
         raise InvalidRequestError('"melds" must be a list of {"type": ..., "tiles": ...}')
@@ -268,7 +356,10 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
 
     if "win_tile" not in request:
         raise InvalidRequestError('"win_tile" is missing: which tile completed the hand')
-    win_tiles = _tiles(request["win_tile"], "win_tile")
+    value = request["win_tile"]
+    win_tiles = _fast_tiles(value) if type(value) is str else None
+    if win_tiles is None:
+        win_tiles = _tiles(value, "win_tile")
     if len(win_tiles) != 1:
         raise InvalidRequestError(f"win_tile must be exactly one tile, got {request['win_tile']!r}")
     win = win_tiles[0]
@@ -278,16 +369,18 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.win = win & 63
     r.win_red = win >= RED_BIT
 
-    dora = _tiles(get("dora_indicators") or (), "dora_indicators")
-    ura = _tiles(get("ura_indicators") or (), "ura_indicators")
+    dora = _indicators(get("dora_indicators"), "dora_indicators")
+    ura = _indicators(get("ura_indicators"), "ura_indicators")
     if len(dora) > 1 or ura:
         _check_indicators(dora, ura, options)
 
     full = concealed
     n_kans = 0
+    closed = True
     if melds:
-        full = concealed.copy()
+        full = list(concealed)
         for m in melds:
+            closed = closed and m.concealed
             first = m.first
             if m.shape == CHI:
                 present |= _MELD_BITS[first]
@@ -303,18 +396,20 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
             aka += m.reds
     counts = full
     if dora or ura:
-        counts = full.copy()
+        counts = list(full)
         for v in dora:
             counts[v & 63] += 1
         for v in ura:
             counts[v & 63] += 1
-    ind_reds = (dora or ura) and max(dora + ura) >= RED_BIT
-    if aka or ind_reds or max(counts) > 4:
+    ind_reds = sum(v >= RED_BIT for v in dora + ura) if (dora or ura) and max(dora + ura) >= RED_BIT else 0
+    # one red five is within every rule set that has red fives at all: only more need the full check
+    if (aka or ind_reds) and (aka + ind_reds > 1 or not options.red_fives) or max(counts) > 4:
         _check_copies(hand, melds, dora, ura, counts, options)
     r.counts = concealed
+    r.suits = suits
     r.full = full
     r.present = present
-    r.sets = tuple((m.shape, m.first, m.concealed) for m in melds) if melds else ()
+    r.sets = tuple([m.set for m in melds]) if melds else ()
     r.n_melds = len(melds)
     r.n_kans = n_kans
     r.all_simple = not present & _TH_MASK
@@ -325,12 +420,27 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.all_honor = not present & ~_HONOR_MASK
     r.all_terminal = not present & ~_TERMINAL_MASK
     r.aka = aka  # red fives among the indicators are no dora of the hand
-    r.dora = [v & 63 for v in dora]
-    r.ura = [v & 63 for v in ura]
-    r.closed = not melds or all(m.concealed for m in melds)
+    r.dora = tuple([v & 63 for v in dora]) if ind_reds else dora
+    r.ura = tuple([v & 63 for v in ura]) if ind_reds else ura
+    r.closed = closed
     if True in flags[:10] or ura or r.discarder is not None:
-        _check_flags(r, bool(melds), any(m.shape == KAN for m in melds))
+        _check_flags(r, bool(melds), n_kans > 0)
     return r
+
+
+def _indicators(value: object, what: str) -> tuple[int, ...]:
+    """Dora or ura indicators: a list of tile texts (or one mpsz text), usually one tile each."""
+    if not value:
+        return ()
+    if type(value) is list:
+        out: tuple[int, ...] = ()
+        for text in value:
+            tiles = _fast_tiles(text) if type(text) is str else None
+            if tiles is None:
+                return _tiles(value, what)
+            out += tiles
+        return out
+    return _tiles(value, what)
 
 
 _BIT = tuple(1 << k for k in range(NUM_KINDS))
@@ -413,19 +523,20 @@ def _check_flags(r: Request, has_melds: bool, has_kan: bool) -> None:
             raise bad("a discarder was given for a tsumo")
         if r.discarder == r.seat:
             raise bad("the winner cannot be the discarder")
+    if not (r.tenhou or r.chiihou or r.renhou):
+        return
     first_turn = [f for f in ("tenhou", "chiihou", "renhou") if getattr(r, f)]
     if len(first_turn) > 1:
         raise bad(" and ".join(first_turn) + " exclude each other")
-    if first_turn:
-        name = first_turn[0]
-        others = [f for f in ("riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei") if getattr(r, f)]
-        if others:
-            raise bad(f"{name} is a win before the first draw or discard, so {', '.join(others)} cannot apply")
-        if has_melds:
-            raise bad(f"{name} is impossible with melds")
-        if name == "tenhou" and not (r.dealer and r.tsumo):
-            raise bad("tenhou is the dealer's (seat East) tsumo on the first draw")
-        if name == "chiihou" and (r.dealer or not r.tsumo):
-            raise bad("chiihou is a non-dealer's tsumo on the first draw")
-        if name == "renhou" and (r.dealer or r.tsumo):
-            raise bad("renhou is a non-dealer's ron before the first own draw")
+    name = first_turn[0]
+    others = [f for f in ("riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei") if getattr(r, f)]
+    if others:
+        raise bad(f"{name} is a win before the first draw or discard, so {', '.join(others)} cannot apply")
+    if has_melds:
+        raise bad(f"{name} is impossible with melds")
+    if name == "tenhou" and not (r.dealer and r.tsumo):
+        raise bad("tenhou is the dealer's (seat East) tsumo on the first draw")
+    if name == "chiihou" and (r.dealer or not r.tsumo):
+        raise bad("chiihou is a non-dealer's tsumo on the first draw")
+    if name == "renhou" and (r.dealer or r.tsumo):
+        raise bad("renhou is a non-dealer's ron before the first own draw")
