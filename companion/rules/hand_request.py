@@ -163,7 +163,7 @@ def read_count(request: Mapping, key: str) -> int:
     return value
 
 
-def read_tile_list(value: object, key: str) -> list[Tile]:
+def read_tile_list(value: object, key: str, who: str = "") -> list[Tile]:
     """Tiles given as one mpsz string or a list of mpsz strings (``["1f", "3f"]``); None is none."""
     if value is None:
         return []
@@ -171,26 +171,27 @@ def read_tile_list(value: object, key: str) -> list[Tile]:
         return parse_tiles(value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return [t for v in value for t in parse_tiles(v)]
-    raise InvalidRequestError(f'"{key}" must be a list of tiles like ["1f", "3f"] or an mpsz string, got {value!r}')
+    raise InvalidRequestError(f'{who}"{key}" must be a list of tiles like ["1f", "3f"] or an mpsz string, '
+                              f"got {value!r}")
 
 
-def read_flowers(value: object, extra: Iterable[Tile] = ()) -> tuple[int, ...]:
+def read_flowers(value: object, extra: Iterable[Tile] = (), who: str = "") -> tuple[int, ...]:
     """Flower and season kinds (34-41) of ``flowers``, plus any set aside from ``hand`` (``extra``)."""
-    tiles = read_tile_list(value, "flowers")
+    tiles = read_tile_list(value, "flowers", who)
     bad = [str(t) for t in tiles if not t.is_flower]
     if bad:
-        raise InvalidTilesError(f'"flowers" may hold only 1f-8f (flowers 1-4, seasons 1-4), got {", ".join(bad)}')
+        raise InvalidTilesError(f'{who}"flowers" may hold only 1f-8f (flowers 1-4, seasons 1-4), got {", ".join(bad)}')
     kinds = [t.kind for t in tiles] + [t.kind for t in extra]
     twice = sorted({k for k in kinds if kinds.count(k) > 1})
     if twice:
         names = ", ".join(str(Tile(k)) for k in twice)
-        raise InvalidTilesError(f'"flowers" names the same flower or season twice ({names}); each exists once')
+        raise InvalidTilesError(f'{who}"flowers" names the same flower or season twice ({names}); each exists once')
     return tuple(sorted(kinds))
 
 
-def read_meld(raw: object, index: int) -> Meld:
+def read_meld(raw: object, index: int, who: str = "") -> Meld:
     """One entry of ``melds``: its type must match its tiles."""
-    where = f"melds[{index}]"
+    where = f"{who}melds[{index}]"
     if not isinstance(raw, dict) or "type" not in raw or "tiles" not in raw:
         raise InvalidRequestError(f'{where} must be an object {{"type": "chi|pon|minkan|kakan|ankan", "tiles": "..."}}')
     mtype = raw["type"]
@@ -215,14 +216,16 @@ def read_meld(raw: object, index: int) -> Meld:
     return Meld(mtype, kinds[0], tuple(tiles))
 
 
-def read_melds(value: object) -> list[Meld]:
-    if value is None:
+def read_melds(value: object, who: str = "") -> list[Meld]:
+    """``melds`` as a list; absent, null or an empty value ("", {}) means no melds."""
+    if value is None or value in ("", {}):
         return []
     if not isinstance(value, list):
-        raise InvalidRequestError('"melds" must be a list of {"type": ..., "tiles": ...} objects')
-    melds = [read_meld(raw, i) for i, raw in enumerate(value)]
+        raise InvalidRequestError(f'{who}"melds" must be a list of {{"type": ..., "tiles": ...}} objects, '
+                                  f"got {value!r}")
+    melds = [read_meld(raw, i, who) for i, raw in enumerate(value)]
     if len(melds) > MAX_MELDS:
-        raise InvalidRequestError(f"a hand has at most {MAX_MELDS} melds, got {len(melds)}")
+        raise InvalidRequestError(f"{who}a hand has at most {MAX_MELDS} melds, got {len(melds)}")
     return melds
 
 
@@ -291,9 +294,9 @@ def read_hand_request(
     if set_aside and not flowers_in_hand:
         raise InvalidTilesError(f'{who}"hand" holds only playing tiles; put flowers and seasons under "flowers"')
     tiles = [t for t in tiles if not t.is_flower]
-    melds = read_melds(request.get("melds"))
-    flowers = read_flowers(request.get("flowers"), set_aside)
-    indicators = tuple((key, tuple(_indicator_tiles(request.get(key), key))) for key in indicator_keys)
+    melds = read_melds(request.get("melds"), who)
+    flowers = read_flowers(request.get("flowers"), set_aside, who)
+    indicators = tuple((key, tuple(_indicator_tiles(request.get(key), key, who))) for key in indicator_keys)
 
     on_table = [t for _, shown in indicators for t in shown]
     named = [key for key, shown in indicators if shown]
@@ -322,11 +325,11 @@ def read_hand_request(
     )
 
 
-def _indicator_tiles(value: object, key: str) -> list[Tile]:
-    tiles = read_tile_list(value, key)
+def _indicator_tiles(value: object, key: str, who: str) -> list[Tile]:
+    tiles = read_tile_list(value, key, who)
     for t in tiles:
         if t.kind >= NUM_KINDS:
-            raise InvalidTilesError(f'{t} cannot be in "{key}": indicators are suit or honour tiles')
+            raise InvalidTilesError(f'{who}{t} cannot be in "{key}": indicators are suit or honour tiles')
     return tiles
 
 

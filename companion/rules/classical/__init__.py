@@ -54,8 +54,8 @@ def score(request: dict) -> dict:
     hand = parse_hand(request, options)
     result = {"rules": "classical", "options": options.to_dict(), **score_hand(hand, options)}
     if hand.won:
-        result["payments"] = winner_payments(result["value"], hand.seat)
-        result["payments_by_seat"] = winner_only_by_seat(result["value"], hand.seat)
+        result["payments"] = winner_payments(result["value"], hand.seat_wind)
+        result["payments_by_seat"] = winner_only_by_seat(result["value"], hand.seat_wind)
         result["settlement"] = "winner_only"
         result["note"] = _WINNER_ONLY_NOTE
     else:

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from companion.errors import NotCompleteError
 from companion.hand import decompose, is_seven_pairs, is_thirteen_orphans, wait_shapes
+from companion.rules.hand_request import HandInput
 from companion.tiles import (
     DRAGONS,
     FIRST_FLOWER,
@@ -24,7 +25,7 @@ from companion.tiles import (
     wind_kind,
 )
 
-from .request import Hand, Options
+from .request import Options
 from .tables import DOUBLES_BY_ID, POINTS_BY_ID
 
 
@@ -139,21 +140,21 @@ def _result(items: list[dict], figures: list[Figure], pair: int | None, options:
     return result
 
 
-def _meld_figures(hand: Hand) -> list[Figure]:
+def _meld_figures(hand: HandInput) -> list[Figure]:
     figures = []
     for m in hand.melds:
         shape = "chi" if m.type == "chi" else "kan" if m.is_kan else "pong"
-        figures.append(Figure(shape, m.kind, not m.is_open))
+        figures.append(Figure(shape, m.first, not m.is_open))
     return figures
 
 
-def score_losing_hand(hand: Hand, options: Options) -> dict:
+def score_losing_hand(hand: HandInput, options: Options) -> dict:
     """A hand that did not go Mahjongg: its sets, one pair and its flowers (seed 002 scores every
     player's hand). Concealed tiles are read as favourably as they can be: three or four alike count
     as a concealed pong (four alike that were never declared are no kan, seed 002), and of the
     pairs the one that scores."""
-    seat_kind, round_kind = wind_kind(hand.seat), wind_kind(hand.round_wind)
-    counts = to_counts(hand.concealed)
+    seat_kind, round_kind = wind_kind(hand.seat_wind), wind_kind(hand.round_wind)
+    counts = to_counts(hand.tiles)
     figures = _meld_figures(hand) + [Figure("pong", k, True) for k, c in enumerate(counts) if c >= 3]
     pairs = [k for k, c in enumerate(counts) if c == 2]
     valued = [k for k in pairs if k in DRAGONS or k in (seat_kind, round_kind)]
@@ -162,30 +163,30 @@ def score_losing_hand(hand: Hand, options: Options) -> dict:
     for fig in figures:
         items += _set_items(fig, seat_kind, round_kind)
     items += _pair_items(pair, seat_kind, round_kind)
-    items += _flower_items(hand.flowers, hand.seat, hand.round_wind)
+    items += _flower_items(hand.flowers, hand.seat_wind, hand.round_wind)
     if options.loser_hand_doubles:
         items += _pattern_items([t.kind for t in hand.all_tiles()])
-    return _result(_ordered(items), figures, pair, options, won=False, seat_wind=hand.seat)
+    return _result(_ordered(items), figures, pair, options, won=False, seat_wind=hand.seat_wind)
 
 
-def _not_complete(hand: Hand) -> NotCompleteError:
-    counts = to_counts(hand.concealed)
+def _not_complete(hand: HandInput) -> NotCompleteError:
+    counts = to_counts(hand.tiles)
     if not hand.melds and (is_seven_pairs(counts) or is_thirteen_orphans(counts)):
         return NotCompleteError(
             "this is a special hand (seven pairs or thirteen orphans); Gravon's classical rules have no special "
             "hands yet, so only four sets and a pair can go Mahjongg"
         )
     return NotCompleteError(
-        f"{format_tiles(sorted(hand.concealed))} with {len(hand.melds)} meld(s) is not a complete hand: "
+        f"{format_tiles(sorted(hand.tiles))} with {len(hand.melds)} meld(s) is not a complete hand: "
         "it needs four sets (chi, pong, kan) and one pair"
     )
 
 
-def score_winning_hand(hand: Hand, options: Options) -> dict:
+def score_winning_hand(hand: HandInput, options: Options) -> dict:
     """The best reading of a Mahjongg hand."""
     assert hand.win_tile is not None
-    seat_kind, round_kind = wind_kind(hand.seat), wind_kind(hand.round_wind)
-    decompositions = decompose(to_counts(hand.concealed), len(hand.melds))
+    seat_kind, round_kind = wind_kind(hand.seat_wind), wind_kind(hand.round_wind)
+    decompositions = decompose(to_counts(hand.tiles), len(hand.melds))
     if not decompositions:
         raise _not_complete(hand)
     win = hand.win_tile.kind
@@ -194,7 +195,7 @@ def score_winning_hand(hand: Hand, options: Options) -> dict:
     all_kinds = [t.kind for t in hand.all_tiles()]
 
     common: list[dict] = [_points_item("mahjong", 20)]
-    common += _flower_items(hand.flowers, hand.seat, hand.round_wind)
+    common += _flower_items(hand.flowers, hand.seat_wind, hand.round_wind)
     if hand.tsumo:
         common.append(_points_item("self_drawn", 2))
     if concealed_hand:
@@ -202,7 +203,7 @@ def score_winning_hand(hand: Hand, options: Options) -> dict:
     common += _pattern_items(all_kinds)
     for flag, row_id in (("rinshan", "dead_wall_tile"), ("haitei", "last_wall_tile"),
                          ("houtei", "last_discard"), ("chankan", "robbing_kan")):
-        if hand.flags.get(flag):
+        if hand.flag(flag):
             common.append(_doubles_item(row_id))
 
     best: tuple | None = None
@@ -236,7 +237,7 @@ def score_winning_hand(hand: Hand, options: Options) -> dict:
                 best = (key, items, figures, dec.pair, wait)
     assert best is not None
     _, items, figures, pair, wait = best
-    return _result(items, figures, pair, options, won=True, seat_wind=hand.seat, wait=wait)
+    return _result(items, figures, pair, options, won=True, seat_wind=hand.seat_wind, wait=wait)
 
 
 def _ordered(items: list[dict]) -> list[dict]:
@@ -245,6 +246,6 @@ def _ordered(items: list[dict]) -> list[dict]:
     return sorted(items, key=lambda item: order[item["id"]])
 
 
-def score_hand(hand: Hand, options: Options) -> dict:
+def score_hand(hand: HandInput, options: Options) -> dict:
     return score_winning_hand(hand, options) if hand.won else score_losing_hand(hand, options)
 

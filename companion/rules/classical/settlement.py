@@ -9,9 +9,11 @@ every one of these payments. The winner pays nobody.
 from __future__ import annotations
 
 from companion.errors import InvalidRequestError
+from companion.rules.hand_request import check_copies
+from companion.rules.seat_payments import net_by_seat, payments_by_seat
 from companion.tiles import Tile
 
-from .request import check_copies, parse_hand, parse_options
+from .request import parse_hand, parse_options
 from .scoring import score_hand
 
 SEATS = ("E", "S", "W", "N")
@@ -58,17 +60,13 @@ def transfers(values_by_seat: dict[str, int], winner: str | None, east: str = "E
     return out
 
 
-def settle(values_by_seat: dict, winner: str, east: str = "E") -> dict:
+def settle(values_by_seat: dict, winner: str, east: str = "E") -> dict[str, int | float]:
     """Signed point change of each seat for one hand; the changes sum to zero.
 
     >>> settle({"E": 0, "S": 304, "W": 0, "N": 0}, "S")  # seed 002's example: South collects 1216
     {'E': -608, 'S': 1216, 'W': -304, 'N': -304}
     """
-    changes = {seat: 0 for seat in SEATS}
-    for t in transfers(values_by_seat, winner, east):
-        changes[t["from"]] -= t["amount"]
-        changes[t["to"]] += t["amount"]
-    return changes
+    return net_by_seat((t["from"], t["to"], t["amount"]) for t in transfers(values_by_seat, winner, east))
 
 
 def dealer_stays(winner: str | None, east: str = "E") -> bool:
@@ -85,14 +83,9 @@ def winner_payments(value: int, winner: str, east: str = "E") -> dict:
     return {"dealer": 2 * value, "each_non_dealer": value}
 
 
-def winner_only_by_seat(value: int, winner: str, east: str = "E") -> dict[str, int]:
-    changes = {seat: 0 for seat in SEATS}
-    for seat in SEATS:
-        if seat != winner:
-            amount = value * (2 if east in (seat, winner) else 1)
-            changes[seat] -= amount
-            changes[winner] += amount
-    return changes
+def winner_only_by_seat(value: int, winner: str, east: str = "E") -> dict[str, int | float]:
+    return payments_by_seat(winner, {seat: value * (2 if east in (seat, winner) else 1)
+                                     for seat in SEATS if seat != winner})
 
 
 def score_table(requests_by_seat: dict[str, dict], winner: str, rules: object = "classical") -> dict:
