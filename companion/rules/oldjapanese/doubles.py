@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.rules.hand_request import flower_number
 from companion.rules.oldjapanese.options import Options
 from companion.rules.oldjapanese.readings import Reading
-from companion.rules.oldjapanese.request import Win, flower_number
+from companion.rules.oldjapanese.request import Win
 from companion.tiles import (
     DRAGONS,
     FIRST_FLOWER,

@@ -11,9 +11,9 @@ the book's main text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
-from companion.errors import InvalidRequestError, UnknownRulesError
+from companion.rules.options import options_from_rules, require_types_of_defaults
 
 PRESET = "oldjapanese"
 
@@ -51,41 +51,13 @@ class Options:
     # ch. 5 IV.9: the waiting hand must be 1112345678999 of one suit (false: any 14 with that core)
     nine_gates_strict: bool = True
 
+    def __post_init__(self) -> None:
+        require_types_of_defaults(self, _CHOICES)
+
 
 _CHOICES = {"rounding": ROUNDING_METHODS, "double_wind_pair_points": (2, 4)}
 
 
 def parse_options(rules: object) -> Options:
     """Options from a request's ``rules`` value (``"oldjapanese"`` or a dict with ``preset``)."""
-    if rules is None or rules == PRESET:
-        return Options()
-    if not isinstance(rules, dict):
-        raise InvalidRequestError(f'"rules" must be {PRESET!r} or an object with "preset": {PRESET!r}')
-    preset = rules.get("preset", PRESET)
-    if preset != PRESET:
-        raise UnknownRulesError(f"the old Japanese rules score preset {PRESET!r}, not {preset!r}")
-    known = {f.name: f for f in fields(Options)}
-    unknown = sorted(k for k in rules if k != "preset" and k not in known)
-    if unknown:
-        raise UnknownRulesError(
-            f"unknown option(s) for {PRESET}: {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-        )
-    values: dict[str, object] = {}
-    defaults = Options()
-    for name, value in rules.items():
-        if name == "preset":
-            continue
-        expected = type(getattr(defaults, name))
-        if expected is bool:
-            if not isinstance(value, bool):
-                raise InvalidRequestError(f"rules option {name} must be true or false, got {value!r}")
-        elif expected is int:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidRequestError(f"rules option {name} must be a whole number >= 0, got {value!r}")
-        elif not isinstance(value, expected):
-            raise InvalidRequestError(f"rules option {name} must be a {expected.__name__}, got {value!r}")
-        if name in _CHOICES and value not in _CHOICES[name]:
-            choices = ", ".join(str(c) for c in _CHOICES[name])
-            raise InvalidRequestError(f"rules option {name} must be one of {choices}, got {value!r}")
-        values[name] = value
-    return Options(**values)
+    return options_from_rules(rules, Options, preset=PRESET, family="old Japanese")

@@ -65,7 +65,7 @@ def all_counts(win: Win) -> tuple[int, ...]:
 
 def _meld_groups(win: Win) -> tuple[Group, ...]:
     return tuple(
-        Group("chi" if m.is_chi else "pon", m.first, m.concealed, m.is_kan, called=not m.concealed)
+        Group("chi" if m.is_chi else "pon", m.first, not m.is_open, m.is_kan, called=m.is_open)
         for m in win.melds
     )
 

@@ -10,7 +10,7 @@ and who pays whom (ch. 4 II-V and VII, ch. 8 III.1).
 from __future__ import annotations
 
 from companion.errors import InvalidRequestError
-from companion.tiles import WIND_LETTERS
+from companion.rules.seat_payments import SEATS, net_by_seat, payments_by_seat
 
 MANGAN = 2000
 # (limit id, German name, value); ch. 4 VII.1-5
@@ -68,34 +68,29 @@ def hand_value(points: int, doubles: int, limit_hand: bool = False) -> tuple[int
 
 
 def payments(value: int, *, winner: str, tsumo: bool, discarder: str | None,
-             rounding: str) -> tuple[dict, dict[str, int]]:
+             rounding: str) -> tuple[dict, dict[str, int | float]]:
     """The result's ``payments`` and the signed change of every seat.
 
     East pays and receives double; the discarder pays what all three would have
     paid (ch. 4 III)."""
-    by_seat = dict.fromkeys(WIND_LETTERS, 0)
     if tsumo:
-        shares = {seat: value * (2 if "E" in (seat, winner) else 1) for seat in WIND_LETTERS if seat != winner}
+        shares = {seat: value * (2 if "E" in (seat, winner) else 1) for seat in SEATS if seat != winner}
         paid = {seat: round_payment(amount, rounding) for seat, amount in shares.items()}
-        for seat, amount in paid.items():
-            by_seat[seat] -= amount
-            by_seat[winner] += amount
+        by_seat = payments_by_seat(winner, paid)
         if winner == "E":
             result = {"each_non_dealer": paid["S"]}
         else:
-            others = [s for s in WIND_LETTERS if s not in ("E", winner)]
+            others = [s for s in SEATS if s not in ("E", winner)]
             result = {"dealer": paid["E"], "each_non_dealer": paid[others[0]]}
         return result, by_seat
     if discarder is None or discarder == winner:
         raise InvalidRequestError("a win on a discard needs a discarder other than the winner")
     total = value * (6 if winner == "E" else 4)
     amount = round_payment(total, rounding)
-    by_seat[discarder] -= amount
-    by_seat[winner] += amount
-    return {"discarder": amount}, by_seat
+    return {"discarder": amount}, payments_by_seat(winner, {discarder: amount})
 
 
-def chombo_payments(offender_seat: str, options: object = None) -> dict[str, int]:
+def chombo_payments(offender_seat: str, options: object = None) -> dict[str, int | float]:
     """A false win (ch. 8 III.1): the offender pays the simple limit as if each had won it.
 
     East pays 4000 to each player; anyone else pays East 4000 and the others 2000.
@@ -109,14 +104,8 @@ def chombo_payments(offender_seat: str, options: object = None) -> dict[str, int
 
     if not isinstance(options, Options):
         parse_options(options)
-    if not isinstance(offender_seat, str) or offender_seat.upper() not in WIND_LETTERS:
+    if not isinstance(offender_seat, str) or offender_seat.upper() not in SEATS:
         raise InvalidRequestError(f"the chombo offender must be a seat wind E, S, W or N, got {offender_seat!r}")
     offender = offender_seat.upper()
-    by_seat = dict.fromkeys(WIND_LETTERS, 0)
-    for seat in WIND_LETTERS:
-        if seat == offender:
-            continue
-        amount = MANGAN * (2 if "E" in (seat, offender) else 1)
-        by_seat[seat] += amount
-        by_seat[offender] -= amount
-    return by_seat
+    return net_by_seat((offender, seat, MANGAN * (2 if "E" in (seat, offender) else 1))
+                       for seat in SEATS if seat != offender)
