@@ -322,3 +322,21 @@ def test_rounds_can_be_cut_or_added(app, client) -> None:
     view = client.get(f"/api/tournaments/{t['id']}").get_json()
     assert view["progress"]["complete"] and view["meetings"]["max_meetings"] == 2
     assert view["meetings"]["repeat_meetings"] == 24
+
+
+def test_players_of_one_club_are_kept_apart_when_asked(client) -> None:
+    # 4 clubs of 4: each player has 12 players of other clubs to meet in 4 rounds of 3 opponents,
+    # which the affine plane of order 4 allows (clubs as one parallel class, the rounds the others)
+    players = [{"name": n, "club": f"Club {i % 4}"} for i, n in enumerate(NAMES)]
+    t = create(client, rounds=4, players=players, keep_apart="club")
+    club = {p["id"]: p["club"] for p in t["players"]}
+    met = {}
+    for rnd in t["plan"]["rounds"]:
+        for table in rnd["tables"]:
+            assert len({club[p] for p in table["seats"]}) == 4
+            for a, b in combinations(table["seats"], 2):
+                met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+    assert max(met.values()) == 1
+    assert t["plan"]["kept_apart_meetings"] == 0
+    r = client.post("/api/tournaments", json={"name": "X", "rounds": 4, "players": NAMES, "keep_apart": "team"})
+    assert "keep_apart" in error(r, 400)

@@ -124,3 +124,17 @@ def test_swiss_seat_order_evens_out_winds_against_history() -> None:
     plan = swiss_round(["a", "b", "c", "d"], history=history)
     # a sat E, N, W -> needs S; b sat S, E, N -> needs W; c: W, S, E -> N; d: N, W, S -> E
     assert plan.rounds[0][0] == ["d", "a", "b", "c"]
+
+
+def test_keeping_clubs_apart_never_costs_a_repeat_meeting() -> None:
+    # 16 players, 4 clubs of 4, 5 rounds: a perfect plan meets every pair once, club pairs
+    # included (4 clubs x 6 pairs = 24); avoiding them would force repeats, so they meet
+    players = list(range(16))
+    avoid = [(a, b) for a, b in combinations(players, 2) if a % 4 == b % 4]
+    plan = plan_rounds(players, 5, seed=1, avoid=avoid)
+    assert max(pair_counts(plan.rounds).values()) == 1
+    assert plan.avoided_meetings == 24
+    # with 4 rounds they can all be kept apart, and are
+    plan = plan_rounds(players, 4, seed=1, avoid=avoid)
+    met = pair_counts(plan.rounds)
+    assert max(met.values()) == 1 and all(met[frozenset(p)] == 0 for p in avoid)

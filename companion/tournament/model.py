@@ -25,6 +25,7 @@ from companion.table.rules import table_rules
 from companion.tournament.store import TournamentError
 
 SEATING_MODES = ("planned", "swiss")
+KEEP_APART = (None, "club", "country")  # planned rounds keep players of one club/country apart
 MAX_NAME = 40
 MAX_PLAYERS = 400
 MAX_ROUNDS = 30
@@ -64,7 +65,7 @@ def new_record(body: dict) -> dict:
     if not isinstance(body, dict):
         raise InvalidRequestError("a tournament must be a JSON object")
     known = {"name", "rules", "preset", "overrides", "players", "rounds", "seating", "swiss_from",
-             "seed", "client_id"}
+             "seed", "keep_apart", "client_id"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise InvalidRequestError(f"unknown key(s) {', '.join(unknown)}; expected {', '.join(sorted(known))}")
@@ -90,6 +91,9 @@ def new_record(body: dict) -> dict:
                 f'"swiss_from" must be the first round seated by standings (2-{rounds}), not {swiss_from!r}')
     elif swiss_from is not None:
         raise InvalidRequestError('"swiss_from" only goes with "seating": "swiss"')
+    keep_apart = body.get("keep_apart")
+    if keep_apart not in KEEP_APART:
+        raise InvalidRequestError(f'"keep_apart" must be "club", "country" or null, not {keep_apart!r}')
     seed = body.get("seed", 1)
     if isinstance(seed, bool) or not isinstance(seed, int | str) or len(str(seed)) > 40:
         raise InvalidRequestError('"seed" must be a number or a short string')
@@ -104,7 +108,8 @@ def new_record(body: dict) -> dict:
 
     check_player_count(len(checked))
     return {"name": name, "preset": preset, "overrides": overrides, "rules": rules.to_dict(),
-            "rounds": rounds, "seating": {"mode": mode, "swiss_from": swiss_from, "seed": seed},
+            "rounds": rounds, "seating": {"mode": mode, "swiss_from": swiss_from, "seed": seed,
+                        "keep_apart": keep_apart},
             "players": [{"id": f"p{i + 1}", **p} for i, p in enumerate(checked)]}
 
 
@@ -174,6 +179,18 @@ class TournamentState:
     def is_swiss(self, rnd: int) -> bool:
         s = self.record["seating"]
         return s["mode"] == "swiss" and rnd >= s["swiss_from"]
+
+    def apart_pairs(self) -> list[tuple[str, str]]:
+        """Active players of the same club (or country) when the seating keeps them apart."""
+        key = self.record["seating"].get("keep_apart")
+        if not key:
+            return []
+        groups: dict[str, list[str]] = {}
+        for p in self.players.values():
+            value = getattr(p, key)
+            if p.active and value:
+                groups.setdefault(value.casefold(), []).append(p.id)
+        return [(a, b) for ids in groups.values() for i, a in enumerate(ids) for b in ids[i + 1:]]
 
     def seated_history(self) -> list[list[list[str]]]:
         return [[t["seats"] for t in r["tables"]] for r in self.rounds]

@@ -37,6 +37,8 @@ _STEPS_PER_SLOT = 2500
 _MAX_STEPS = 700_000
 _T_START = 0.8
 _T_END = 0.05
+# tries of the search with pairs kept apart before the plain plan is kept
+_APART_TRIES = 3
 
 
 @dataclass
@@ -44,18 +46,21 @@ class Plan:
     """Seated rounds: ``rounds[r][t]`` is table ``t`` of round ``r`` in seat order East, South,
     West, North. ``repeat_meetings`` counts every meeting of a pair beyond its first, history
     included; ``max_meetings`` is the most often any pair meets; ``wind_spread`` is the largest
-    difference between a player's most and least used wind."""
+    difference between a player's most and least used wind; ``avoided_meetings`` counts meetings of
+    pairs that were to be kept apart (same club)."""
 
     rounds: list[list[list[Hashable]]]
     repeat_meetings: int = 0
     max_meetings: int = 0
     wind_spread: int = 0
     lower_bound: int = 0
+    avoided_meetings: int = 0  # meetings in this plan of pairs that were to be kept apart
     meetings: dict[frozenset, int] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict:
         return {"rounds": self.rounds, "repeat_meetings": self.repeat_meetings,
-                "max_meetings": self.max_meetings, "wind_spread": self.wind_spread}
+                "max_meetings": self.max_meetings, "wind_spread": self.wind_spread,
+                "avoided_meetings": self.avoided_meetings}
 
 
 def check_player_count(n: int) -> None:
@@ -107,15 +112,20 @@ def _pair_cost(met: list[list[int]]) -> int:
     return sum(met[i][j] * (met[i][j] - 1) // 2 for i in range(n) for j in range(i + 1, n))
 
 
-def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[list[int]]]:
+def _group(base: list[list[int]], rounds: int, rng: random.Random,
+           apart: list[list[int]] | None = None) -> list[list[list[int]]]:
     """Tables of four for ``rounds`` rounds (player indices), repeat meetings driven down by
     simulated annealing over swaps of two players within a round.
 
-    ``base`` holds the meetings of past rounds and is not changed. The search stops at the lower
-    bound (usually: nobody meets twice) or after a fixed number of steps."""
+    ``base`` holds the meetings of past rounds and is not changed. ``apart[i][j]`` is 1 for pairs
+    to keep apart; such a meeting costs as much as a second meeting. (Weighing repeats more makes
+    the annealing freeze with many club meetings left; ``plan_rounds`` instead keeps a plain plan
+    whenever the club plan would cost a repeat.) The search stops at the lower bound (usually:
+    nobody meets twice, no club pair meets) or after a fixed number of steps."""
     n = len(base)
     tables = n // 4
     met = [list(row) for row in base]
+    greedy = (lambda p, q: met[p][q] + apart[p][q]) if apart else (lambda p, q: met[p][q])
     # greedy start: each player joins the open table where they have met the fewest
     plan: list[list[list[int]]] = []
     for _ in range(rounds):
@@ -124,7 +134,7 @@ def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[
         rnd: list[list[int]] = [[] for _ in range(tables)]
         for p in order:
             best = min((t for t in range(tables) if len(rnd[t]) < 4),
-                       key=lambda t: (sum(met[p][q] for q in rnd[t]), len(rnd[t])))
+                       key=lambda t: (sum(greedy(p, q) for q in rnd[t]), len(rnd[t])))
             for q in rnd[best]:
                 met[p][q] += 1
                 met[q][p] += 1
@@ -140,6 +150,8 @@ def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[
                 where[r][p], pos[r][p] = t, i
     bound = _lower_bound(met)
     cost = _pair_cost(met)
+    if apart:
+        cost += _apart_cost(plan, apart)
     best_cost, best_plan = cost, [[list(t) for t in rnd] for rnd in plan]
     steps = min(_MAX_STEPS, _STEPS_PER_SLOT * n * rounds)
     temp, cooling = _T_START, (_T_END / _T_START) ** (1 / steps)
@@ -163,6 +175,14 @@ def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[
         for y in table_b:
             if y != b:
                 delta += met_a[y] - met_b[y] + 1
+        if apart:
+            apart_a, apart_b = apart[a], apart[b]
+            for x in table_a:
+                if x != a:
+                    delta += apart_b[x] - apart_a[x]
+            for y in table_b:
+                if y != b:
+                    delta += apart_a[y] - apart_b[y]
         if delta > 0 and rand() >= math.exp(-delta / temp):
             continue
         for x in table_a:
@@ -185,6 +205,21 @@ def _group(base: list[list[int]], rounds: int, rng: random.Random) -> list[list[
         if cost < best_cost:
             best_cost, best_plan = cost, [[list(t) for t in rnd] for rnd in plan]
     return best_plan
+
+
+def _recount(base: list[list[int]], plan: list[list[list[int]]]) -> list[list[int]]:
+    met = [list(row) for row in base]
+    for rnd in plan:
+        for table in rnd:
+            for p in table:
+                for q in table:
+                    if p != q:
+                        met[p][q] += 1
+    return met
+
+
+def _apart_cost(plan: list[list[list[int]]], apart: list[list[int]]) -> int:
+    return sum(apart[p][q] for rnd in plan for table in rnd for i, p in enumerate(table) for q in table[i + 1:])
 
 
 def _even_squares(total: int) -> int:
@@ -347,13 +382,15 @@ def _summarise(players: Sequence[Hashable], history: Sequence, rounds: list[list
 
 
 def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
-                history: Sequence[Sequence[Sequence[Hashable]]] = ()) -> Plan:
+                history: Sequence[Sequence[Sequence[Hashable]]] = (),
+                avoid: Sequence[tuple[Hashable, Hashable]] = ()) -> Plan:
     """Seat ``players`` for ``rounds`` rounds after the ``history`` already played.
 
     ``history`` rounds are lists of tables in seat order and may name players who have left; their
     meetings and winds with the active ``players`` count, so a re-plan after a withdrawal still
-    avoids pairs that met earlier. Raises ``InvalidRequestError`` unless the players fill tables
-    of four exactly."""
+    avoids pairs that met earlier. ``avoid`` pairs (players of one club, say) are kept apart where
+    possible, but never at the price of more repeat meetings. Raises ``InvalidRequestError`` unless the players fill tables of four
+    exactly."""
     players = list(players)
     check_player_count(len(players))
     if len(set(players)) != len(players):
@@ -362,9 +399,31 @@ def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
         raise InvalidRequestError("the number of rounds cannot be negative")
     rng = random.Random(f"seating:{seed}:{len(players)}:{rounds}")
     met, winds = _history_counts(players, history)
+    index = {p: i for i, p in enumerate(players)}
+    kept_apart = {frozenset((index[a], index[b])) for a, b in avoid if a in index and b in index and a != b}
+    apart = None
+    if kept_apart:
+        apart = [[0] * len(players) for _ in players]
+        for pair in kept_apart:
+            i, j = tuple(pair)
+            apart[i][j] = apart[j][i] = 1
     idx_plan = None if history else _affine_groups(len(players), rounds, rng)
     if idx_plan is None:
         idx_plan = _group(met, rounds, rng)
+    if apart:
+        # keep clubs apart only where that costs no repeat meeting over the plain plan
+        def score(p: list[list[list[int]]]) -> tuple[int, int]:
+            m = _recount(met, p)
+            return _pair_cost(m), _apart_cost(p, apart)
+
+        best = score(idx_plan)
+        for attempt in range(_APART_TRIES):
+            if best[1] == 0:
+                break
+            trial = _group(met, rounds, random.Random(f"apart:{seed}:{len(players)}:{rounds}:{attempt}"), apart)
+            got = score(trial)
+            if got[0] <= best[0] and got < best:
+                idx_plan, best = trial, got
     if history:
         _order_seats(idx_plan, winds, rng)
     else:
@@ -374,6 +433,9 @@ def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
         rnd.sort(key=lambda table: min(players.index(p) for p in table))
     plan = _summarise(players, history, named)
     plan.lower_bound = _lower_bound(met, rounds)
+    plan.avoided_meetings = sum(1 for rnd in idx_plan for table in rnd
+                                for i, a in enumerate(table) for b in table[i + 1:]
+                                if frozenset((a, b)) in kept_apart)
     return plan
 
 

@@ -117,6 +117,7 @@ class Tournaments:
                   for i, r in enumerate(plan["rounds"]) if first <= plan["from_round"] + i <= st.rounds_total]
         fits = sorted({p for r in plan["rounds"] for t in r for p in t}) == sorted(st.active_ids())
         return {"from_round": plan["from_round"], "valid": fits, "repeat_meetings": plan["repeat_meetings"],
+                "kept_apart_meetings": plan.get("avoided_meetings", 0),
                 "max_meetings": plan["max_meetings"], "wind_spread": plan["wind_spread"],
                 "rounds": rounds if fits else []}
 
@@ -145,7 +146,7 @@ class Tournaments:
             return None
         plan = seating.plan_rounds(st.active_ids(), last - first + 1,
                                    seed=f"{st.record['seating']['seed']}:{first}",
-                                   history=st.seated_history())
+                                   history=st.seated_history(), avoid=st.apart_pairs())
         return {"type": "plan", "from_round": first, **plan.to_dict()}
 
     def seat_next_round(self, tid: str, client_id: str, *, force: bool = False) -> tuple[dict, bool]:

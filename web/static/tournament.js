@@ -38,6 +38,8 @@ const TEXT = {
     rounds_total: "Number of rounds", change_rounds: "Change the number of rounds",
     seating_tab: "Seating", seating_of: "Seating of round", wind_E: "East", wind_S: "South",
     wind_W: "West", wind_N: "North", opponents: "Opponents", place: "Place", score: "Score",
+    keep_apart: "Keep apart", apart_none: "nobody", apart_club: "players of one club",
+    apart_country: "players of one country", apart_meetings: "meetings kept apart failed",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -69,6 +71,8 @@ const TEXT = {
     rounds_total: "Anzahl der Runden", change_rounds: "Rundenzahl ändern",
     seating_tab: "Sitzplätze", seating_of: "Sitzplätze in Runde", wind_E: "Ost", wind_S: "Süd",
     wind_W: "West", wind_N: "Nord", opponents: "Gegner", place: "Platz", score: "Ergebnis",
+    keep_apart: "Getrennt setzen", apart_none: "niemanden", apart_club: "Spieler eines Vereins",
+    apart_country: "Spieler eines Landes", apart_meetings: "Begegnungen trotz Trennung",
   },
 };
 
@@ -189,6 +193,7 @@ function setupCreateForm() {
       client_id: clientId,
     };
     if (body.seating === "swiss") body.swiss_from = Number(form.swiss_from.value);
+    if (form.keep_apart.value) body.keep_apart = form.keep_apart.value;
     if (form.overrides.value.trim()) {
       try { body.overrides = JSON.parse(form.overrides.value); } catch (_) { showMessage(t("bad_overrides")); return; }
     }
@@ -364,7 +369,8 @@ function renderPlan(v) {
   if (!plan || !plan.valid || !plan.rounds.length) return;
   const names = Object.fromEntries(v.players.map((p) => [p.id, p.name]));
   const card = el("div", { class: "card plan" },
-    el("h3", {}, t("planned"), el("span", { class: "pill", text: `${plan.repeat_meetings} ${t("repeats")} · ${t("wind_spread")} ${plan.wind_spread}` })));
+    el("h3", {}, t("planned"), el("span", { class: "pill", text: `${plan.repeat_meetings} ${t("repeats")} · ${t("wind_spread")} ${plan.wind_spread}`
+      + (v.seating.keep_apart ? ` · ${plan.kept_apart_meetings} ${t("apart_meetings")}` : "") })));
   for (const rnd of plan.rounds) {
     const grid = el("div", { class: "tables compact" });
     for (const tb of rnd.tables) {
