@@ -28,6 +28,7 @@ __all__ = [
     "table_amount",
 ]
 
+
 def _flower_hand(hand: HandInput, options: HongKongOptions, request: dict) -> list[Scored] | None:
     """Seven or eight bonus tiles declared as a win without completing the hand."""
     if not options.bonus_tiles:
