@@ -340,3 +340,17 @@ def test_players_of_one_club_are_kept_apart_when_asked(client) -> None:
     assert t["plan"]["kept_apart_meetings"] == 0
     r = client.post("/api/tournaments", json={"name": "X", "rounds": 4, "players": NAMES, "keep_apart": "team"})
     assert "keep_apart" in error(r, 400)
+
+
+def test_round_clock_starts_and_stops(client) -> None:
+    t = create(client)
+    client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"})
+    r = client.post(f"/api/tournaments/{t['id']}/clock", json={"minutes": 90, "client_id": "k1"})
+    clock = r.get_json()["tournament"]["clock"]
+    assert clock["round"] == 1 and clock["minutes"] == 90
+    # 90 minutes from the start; the request itself takes far less than a minute
+    assert 89 * 60 <= clock["remaining_seconds"] <= 90 * 60
+    assert "minutes" in error(client.post(f"/api/tournaments/{t['id']}/clock",
+                                          json={"minutes": -5, "client_id": "k2"}), 400)
+    r = client.post(f"/api/tournaments/{t['id']}/clock", json={"minutes": 0, "client_id": "k3"})
+    assert r.get_json()["tournament"]["clock"] is None

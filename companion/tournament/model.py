@@ -12,6 +12,8 @@ Log entries (JSON objects with ``type``):
 - ``{"type": "round_cancelled", "round": 3, "reason": "..."}`` - a round seated by mistake, before
   any of its games had an event; its games stay in the games list, unused
 - ``{"type": "rounds_changed", "rounds": 4, "reason": "running late"}`` - fewer or more rounds
+- ``{"type": "clock", "round": 2, "minutes": 90}`` - the round clock starts at the entry's time
+  (``"minutes": 0`` stops it)
 - ``{"type": "penalty", "player": "p2", "points": 10000, "reason": "late"}`` - points are deducted
 - ``{"type": "penalty_cancelled", "target_seq": 12, "reason": "..."}``
 """
@@ -151,6 +153,7 @@ class TournamentState:
     penalties: list[dict] = field(default_factory=list)
     log: list[dict] = field(default_factory=list)
     rounds_changed: int | None = None
+    clock: dict | None = None
 
     @property
     def id(self) -> str:
@@ -220,6 +223,8 @@ def fold(record: dict, log: list[dict]) -> TournamentState:
             st.rounds.append(e)
         elif kind == "round_cancelled":
             st.rounds = [r for r in st.rounds if r["round"] != e["round"]]
+        elif kind == "clock":
+            st.clock = e if e.get("minutes") else None
         elif kind == "rounds_changed":
             st.rounds_changed = e["rounds"]
         elif kind == "penalty":

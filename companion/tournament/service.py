@@ -10,6 +10,7 @@ games list unreferenced and the retry seats the round afresh: no round is ever s
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.errors import InvalidRequestError
@@ -94,6 +95,7 @@ class Tournaments:
             "standings": rows,
             "penalties": st.penalties,
             "plan": self._upcoming(st),
+            "clock": _clock(st),
             "meetings": _meeting_summary(st),
         }
 
@@ -244,6 +246,19 @@ class Tournaments:
         stored, dup = self.store.append(tid, [entry], client_id)
         return stored[-1], dup
 
+    def start_clock(self, tid: str, minutes: object, client_id: str) -> tuple[dict, bool]:
+        """Start the round clock for the current round (``minutes`` 0 stops it)."""
+        st = self.state(tid)
+        for e in st.log:
+            if e.get("client_id") == client_id and e.get("type") == "clock":
+                return e, True
+        if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 <= minutes <= 600:
+            raise InvalidRequestError(f'"minutes" must be the playing time in minutes (0-600; 0 stops the clock), '
+                                      f"not {minutes!r}")
+        current = st.rounds[-1]["round"] if st.rounds else None
+        stored, dup = self.store.append(tid, [{"type": "clock", "round": current, "minutes": minutes}], client_id)
+        return stored[-1], dup
+
     def add_player(self, tid: str, body: dict, client_id: str) -> tuple[dict, bool]:
         """A late entry or a substitute; they are seated from the next round on."""
         player = check_player({k: v for k, v in body.items() if k != "client_id"}, "the player")
@@ -305,6 +320,22 @@ class Tournaments:
             entry = {"type": "penalty", "player": p.id, "points": points, "reason": reason.strip()}
         stored, dup = self.store.append(tid, [entry], client_id)
         return stored[-1], dup
+
+
+def _clock(st: TournamentState) -> dict | None:
+    """The round clock as the projector shows it; ``now`` lets a screen correct its own clock."""
+    c = st.clock
+    if c is None:
+        return None
+    started = datetime.fromisoformat(c["at"].replace("Z", "+00:00"))
+    ends = started + timedelta(minutes=c["minutes"])
+    now = datetime.now(UTC)
+    return {"round": c.get("round"), "minutes": c["minutes"], "started": c["at"], "ends": _iso(ends),
+            "now": _iso(now), "remaining_seconds": max(0, int((ends - now).total_seconds()))}
+
+
+def _iso(t: datetime) -> str:
+    return t.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _game_overrides(record: dict) -> dict:

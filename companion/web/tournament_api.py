@@ -109,6 +109,14 @@ def change_settings(tid: str):  # noqa: ANN201
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
 
 
+@bp.post("/api/tournaments/<tid>/clock")
+def start_clock(tid: str):  # noqa: ANN201
+    body = _body()
+    svc = _service()
+    entry, duplicate = svc.start_clock(tid, body.get("minutes"), _client_id(body))
+    return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
+
+
 @bp.post("/api/tournaments/<tid>/penalties")
 def add_penalty(tid: str):  # noqa: ANN201
     svc = _service()

@@ -40,6 +40,7 @@ const TEXT = {
     wind_W: "West", wind_N: "North", opponents: "Opponents", place: "Place", score: "Score",
     keep_apart: "Keep apart", apart_none: "nobody", apart_club: "players of one club",
     apart_country: "players of one country", apart_meetings: "meetings kept apart failed",
+    clock_minutes: "Minutes", clock_start: "Start clock", clock_stop: "Stop clock", time_up: "Time!",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -73,6 +74,7 @@ const TEXT = {
     wind_W: "West", wind_N: "Nord", opponents: "Gegner", place: "Platz", score: "Ergebnis",
     keep_apart: "Getrennt setzen", apart_none: "niemanden", apart_club: "Spieler eines Vereins",
     apart_country: "Spieler eines Landes", apart_meetings: "Begegnungen trotz Trennung",
+    clock_minutes: "Minuten", clock_start: "Uhr starten", clock_stop: "Uhr anhalten", time_up: "Zeit!",
   },
 };
 
@@ -84,6 +86,7 @@ const tid = document.body.dataset.tournament;
 let current = null;   // the last tournament view from the server
 let seatClientId = null;
 let openPlayer = null;  // the standings row whose games are shown
+let clockEnds = null;   // when the round clock runs out, in this screen's own time (ms)
 
 function newClientId() {
   // crypto.randomUUID needs a secure context, which a tablet on http://192.168... is not
@@ -222,6 +225,9 @@ async function refresh() {
 
 function render(v) {
   $("#t-name").textContent = v.name;
+  // the server's clock counts: a projector laptop's clock may be minutes off
+  clockEnds = v.clock ? Date.now() + v.clock.remaining_seconds * 1000 : null;
+  tickClock();
   document.title = `${v.name} – Mahjong Companion`;
   renderProgress(v);
   renderStandings(v);
@@ -230,6 +236,18 @@ function render(v) {
   renderPlan(v);
   renderManage(v);
   for (const a of $$("[data-export]")) a.href = `/api/tournaments/${encodeURIComponent(v.id)}/${a.dataset.export}`;
+}
+
+function tickClock() {
+  const box = $("#clock");
+  box.hidden = clockEnds === null;
+  if (clockEnds === null) return;
+  const left = Math.max(0, Math.round((clockEnds - Date.now()) / 1000));
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const sec = String(left % 60).padStart(2, "0");
+  box.textContent = left ? (h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`) : t("time_up");
+  box.classList.toggle("late", left < 300);
 }
 
 function renderProgress(v) {
@@ -514,6 +532,13 @@ function setupTournament() {
       penaltyForm.reason.value = "";
     } catch (err) { if (err.status && err.status < 500) penaltyId = newClientId(); }
   });
+  const clockForm = $("#clock-form");
+  clockForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    await post("/clock", { minutes: Number(clockForm.minutes.value), client_id: newClientId() }).catch(() => {});
+  });
+  $("#clock-stop").addEventListener("click", () => post("/clock", { minutes: 0, client_id: newClientId() }).catch(() => {}));
+  setInterval(tickClock, 1000);
   const roundsForm = $("#rounds-form");
   roundsForm.addEventListener("submit", async (ev) => {
     ev.preventDefault();
