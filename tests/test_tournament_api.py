@@ -157,6 +157,10 @@ def test_withdrawn_player_keeps_results_and_is_not_seated_again(app, client) -> 
     south = rnd1["tables"][0]["seats"][1]["player"]
     r = client.post(f"/api/tournaments/{t['id']}/players/{south}/withdraw", json={"client_id": "w", "reason": "ill"})
     assert r.status_code == 201
+    again = client.post(f"/api/tournaments/{t['id']}/players/{south}/withdraw", json={"client_id": "w", "reason": "ill"})
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    r = client.post(f"/api/tournaments/{t['id']}/players/{south}/withdraw", json={"client_id": "w2"})
+    assert "withdrawn already" in error(r, 409, "conflict")
     r = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "2"})
     assert "15 active players" in error(r, 400) and "add 1 player" in error(r, 400)
     r = client.post(f"/api/tournaments/{t['id']}/players", json={"client_id": "sub", "name": "Substitute"})

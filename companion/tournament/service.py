@@ -13,10 +13,10 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from companion.errors import InvalidRequestError
+from companion.errors import CompanionError, InvalidRequestError
 from companion.table import service as table_service
 from companion.table.rules import table_rules
-from companion.table.store import GameNotFoundError, Store
+from companion.table.store import Store
 from companion.tournament import seating, standings
 from companion.tournament.model import (
     MAX_ROUNDS,
@@ -57,8 +57,9 @@ class Tournaments:
             for t in rnd["tables"]:
                 try:
                     out[t["game_id"]] = table_service.game_state(self.games, t["game_id"])
-                except GameNotFoundError:
-                    out[t["game_id"]] = None  # deleted behind our back: shown as missing
+                except CompanionError:
+                    # gone, or no longer readable: shown as missing rather than breaking the standings
+                    out[t["game_id"]] = None
         return out
 
     def view(self, tid: str) -> dict:
@@ -275,6 +276,9 @@ class Tournaments:
     def withdraw_player(self, tid: str, pid: str, reason: object, client_id: str,
                         *, back: bool = False) -> tuple[dict, bool]:
         st = self.state(tid)
+        for e in st.log:
+            if e.get("client_id") == client_id and e.get("type") in ("player_withdrawn", "player_returned"):
+                return e, True
         p = st.player(pid)
         if not back and not p.active:
             raise TournamentStateError(f"{p.name} has withdrawn already")
