@@ -216,3 +216,19 @@ def test_while_a_round_is_played_a_finished_second_place_ranks_above_a_running_g
     pos = {r["player"]: r for r in rows}
     assert pos["A"]["rank"] == 2 and pos["B"]["rank"] == 3 and pos["B"]["games"] == 0
     assert pos["B"]["decided_by"] == "placements"
+
+
+def test_oka_and_seat_order_ties_of_the_club_preset(svc: Tournaments) -> None:
+    # seed 003 (Ryanzou): start 25,000, target 30,000, oka 4 x 5,000 = 20,000 to first place, uma
+    # +15/+5/-5/-15, equal points ranked by seat order (closer to East first). South rons East for
+    # 3 han 30 fu = 3,900: E 21,100, S 28,900, W 25,000, N 25,000.
+    # S 1st: -1,100 + 15,000 + 20,000 = +33,900; W 2nd (before N): -5,000 + 5,000 = 0;
+    # N 3rd: -5,000 - 5,000 = -10,000; E 4th: -8,900 - 15,000 = -23,900.
+    view, _ = svc.create({"name": "Club night", "rules": "ryanzou", "rounds": 1, "players": ["A", "B", "C", "D"]})
+    entry, _ = svc.seat_next_round(view["id"], "r1")
+    play(svc, entry["tables"][0]["game_id"], "A")
+    rows = {r["player"]: r for r in svc.view(view["id"])["standings"]}
+    e, s, w, n = entry["tables"][0]["seats"]
+    assert [rows[p]["total"] for p in (s, w, n, e)] == [33900, 0, -10000, -23900]
+    assert [rows[p]["rank"] for p in (s, w, n, e)] == [1, 2, 3, 4]
+    assert [rows[p]["placements_sum"] for p in (s, w, n, e)] == [1, 2, 3, 4]
