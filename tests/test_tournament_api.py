@@ -358,3 +358,20 @@ def test_round_clock_starts_and_stops(client) -> None:
                                           json={"minutes": -5, "client_id": "k2"}), 400)
     r = client.post(f"/api/tournaments/{t['id']}/clock", json={"minutes": 0, "client_id": "k3"})
     assert r.get_json()["tournament"]["clock"] is None
+
+
+def test_a_table_tablet_finds_its_game_of_the_latest_round(app, client) -> None:
+    t = create(client, rounds=2)
+    waiting = client.get(f"/api/tournaments/{t['id']}/tables/3").get_json()
+    assert waiting["round"] is None and waiting["game_id"] is None
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+    now = client.get(f"/api/tournaments/{t['id']}/tables/3").get_json()
+    table3 = rnd["tables"][2]
+    assert (now["round"], now["game_id"], now["finished"]) == (1, table3["game_id"], False)
+    assert [s["wind"] for s in now["seats"]] == list("ESWN")
+    assert [s["player"] for s in now["seats"]] == [s["player"] for s in table3["seats"]]
+    finish_round(app, rnd)
+    assert client.get(f"/api/tournaments/{t['id']}/tables/3").get_json()["finished"] is True
+    assert client.get(f"/api/tournaments/{t['id']}/tables/9").get_json()["game_id"] is None
+    page = client.get(f"/tournament/{t['id']}/table/3")
+    assert page.status_code == 200 and b'data-table="3"' in page.data

@@ -96,5 +96,12 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
         assert "1 / 4 Tische fertig" in page.inner_text("#rounds")
         page.screenshot(path=str(ARTIFACTS / "tournament-rounds-de.png"), full_page=True)
         page.evaluate("localStorage.removeItem('companion.lang')")
+
+        # a table's tablet bookmark goes to its game of the latest round while that is running
+        tablet = browser.new_page()
+        tablet.on("pageerror", lambda e: errors.append(str(e)))
+        game3 = view["rounds"][0]["tables"][2]["game_id"]
+        tablet.goto(f"{base}/tournament/{tid}/table/3")
+        tablet.wait_for_url(f"**/?game={game3}")
         browser.close()
     assert errors == []

@@ -100,6 +100,25 @@ class Tournaments:
             "meetings": _meeting_summary(st),
         }
 
+    def table_now(self, tid: str, number: int) -> dict:
+        """What the tablet of table ``number`` should show: its game of the latest seated round."""
+        st = self.state(tid)
+        out = {"tournament": st.id, "name": st.record["name"], "table": number, "round": None,
+               "game_id": None, "finished": False, "seats": [], "rounds_total": st.rounds_total}
+        if not st.rounds:
+            return out
+        rnd = st.rounds[-1]
+        table = next((t for t in rnd["tables"] if t["table"] == number), None)
+        out["round"] = rnd["round"]
+        if table is None:
+            return out  # fewer tables this round (players withdrew)
+        games = self.game_states(st)
+        result = standings.table_results({"tables": [table]}, games)[0]
+        out.update(game_id=table["game_id"], finished=result["finished"], missing=result["missing"],
+                   seats=[{"player": s["player"], "name": st.players[s["player"]].name, "wind": s["wind"]}
+                          for s in result["seats"]])
+        return out
+
     def list(self) -> list[dict]:
         out = []
         for rec in self.store.list():

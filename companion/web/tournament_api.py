@@ -54,8 +54,11 @@ def _client_id(body: dict[str, Any]) -> str:
 
 @bp.get("/tournament")
 @bp.get("/tournament/<tid>")
-def page(tid: str | None = None):  # noqa: ANN201
-    return render_template("tournament.html", tournament_id=tid or "")
+@bp.get("/tournament/<tid>/table/<int:number>")
+def page(tid: str | None = None, number: int | None = None):  # noqa: ANN201
+    # /tournament/<id>/table/<n> is the bookmark of a table's tablet: it opens that table's game
+    # of the latest round, and waits for the next round once the game has ended
+    return render_template("tournament.html", tournament_id=tid or "", table_number=number or "")
 
 
 # ---------------------------------------------------------------- API
@@ -75,6 +78,11 @@ def create_tournament():  # noqa: ANN201
 @bp.get("/api/tournaments/<tid>")
 def get_tournament(tid: str):  # noqa: ANN201
     return jsonify(_service().view(tid))
+
+
+@bp.get("/api/tournaments/<tid>/tables/<int:number>")
+def table_now(tid: str, number: int):  # noqa: ANN201
+    return jsonify(_service().table_now(tid, number))
 
 
 @bp.post("/api/tournaments/<tid>/rounds")

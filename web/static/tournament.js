@@ -41,6 +41,9 @@ const TEXT = {
     keep_apart: "Keep apart", apart_none: "nobody", apart_club: "players of one club",
     apart_country: "players of one country", apart_meetings: "meetings kept apart failed",
     clock_minutes: "Minutes", clock_start: "Start clock", clock_stop: "Stop clock", time_up: "Time!",
+    open_game_big: "Open the game", waiting_round: "Waiting for the next round to be seated…",
+    no_table: "This table is not used in this round.", game_over: "Game over – waiting for the next round…",
+    table_links: "Table tablets: bookmark",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -75,6 +78,9 @@ const TEXT = {
     keep_apart: "Getrennt setzen", apart_none: "niemanden", apart_club: "Spieler eines Vereins",
     apart_country: "Spieler eines Landes", apart_meetings: "Begegnungen trotz Trennung",
     clock_minutes: "Minuten", clock_start: "Uhr starten", clock_stop: "Uhr anhalten", time_up: "Zeit!",
+    open_game_big: "Spiel öffnen", waiting_round: "Warte, bis die nächste Runde gesetzt ist…",
+    no_table: "Dieser Tisch wird in dieser Runde nicht gebraucht.", game_over: "Spiel beendet – warte auf die nächste Runde…",
+    table_links: "Tisch-Tablets: Lesezeichen",
   },
 };
 
@@ -83,9 +89,11 @@ const t = (key) => (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const tid = document.body.dataset.tournament;
+const tableNumber = Number(document.body.dataset.table) || null;
 let current = null;   // the last tournament view from the server
 let seatClientId = null;
 let openPlayer = null;  // the standings row whose games are shown
+let lastTable = null;   // table mode: the last answer for this table
 let clockEnds = null;   // when the round clock runs out, in this screen's own time (ms)
 
 function newClientId() {
@@ -146,6 +154,7 @@ function applyLanguage() {
   $("#lang").textContent = lang === "de" ? "EN" : "DE";
   for (const node of $$("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   if (current) render(current);
+  if (lastTable) renderTable(lastTable);
 }
 
 // ------------------------------------------------------------------ home: list and create
@@ -371,6 +380,12 @@ function renderRounds(v) {
     }
     box.append(card);
   }
+  const tables = Math.max(v.players.filter((x) => x.active).length / 4, ...v.rounds.map((r) => r.tables.length), 0);
+  const links = $("#table-links");
+  links.replaceChildren(el("span", { class: "muted", text: `${t("table_links")}:` }),
+    ...Array.from({ length: Math.floor(tables) }, (_, i) => el("a", {
+      href: `/tournament/${encodeURIComponent(v.id)}/table/${i + 1}`, target: "_blank", rel: "noopener",
+      text: `${t("table")} ${i + 1}` })));
   const p = v.progress;
   $("#seat").disabled = !p.next_round;
   $("#seat-info").textContent = p.next_round
@@ -569,6 +584,43 @@ $("#lang").addEventListener("click", () => {
   applyLanguage();
 });
 
+// ------------------------------------------------------------------ a table's tablet
+
+async function refreshTable() {
+  try {
+    const data = await api("GET", `/api/tournaments/${encodeURIComponent(tid)}/tables/${tableNumber}`);
+    lastTable = data;
+    renderTable(data);
+    // a new game for this table: go there (the tablet page takes over until the game ends)
+    if (data.game_id && !data.finished && !data.missing && sessionStorage.getItem("companion.table.opened") !== data.game_id) {
+      // once per game: coming back from the game page must not bounce straight into it again
+      sessionStorage.setItem("companion.table.opened", data.game_id);
+      window.location.href = GAME_URL(data.game_id);
+    }
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+function renderTable(d) {
+  $("#t-name").textContent = d.name;
+  $("#tm-title").textContent = `${t("table")} ${d.table}${d.round ? ` · ${t("round")} ${d.round} ${t("of")} ${d.rounds_total}` : ""}`;
+  const status = !d.round ? t("waiting_round") : !d.game_id ? t("no_table") : d.finished ? t("game_over") : "";
+  $("#tm-status").textContent = status;
+  $("#tm-seats").replaceChildren(...d.seats.map((s) => el("li", {},
+    el("span", { class: "wind", text: t(`wind_${s.wind}`) }), el("span", { class: "who", text: s.name }))));
+  const open = $("#tm-open");
+  open.hidden = !d.game_id;
+  if (d.game_id) open.href = GAME_URL(d.game_id);
+}
+
+function setupTableMode() {
+  $("#table-mode").hidden = false;
+  refreshTable();
+  setInterval(() => { if (!document.hidden) refreshTable(); }, 10000);
+}
+
 applyLanguage();
-if (tid) setupTournament();
+if (tid && tableNumber) setupTableMode();
+else if (tid) setupTournament();
 else { setupCreateForm(); loadHome().catch((err) => showMessage(err.message)); }
