@@ -90,19 +90,33 @@ def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
     touch a terminal).
 
     Memoised per suit (in ``_PARTS``), so a new hand mostly hits suits seen before: this is
-    what makes a cold hand cheap compared with splitting all 34 counts at once."""
+    what makes a cold hand cheap compared with splitting all 34 counts at once. The shapes
+    themselves do not depend on the suit and are memoised once for all three."""
+    shapes = _SHAPES.get(counts)
+    if shapes is None:
+        if len(_SHAPES) > 50000:
+            _SHAPES.clear()
+        shapes = _SHAPES[counts] = _suit_shapes(counts)
+    return tuple([_part(base + pair if pair >= 0 else -1, base, sets) for pair, sets in shapes])
+
+
+_SHAPES: dict[tuple[int, ...], tuple] = {}
+
+
+def _suit_shapes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+    """(pair position or -1, sets) for every way to cover one suit's counts, positions 0-8."""
     out = []
     rest = sum(counts) % 3
     if rest == 0:
         for sets in _suit_sets(counts):
-            out.append(_part(-1, base, sets))
+            out.append((-1, sets))
     elif rest == 2:
         c = list(counts)
         for i in range(9):
             if c[i] >= 2:
                 c[i] -= 2
                 for sets in _suit_sets(tuple(c)):
-                    out.append(_part(base + i, base, sets))
+                    out.append((i, sets))
                 c[i] += 2
     return tuple(out)
 
@@ -250,6 +264,8 @@ def _text(kinds: list[int]) -> str:
 SET_TEXT = {(shape, k): _text([k, k + 1, k + 2] if shape == CHI else [k] * (3 if shape == PON else 4))
             for shape in (CHI, PON, KAN) for k in range(NUM_KINDS) if shape != CHI or (k < 27 and k % 9 < 7)}
 PAIR_TEXT = tuple(_text([k, k]) for k in range(NUM_KINDS))
+_SET_LABEL = {(shape, k, concealed): text if concealed else f"({text})"
+              for (shape, k), text in SET_TEXT.items() for concealed in (False, True)}
 
 
 def describe_reading(h: Reading) -> str:
@@ -258,10 +274,8 @@ def describe_reading(h: Reading) -> str:
         return "thirteen orphans"
     if h.shape == CHIITOI:
         return " ".join(PAIR_TEXT[k] for k in h.pairs)
-    parts = [SET_TEXT[shape, first] if concealed else f"({SET_TEXT[shape, first]})"
-             for shape, first, concealed in h.sets]
-    parts.append(PAIR_TEXT[h.pair])
-    return " ".join(parts)
+    label = _SET_LABEL
+    return " ".join([label[st] for st in h.sets]) + " " + PAIR_TEXT[h.pair]
 
 
 __all__ = ["STANDARD", "CHIITOI", "KOKUSHI", "CHI", "PON", "KAN", "Situation", "Reading", "readings",

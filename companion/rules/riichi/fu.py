@@ -47,72 +47,89 @@ _SET_NAMES = {
 }
 
 
-_ITEMS: dict[tuple, dict] = {}
+def _template(key: str, fu: int, tiles: str | None = None, names: tuple[str, str] | None = None) -> dict:
+    name, name_de = names or _NAMES[key]
+    item = {"id": key, "name": name, "name_de": name_de, "fu": fu}
+    if tiles:
+        item["tiles"] = tiles
+        item["name"] = f"{name} {tiles}"
+        item["name_de"] = f"{name_de} {tiles}"
+    return item
 
 
-def _item(key: str, fu: int, tiles: str | None = None, names: tuple[str, str] | None = None) -> dict:
-    """A fresh fu item (a copy of a memoised one: the same few hundred items recur in every hand)."""
-    memo = _ITEMS.get((key, fu, tiles, names))
-    if memo is None:
-        name, name_de = names or _NAMES[key]
-        memo = {"id": key, "name": name, "name_de": name_de, "fu": fu}
-        if tiles:
-            memo["tiles"] = tiles
-            memo["name"] = f"{name} {tiles}"
-            memo["name_de"] = f"{name_de} {tiles}"
-        _ITEMS[key, fu, tiles, names] = memo
-    return memo.copy()
+# Every fu item a hand can show is one of a few hundred, built here once; a result gets copies.
+_BASE = _template("base", 20)
+_MENZEN_RON = _template("menzen_ron", 10)
+_TSUMO = _template("tsumo", 2)
+_CHIITOITSU = _template("chiitoitsu", 25)
+_OPEN_PINFU = _template("open_pinfu", 10)
+_WAIT = {w: _template("wait_" + w, 2) for w in ("kanchan", "penchan", "tanki")}
+_SET_FU: dict[tuple[int, int, bool], int] = {}
+"""Fu of a set as a reading lists it, ``(CHI|PON|KAN, first kind, concealed)``; 0 for a chi."""
+_SET_ITEM: dict[tuple[int, int, bool], dict] = {}
+for (_shape, _first), _text in SET_TEXT.items():
+    for _concealed in (False, True):
+        if _shape == CHI:
+            _SET_FU[_shape, _first, _concealed] = 0
+            continue
+        _value = 2 << (_TH[_first] + _concealed + 2 * (_shape == KAN))
+        _SET_FU[_shape, _first, _concealed] = _value
+        _SET_ITEM[_shape, _first, _concealed] = _template("set", _value, _text, _SET_NAMES[_shape == KAN, _concealed])
+_PAIR_ITEM = {(key, fu, k): _template(key, fu, PAIR_TEXT[k])
+              for k in range(27, 34) for key in ("pair", "double_wind_pair") for fu in (2, 4)}
 
 
 def count_fu(h: Reading, s: Situation, pinfu: bool, details: list | None = None) -> int:
     """Unrounded fu; with ``details`` given, append one item per source."""
     if h.shape == CHIITOI:
         if details is not None:
-            details.append(_item("chiitoitsu", 25))
+            details.append(_CHIITOITSU.copy())
         return 25
     if h.shape == KOKUSHI:
         return 0
     closed = s.closed
     fu = 20
     if details is not None:
-        details.append(_item("base", 20))
+        details.append(_BASE.copy())
     if closed and not s.tsumo:
         fu += 10
         if details is not None:
-            details.append(_item("menzen_ron", 10))
+            details.append(_MENZEN_RON.copy())
     if pinfu:
         return fu
     if s.tsumo:
         fu += 2
         if details is not None:
-            details.append(_item("tsumo", 2))
-    if h.wait in ("kanchan", "penchan", "tanki"):
+            details.append(_TSUMO.copy())
+    wait = h.wait
+    if wait == "kanchan" or wait == "penchan" or wait == "tanki":
         fu += 2
         if details is not None:
-            details.append(_item("wait_" + h.wait, 2))
-    for shape, first, concealed in h.sets:
-        if shape == CHI:
-            continue
-        value = 2 << (_TH[first] + concealed + 2 * (shape == KAN))
-        fu += value
-        if details is not None:
-            details.append(_item("set", value, SET_TEXT[shape, first], _SET_NAMES[shape == KAN, bool(concealed)]))
+            details.append(_WAIT[wait].copy())
+    set_fu = _SET_FU
+    for st in h.sets:
+        value = set_fu[st]
+        if value:
+            fu += value
+            if details is not None:
+                details.append(_SET_ITEM[st].copy())
     pair = h.pair
-    pair_fu = 0
-    if pair in DRAGONS:
-        pair_fu = 2
-    elif pair == s.seat and pair == s.round:
-        pair_fu = s.opts.double_wind_pair_fu
-    elif pair == s.seat or pair == s.round:
-        pair_fu = 2
-    if pair_fu:
-        fu += pair_fu
-        if details is not None:
-            key = "double_wind_pair" if pair == s.seat == s.round else "pair"
-            details.append(_item(key, pair_fu, PAIR_TEXT[pair]))
+    if pair >= 27:
+        pair_fu = 0
+        if pair in DRAGONS:
+            pair_fu = 2
+        elif pair == s.seat and pair == s.round:
+            pair_fu = s.opts.double_wind_pair_fu
+        elif pair == s.seat or pair == s.round:
+            pair_fu = 2
+        if pair_fu:
+            fu += pair_fu
+            if details is not None:
+                key = "double_wind_pair" if pair == s.seat == s.round else "pair"
+                details.append(_PAIR_ITEM[key, pair_fu, pair].copy())
     if fu == 20 and not closed:
         # an open hand with a pinfu shape won on a discard has no fu at all: it counts 30
         fu = 30
         if details is not None:
-            details.append(_item("open_pinfu", 10))
+            details.append(_OPEN_PINFU.copy())
     return fu

@@ -185,20 +185,41 @@ def resolve_rules(rules: object) -> RiichiOptions:
     if isinstance(rules, str):
         return load_preset(rules)
     if isinstance(rules, dict):
-        name = rules.get("preset", DEFAULT_PRESET)
-        if not isinstance(name, str):
-            raise InvalidRequestError("rules.preset must be a preset name")
+        # the same rules object arrives with every hand of a session: look it up by its items
         try:
-            # the value types are part of the key: 1 == True, but only true is a valid switch
-            return _with_overrides(name, tuple(rules.items()), tuple(map(type, rules.values())))
-        except TypeError:  # a list value (double_yakuman): make it hashable, or let the slow path name it
-            pass
-        try:
-            return _with_overrides(name, tuple((k, tuple(v) if isinstance(v, list) else v)
-                                               for k, v in rules.items()), tuple(map(type, rules.values())))
-        except TypeError:
-            return _apply(load_preset(name), {k: v for k, v in rules.items() if k != "preset"}, "rules")
+            hit = _RESOLVED.get(items := tuple(rules.items()))
+        except TypeError:  # a list value (double_yakuman)
+            hit = items = None
+        # the value types are part of the key: 1 == True, but only true is a valid switch
+        if hit is not None and hit[0] == tuple(map(type, rules.values())):
+            return hit[1]
+        options = _resolve_dict(rules)
+        if items is not None:
+            if len(_RESOLVED) > 256:
+                _RESOLVED.clear()
+            _RESOLVED[items] = (tuple(map(type, rules.values())), options)
+        return options
     raise InvalidRequestError('"rules" must be a preset name or an object with "preset" and options')
+
+
+_RESOLVED: dict[tuple, tuple[tuple, RiichiOptions]] = {}
+
+
+def _resolve_dict(rules: dict) -> RiichiOptions:
+    """Options for a ``{"preset": name, option: value}`` override (memoised per preset and overrides)."""
+    name = rules.get("preset", DEFAULT_PRESET)
+    if not isinstance(name, str):
+        raise InvalidRequestError("rules.preset must be a preset name")
+    try:
+        # the value types are part of the key: 1 == True, but only true is a valid switch
+        return _with_overrides(name, tuple(rules.items()), tuple(map(type, rules.values())))
+    except TypeError:  # a list value (double_yakuman): make it hashable, or let the slow path name it
+        pass
+    try:
+        return _with_overrides(name, tuple((k, tuple(v) if isinstance(v, list) else v)
+                                           for k, v in rules.items()), tuple(map(type, rules.values())))
+    except TypeError:
+        return _apply(load_preset(name), {k: v for k, v in rules.items() if k != "preset"}, "rules")
 
 
 @lru_cache(maxsize=256)

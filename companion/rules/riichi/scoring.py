@@ -23,6 +23,7 @@ from companion.tiles import EAST, WIND_LETTERS, Tile, dora_from_indicator
 _table_order = itemgetter(3)
 _DORA_ITEMS = (("dora", "Dora", "Dora"), ("ura_dora", "Ura dora", "Ura-Dora"), ("aka_dora", "Red fives", "Rote Fünfen"))
 _TILE_TEXT = tuple(str(Tile(k)) for k in range(34))
+_DORA_OF = tuple(dora_from_indicator(k) for k in range(34))
 _WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
 
 
@@ -35,10 +36,13 @@ class _Best:
 
 def _dora_counts(r: Request, s: Situation) -> tuple[int, int, int]:
     full = s.full
-    dora = sum(full[dora_from_indicator(k)] for k in r.dora)
+    dora = 0
+    for k in r.dora:
+        dora += full[_DORA_OF[k]]
     ura = 0
-    if r.riichi and r.options.ura_dora:
-        ura = sum(full[dora_from_indicator(k)] for k in r.ura)
+    if r.ura and r.riichi and r.options.ura_dora:
+        for k in r.ura:
+            ura += full[_DORA_OF[k]]
     return dora, ura, r.aka
 
 
@@ -162,12 +166,7 @@ def score_request(r: Request) -> dict:
 def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> dict:
     opts = r.options
     s.win = b.win
-    yaku = []
-    for y, han, mult, _, _ in b.rows:
-        item = {"id": y.id, "name": y.name, "name_de": y.name_de, "han": han}
-        if mult:
-            item["yakuman"] = mult
-        yaku.append(item)
+    yaku = [row[5].copy() for row in b.rows]
     if b.dora_used and (dora[0] or dora[1] or dora[2]):
         for (key, name, name_de), n in zip(_DORA_ITEMS, dora, strict=True):
             if n:

@@ -52,7 +52,9 @@ def all_yaku() -> tuple[Yaku, ...]:
     return yaku_basic.YAKU + yaku_sets.YAKU + yaku_local.YAKU + yaku_yakuman.YAKU
 
 
-Row = tuple  # (yaku, han in this hand state, yakuman multiplier, place in the table, predicate)
+Row = tuple
+"""(yaku, han in this hand state, yakuman multiplier, place in the table, predicate, result item): the
+result item is the ``{id, name, name_de, han[, yakuman]}`` entry a result lists, copied per result."""
 GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside")
 
 
@@ -92,10 +94,17 @@ def table_for(options: RiichiOptions) -> dict[tuple[int, bool], tuple[Row, ...]]
                     if is_open and not y.han_open:
                         continue
                     mult = y.yakuman * (2 if y.id in options.double_yakuman else 1)
-                    chosen.append((y, 13 * mult, mult, place, y.test))
+                    chosen.append((y, 13 * mult, mult, place, y.test, _item(y, 13 * mult, mult)))
                     continue
                 han = y.han_open if is_open else y.han_closed
                 if han:
-                    chosen.append((y, han, 0, place, y.test))
+                    chosen.append((y, han, 0, place, y.test, _item(y, han, 0)))
             out[shape, is_open] = tuple(chosen)
     return out
+
+
+def _item(y: Yaku, han: int, mult: int) -> dict:
+    item = {"id": y.id, "name": y.name, "name_de": y.name_de, "han": han}
+    if mult:
+        item["yakuman"] = mult
+    return item
