@@ -56,6 +56,9 @@ def check_player(data: object, where: str) -> dict:
     if unknown:
         raise InvalidRequestError(f"{where}: unknown key(s) {', '.join(unknown)}; "
                                   "a player has name, club, country, ema_id")
+    ema = data.get("ema_id")
+    if isinstance(ema, int) and not isinstance(ema, bool):
+        data = {**data, "ema_id": str(ema)}  # a spreadsheet paste may turn the number into a number
     return {"name": _text(data.get("name"), f"{where}: name", required=True),
             "club": _text(data.get("club"), f"{where}: club", limit=80),
             "country": _text(data.get("country"), f"{where}: country", limit=40),
