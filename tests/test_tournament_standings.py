@@ -232,3 +232,4 @@ def test_oka_and_seat_order_ties_of_the_club_preset(svc: Tournaments) -> None:
     assert [rows[p]["total"] for p in (s, w, n, e)] == [33900, 0, -10000, -23900]
     assert [rows[p]["rank"] for p in (s, w, n, e)] == [1, 2, 3, 4]
     assert [rows[p]["placements_sum"] for p in (s, w, n, e)] == [1, 2, 3, 4]
+
