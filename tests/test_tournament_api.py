@@ -375,3 +375,29 @@ def test_a_table_tablet_finds_its_game_of_the_latest_round(app, client) -> None:
     assert client.get(f"/api/tournaments/{t['id']}/tables/9").get_json()["game_id"] is None
     page = client.get(f"/tournament/{t['id']}/table/3")
     assert page.status_code == 200 and b'data-table="3"' in page.data
+
+
+def test_a_table_played_on_paper_gets_its_result_from_the_score_sheet(client) -> None:
+    t = create(client, rounds=1)
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+    url = f"/api/tournaments/{t['id']}/rounds/1/tables/2/result"
+    bad = client.post(url, json={"client_id": "p0", "points": {"E": 40000, "S": 30000, "W": 30000, "N": 30000}})
+    assert "add up to 130,000, not 4 x 30,000 = 120,000" in error(bad, 400)
+    # the hand-computed result of script B in the standings tests, without the chombo:
+    # E 41,700 -> +26,700; S, W, N 26,100 share 2nd-4th -> -8,900 each
+    sheet = {"E": 41700, "S": 26100, "W": 26100, "N": 26100}
+    r = client.post(url, json={"client_id": "p1", "points": sheet})
+    assert r.status_code == 201
+    again = client.post(url, json={"client_id": "p1", "points": sheet})  # a retry changes nothing
+    assert again.status_code == 201 and len(again.get_json()["game"]["history"]) == 2
+    view = again.get_json()["tournament"]
+    seats = rnd["tables"][1]["seats"]
+    totals = {row["player"]: row["total"] for row in view["standings"]}
+    assert [totals[s["player"]] for s in seats] == [26700, -8900, -8900, -8900]
+    assert view["rounds"][0]["tables"][1]["finished"] is True
+    # a table that used its tablet keeps its hands: no paper result over them
+    store = Store(client.application.config["DATABASE"])
+    names = [s["name"] for s in rnd["tables"][0]["seats"]]
+    table_service.append_event(store, rnd["tables"][0]["game_id"], {"type": "riichi", "player": names[0]}, "x", 1)
+    r = client.post(f"/api/tournaments/{t['id']}/rounds/1/tables/1/result", json={"client_id": "p2", "points": sheet})
+    assert "entered hands on its tablet" in error(r, 409, "conflict")

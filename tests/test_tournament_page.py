@@ -78,14 +78,26 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
             "type": "win", "winners": [{"player": names[1], "han": 3, "fu": 30}], "discarder": names[0]}, "a", 1)
         table_service.append_event(store, table["game_id"], {"type": "end"}, "b", 2)
 
+        # table 2 played on paper: the score sheet's final points (script B of the standings tests)
+        page.click(".tabs button[data-tab=rounds]")
+        card = page.locator("#rounds .table-card").nth(1)
+        card.get_by_role("button", name="Score sheet…").click()
+        for wind, pts in zip("ESWN", (41700, 26100, 26100, 26100), strict=True):
+            card.locator(f"input[name={wind}]").fill(str(pts))
+        card.get_by_role("button", name="Save final points").click()
+        page.wait_for_selector("#rounds .table-card.finished")
+
         page.reload()
         page.click(".tabs button[data-tab=standings]")
         page.wait_for_selector("#standings-body tr")
         first = page.locator("#standings-body tr").first
-        assert names[1] in first.inner_text() and "+18.9" in first.inner_text()
+        paper_east = view["rounds"][0]["tables"][1]["seats"][0]["name"]
+        assert paper_east in first.inner_text() and "+26.7" in first.inner_text()
+        second = page.locator("#standings-body tr").nth(1)
+        assert names[1] in second.inner_text() and "+18.9" in second.inner_text()
         last = page.locator("#standings-body tr").last
         assert names[0] in last.inner_text() and "\u221218.9" in last.inner_text()
-        first.click()  # the winner's games: round 1, South, 1st place, +18.9
+        second.click()  # the ron winner's games: round 1, South, 1st place, +18.9
         detail = page.inner_text("#standings-body .player-detail")
         assert "+18.9" in detail and names[0] in detail
         page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
@@ -93,7 +105,7 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
         page.click("#lang")
         assert page.inner_text(".tabs button[data-tab=standings]") == "Tabelle"
         page.click(".tabs button[data-tab=rounds]")
-        assert "1 / 4 Tische fertig" in page.inner_text("#rounds")
+        assert "2 / 4 Tische fertig" in page.inner_text("#rounds")
         page.screenshot(path=str(ARTIFACTS / "tournament-rounds-de.png"), full_page=True)
         page.evaluate("localStorage.removeItem('companion.lang')")
 

@@ -266,6 +266,44 @@ class Tournaments:
         stored, dup = self.store.append(tid, [entry], client_id)
         return stored[-1], dup
 
+    def enter_result(self, tid: str, rnd: int, number: int, points: object, client_id: str) -> dict:
+        """A table played on paper (no tablet, or a broken one): its final points by seat wind,
+        stored in the table's game as a correction from the start points plus an end, so uma,
+        oka and placements come from the table rules as for every other game."""
+        st = self.state(tid)
+        seated = next((r for r in st.rounds if r["round"] == rnd), None)
+        if seated is None:
+            raise InvalidRequestError(f"round {rnd!r} is not seated")
+        table = next((t for t in seated["tables"] if t["table"] == number), None)
+        if table is None:
+            raise InvalidRequestError(f"round {rnd} has no table {number!r}")
+        game = table_service.game_state(self.games, table["game_id"])
+        paper = [h for h in game["history"] if (h.get("event") or {}).get("reason") == _PAPER_REASON]
+        if paper:
+            # a retry after a lost answer (or a crash between the two events): finish what is there
+            if game["finished"]:
+                return game
+            return table_service.append_event(self.games, table["game_id"], {"type": "end"},
+                                              f"{client_id}#end", game["next_seq"])
+        if game["history"]:
+            raise TournamentStateError(f"table {number} has entered hands on its tablet; correct the "
+                                       "result there (a correction event), not with a paper result")
+        if not isinstance(points, dict) or set(points) != set("ESWN"):
+            raise InvalidRequestError('"points" must give the final points for each of "E", "S", "W", "N"')
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values()):
+            raise InvalidRequestError("final points must be whole numbers")
+        start = game["rules"]["start_points"]
+        if sum(points.values()) != 4 * start:
+            raise InvalidRequestError(f"the final points add up to {sum(points.values()):,}, not "
+                                      f"4 x {start:,} = {4 * start:,}; check the score sheet")
+        names = game["players"]
+        # every seat is named, also at 0, so that the correction itself marks the paper result
+        deltas = {names[i]: points[w] - start for i, w in enumerate("ESWN")}
+        table_service.append_event(self.games, table["game_id"], {
+            "type": "correction", "deltas": deltas, "reason": _PAPER_REASON}, f"{client_id}#points", 1)
+        return table_service.append_event(self.games, table["game_id"], {"type": "end"},
+                                          f"{client_id}#end", 2)
+
     def start_clock(self, tid: str, minutes: object, client_id: str) -> tuple[dict, bool]:
         """Start the round clock for the current round (``minutes`` 0 stops it)."""
         st = self.state(tid)
@@ -343,6 +381,10 @@ class Tournaments:
             entry = {"type": "penalty", "player": p.id, "points": points, "reason": reason.strip()}
         stored, dup = self.store.append(tid, [entry], client_id)
         return stored[-1], dup
+
+
+# the reason of the correction a paper result becomes; also how a retry recognises it
+_PAPER_REASON = "final points entered from the score sheet"
 
 
 def _clock(st: TournamentState) -> dict | None:

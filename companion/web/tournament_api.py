@@ -117,6 +117,14 @@ def change_settings(tid: str):  # noqa: ANN201
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
 
 
+@bp.post("/api/tournaments/<tid>/rounds/<int:rnd>/tables/<int:number>/result")
+def enter_result(tid: str, rnd: int, number: int):  # noqa: ANN201
+    body = _body()
+    svc = _service()
+    game = svc.enter_result(tid, rnd, number, body.get("points"), _client_id(body))
+    return jsonify({"game": game, "tournament": svc.view(tid)}), 201
+
+
 @bp.post("/api/tournaments/<tid>/clock")
 def start_clock(tid: str):  # noqa: ANN201
     body = _body()

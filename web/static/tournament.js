@@ -44,6 +44,7 @@ const TEXT = {
     open_game_big: "Open the game", waiting_round: "Waiting for the next round to be seated…",
     no_table: "This table is not used in this round.", game_over: "Game over – waiting for the next round…",
     table_links: "Table tablets: bookmark",
+    paper: "Score sheet…", paper_save: "Save final points",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -81,6 +82,7 @@ const TEXT = {
     open_game_big: "Spiel öffnen", waiting_round: "Warte, bis die nächste Runde gesetzt ist…",
     no_table: "Dieser Tisch wird in dieser Runde nicht gebraucht.", game_over: "Spiel beendet – warte auf die nächste Runde…",
     table_links: "Tisch-Tablets: Lesezeichen",
+    paper: "Spielzettel…", paper_save: "Endstände speichern",
   },
 };
 
@@ -94,6 +96,8 @@ let current = null;   // the last tournament view from the server
 let seatClientId = null;
 let openPlayer = null;  // the standings row whose games are shown
 let lastTable = null;   // table mode: the last answer for this table
+const paperOpen = new Set();    // score-sheet forms left open across refreshes
+const paperValues = new Map();  // and what was typed into them
 let clockEnds = null;   // when the round clock runs out, in this screen's own time (ms)
 
 function newClientId() {
@@ -304,6 +308,38 @@ function renderStandings(v) {
   }
 }
 
+// a table that played on paper: its final points from the score sheet
+function paperForm(round, tb) {
+  const key = `${round}-${tb.table}`;
+  const form = el("form", { class: "paper", hidden: !paperOpen.has(key) });
+  // typed values survive the page's refresh, which redraws the cards
+  const typed = paperValues.get(key) || {};
+  for (const s of tb.seats) {
+    const input = el("input", { name: s.wind, type: "number", step: "100", required: true, inputmode: "numeric",
+      "aria-label": `${s.wind} ${s.player_name}`, value: typed[s.wind] ?? null });
+    input.addEventListener("input", () => paperValues.set(key, { ...(paperValues.get(key) || {}), [s.wind]: input.value }));
+    form.append(el("label", {}, el("span", { class: "wind", text: s.wind }), input));
+  }
+  const clientId = typed.clientId || newClientId();
+  paperValues.set(key, { ...typed, clientId });
+  form.append(el("button", { class: "primary small", type: "submit", text: t("paper_save") }));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const points = Object.fromEntries(tb.seats.map((s) => [s.wind, Number(form[s.wind].value)]));
+    try {
+      await post(`/rounds/${round}/tables/${tb.table}/result`, { points, client_id: clientId }, "✓");
+      paperOpen.delete(key);
+      paperValues.delete(key);
+    } catch (_) { /* shown by post() */ }
+  });
+  const toggle = el("button", { class: "ghost small", type: "button", text: t("paper"),
+    onclick: () => {
+      form.hidden = !form.hidden;
+      if (form.hidden) paperOpen.delete(key); else paperOpen.add(key);
+    } });
+  return el("div", {}, toggle, form);
+}
+
 // one player's games, round by round: what a scorekeeper checks when a result is disputed
 function playerGames(v, r) {
   const names = Object.fromEntries(v.players.map((p) => [p.id, p.name]));
@@ -365,12 +401,14 @@ function renderRounds(v) {
           el("span", { class: "who", text: names[s.player] || s.player_name }),
           el("span", { class: "pts", text: res ? `${res.rank}. ${fmt(res.score)}` : s.points === null ? "" : s.points.toLocaleString(lang) })));
       }
-      grid.append(el("div", { class: `table-card ${state}` },
+      const card = el("div", { class: `table-card ${state}` },
         el("div", { class: "table-head" },
           el("strong", { text: `${t("table")} ${tb.table}` }),
           el("span", { class: `state ${state}`, text: `${t(state)}${!tb.finished && tb.round_label ? ` · ${tb.round_label}` : ""}` }),
           tb.missing ? "" : el("a", { class: "open", href: GAME_URL(tb.game_id), target: "_blank", rel: "noopener", text: t("open_game") })),
-        seats));
+        seats);
+      if (!tb.started && !tb.missing) card.append(paperForm(rnd.round, tb));
+      grid.append(card);
     }
     card.append(grid);
     const last = v.rounds.length && rnd.round === v.rounds[v.rounds.length - 1].round;
