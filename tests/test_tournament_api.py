@@ -401,3 +401,18 @@ def test_a_table_played_on_paper_gets_its_result_from_the_score_sheet(client) ->
     table_service.append_event(store, rnd["tables"][0]["game_id"], {"type": "riichi", "player": names[0]}, "x", 1)
     r = client.post(f"/api/tournaments/{t['id']}/rounds/1/tables/1/result", json={"client_id": "p2", "points": sheet})
     assert "entered hands on its tablet" in error(r, 409, "conflict")
+
+
+def test_hong_kong_tallies_are_not_printed_in_thousands(client) -> None:
+    # seed 004 family defaults: start at 0, no uma or oka, so a game's score is its tally
+    r = client.post("/api/tournaments", json={"name": "HK night", "rules": "hongkong", "rounds": 1,
+                                              "players": ["A", "B", "C", "D"]})
+    t = r.get_json()
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+    client.post(f"/api/tournaments/{t['id']}/rounds/1/tables/1/result",
+                json={"client_id": "p", "points": {"E": 96, "S": -32, "W": -32, "N": -32}})
+    ema = list(csv.DictReader(io.StringIO(
+        client.get(f"/api/tournaments/{t['id']}/export.csv?kind=ema").get_data(as_text=True))))
+    east = next(p["name"] for p in t["players"] if p["id"] == rnd["tables"][0]["seats"][0]["player"])
+    assert (ema[0]["name"], ema[0]["total"], ema[0]["R1"]) == (east, "96", "96")
+    assert [row["total"] for row in ema[1:]] == ["-32", "-32", "-32"]

@@ -5,7 +5,7 @@
   uma, oka, chombo penalty, score); unfinished games have empty result cells.
 - ``ema``: the results list a tournament sends to the EMA ranking: rank, name, EMA number,
   country, club, total and per-round scores in thousands with one decimal (e.g. ``38.4``), the
-  way EMA result pages print riichi scores.
+  way EMA result pages print riichi scores (tables that start at 0 points keep their tallies).
 """
 
 from __future__ import annotations
@@ -28,8 +28,12 @@ def to_json(view: dict) -> dict:
             "penalties": view["penalties"], "progress": view["progress"]}
 
 
-def _thousands(x: float | None) -> str:
-    return "" if x is None else f"{x / 1000:.1f}"
+def _score_text(x: float | None, per_thousand: bool) -> str:
+    if x is None:
+        return ""
+    if per_thousand:
+        return f"{x / 1000:.1f}"
+    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 def _cell(x: object) -> object:
@@ -70,8 +74,11 @@ def to_csv(view: dict, kind: str = "standings") -> str:
                                                    res.get("uma"), res.get("oka"), res.get("penalty"),
                                                    res.get("score")]])
     else:
+        # riichi scores are printed in thousands; the point tallies of Hong Kong and classical
+        # tables (which start at 0) are small numbers already and stay as they are
+        thousands = view["rules"].get("start_points", 0) >= 1000
         w.writerow(["rank", "name", "ema_id", "country", "club", "total"] + [f"R{i + 1}" for i in range(n)])
         for r in view["standings"]:
             w.writerow([r["rank"], r["name"], r["ema_id"] or "", r["country"] or "", r["club"] or "",
-                        _thousands(r["total"])] + [_thousands(s) for s in r["round_scores"]])
+                        _score_text(r["total"], thousands)] + [_score_text(s, thousands) for s in r["round_scores"]])
     return buf.getvalue()

@@ -146,11 +146,13 @@ function showMessage(text, kind = "error") {
 }
 
 // points as tournaments print them: thousands with one decimal and a sign
+// (Hong Kong and classical tables start at 0 and count small tallies: those stay as they are)
+let perThousand = true;
 function fmt(points) {
   if (points === null || points === undefined) return "";
-  const k = points / 1000;
-  const s = Math.abs(k).toFixed(1);
-  return k > 0 ? `+${s}` : k < 0 ? `\u2212${s}` : "0.0";
+  const k = perThousand ? points / 1000 : points;
+  const s = perThousand ? Math.abs(k).toFixed(1) : String(Math.abs(k));
+  return k > 0 ? `+${s}` : k < 0 ? `\u2212${s}` : s;
 }
 
 function applyLanguage() {
@@ -238,6 +240,7 @@ async function refresh() {
 
 function render(v) {
   $("#t-name").textContent = v.name;
+  perThousand = (v.rules.start_points || 0) >= 1000;
   // the server's clock counts: a projector laptop's clock may be minutes off
   clockEnds = v.clock ? Date.now() + v.clock.remaining_seconds * 1000 : null;
   tickClock();
