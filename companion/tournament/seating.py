@@ -2,13 +2,15 @@
 
 Seating has two independent halves, and each is solved on its own:
 
-- *grouping* (which four players share a table) decides who meets whom. A local search over
+- *grouping* (which four players share a table) decides who meets whom. Simulated annealing over
   swaps of two players of the same round drives the number of repeat meetings down; the cost is
   the sum over pairs of ``m * (m - 1) / 2`` for ``m`` meetings, so a third meeting of the same pair
-  weighs more than a second meeting of two different pairs.
-- *seat order* within a table decides the winds. Given the grouping, each table's order is picked
-  from its 24 permutations so that every player sits East, South, West and North as evenly as
-  possible (counts never more than one apart where that is reachable).
+  weighs more than a second meeting of two different pairs. For 16 and 64 players without history
+  the affine plane over GF(4) gives perfect rounds directly.
+- *seat order* within a table decides the winds. A fresh plan colours the edges of the bipartite
+  graph tables x (player, block of four rounds) with four winds, so everybody sits each wind once
+  per four rounds; plans after a history pick each table's order from its 24 permutations by
+  local search. Either way counts stay within one of each other where that is reachable.
 
 Everything is deterministic: the same players, history, rounds and seed give the same plan on
 every machine (``random.Random(seed)`` and iteration budgets, never the clock).
@@ -389,8 +391,8 @@ def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
     ``history`` rounds are lists of tables in seat order and may name players who have left; their
     meetings and winds with the active ``players`` count, so a re-plan after a withdrawal still
     avoids pairs that met earlier. ``avoid`` pairs (players of one club, say) are kept apart where
-    possible, but never at the price of more repeat meetings. Raises ``InvalidRequestError`` unless the players fill tables of four
-    exactly."""
+    possible, but never at the price of more repeat meetings. Raises ``InvalidRequestError``
+    unless the players fill tables of four exactly."""
     players = list(players)
     check_player_count(len(players))
     if len(set(players)) != len(players):
