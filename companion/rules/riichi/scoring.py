@@ -30,8 +30,8 @@ _WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
 class _Best:
     """The best reading so far and everything its result needs."""
 
-    __slots__ = ("key", "reading", "rows", "han", "fu", "yakuman", "base", "limit", "pinfu", "dora_used",
-                 "kazoe", "win")
+    __slots__ = ("key", "reading", "rows", "han", "fu", "yakuman", "base", "limit", "dora_used",
+                 "kazoe", "win", "fu_details")
 
 
 def _dora_counts(r: Request, s: Situation) -> tuple[int, int, int]:
@@ -51,11 +51,13 @@ def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: in
     """Score one reading; ``fixed`` are the rows of this shape that hold whatever the reading."""
     rows = fixed
     extra = False
+    pinfu = False
     if len(h.chis) >= 2:
         found = [row for row in groups[1] if row[4](h, s)]
         if found:
             rows = rows + found
             extra = True
+            pinfu = any(row[0] is _PINFU for row in found)
     if len(h.pons) >= 3:
         found = [row for row in groups[2] if row[4](h, s)]
         if found:
@@ -82,20 +84,21 @@ def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: in
         han += row[1]
         mult += row[2]
         special = special or row[0].standalone
-    pinfu = False
     kazoe = False
     if mult:
+        pinfu = False
         rows = [row for row in rows if row[2]]
         if not opts.yakuman_stacking:
             rows = [max(rows, key=_multiplier)]
         mult = sum(row[2] for row in rows)
         han = 13 * mult
-        fu = count_fu(h, s, False)
+        details: list = []
+        fu = count_fu(h, s, False, details)
         base, limit = points.base_points(0, fu, mult)
         dora_used = False
     else:
-        pinfu = any(row[0] is _PINFU for row in rows)
-        fu = count_fu(h, s, pinfu)
+        details = []
+        fu = count_fu(h, s, pinfu, details)
         if special:
             rows, han, base, limit, dora_used = _standalone(rows, fu, dora_han, opts)
         else:
@@ -109,7 +112,7 @@ def _evaluate(h: Reading, s: Situation, groups: tuple, fixed: list, dora_han: in
         return best
     b = _Best()
     b.key, b.reading, b.rows, b.han, b.fu, b.yakuman = key, h, rows, han, fu, mult
-    b.base, b.limit, b.pinfu, b.dora_used, b.kazoe, b.win = base, limit, pinfu, dora_used, kazoe, s.win
+    b.base, b.limit, b.dora_used, b.kazoe, b.win, b.fu_details = base, limit, dora_used, kazoe, s.win, details
     return b
 
 
@@ -127,6 +130,22 @@ def _standalone(rows: list, fu: int, dora_han: int, opts: RiichiOptions) -> tupl
 
 def _multiplier(row: tuple) -> int:
     return row[2]
+
+
+def _fixed_rows(h: Reading, s: Situation, groups: tuple) -> list:
+    """The rows of this hand shape that hold whatever the reading: the situation rows, memoised
+    per ``s.facts`` (few combinations of flags and tile facts recur), and the hand rows."""
+    memo = groups[6]
+    fixed = memo.get(s.facts)
+    if fixed is None:
+        if len(memo) > 4096:
+            memo.clear()
+        fixed = memo[s.facts] = [row for row in groups[0] if row[4](h, s)]
+    if groups[5]:
+        found = [row for row in groups[5] if row[4](h, s)]
+        if found:
+            fixed = sorted(fixed + found, key=_table_order)
+    return fixed
 
 
 def score_request(r: Request) -> dict:
@@ -150,7 +169,8 @@ def score_request(r: Request) -> dict:
             groups = table[h.shape, is_open]
             fixed = fixed_by_shape.get(h.shape)
             if fixed is None:
-                fixed = fixed_by_shape[h.shape] = [row for row in groups[0] if row[4](h, s)]
+                fixed = _fixed_rows(h, s, groups)
+                fixed_by_shape[h.shape] = fixed
             best = _evaluate(h, s, groups, fixed, dora_han, opts, best)
     if not complete:
         n = shanten(r.counts, len(r.melds))
@@ -171,10 +191,8 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
         for (key, name, name_de), n in zip(_DORA_ITEMS, dora, strict=True):
             if n:
                 yaku.append({"id": key, "name": name, "name_de": name_de, "han": n})
-    fu_details: list[dict] = []
-    fu = count_fu(b.reading, s, b.pinfu, fu_details)
-    pay = points.payments(b.base, r.dealer, r.tsumo, r.honba, opts.honba_value)
-    gained = points.total_from_payments(pay, r.dealer)
+    fu = b.fu
+    pay, gained, by_seat = _payments(r, b.base, opts.honba_value)
     total_gain = gained + 1000 * r.riichi_sticks
     limit = b.limit
     result = {
@@ -183,7 +201,7 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
         "yakuman": b.yakuman,
         "limit": limit,
         "yaku": yaku,
-        "fu_details": fu_details,
+        "fu_details": b.fu_details,
         "payments": pay,
         "total_gain": total_gain,
         "base_points": b.base,
@@ -196,27 +214,33 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
         "dealer": r.dealer,
         "rules": opts.preset,
     }
-    by_seat = _by_seat(r, pay, total_gain)
-    if by_seat:
+    if by_seat is not None:
+        by_seat[WIND_LETTERS[r.seat - EAST]] = total_gain
         result["payments_by_seat"] = by_seat
     return result
 
 
-def _by_seat(r: Request, pay: dict, total_gain: int) -> dict | None:
-    """Point changes per seat wind (a ron only when the discarder is known); sticks go to the winner."""
+def _payments(r: Request, base: int, honba_value: int) -> tuple[dict, int, dict | None]:
+    """``points.payments`` in the result format, what the winner collects from the others, and the
+    point change per seat wind (a ron only when the discarder is known; the winner's own entry is
+    filled in by the caller, sticks included)."""
+    pay = points.payments(base, r.dealer, r.tsumo, r.honba, honba_value)
     seats = {"E": 0, "S": 0, "W": 0, "N": 0}
-    me = WIND_LETTERS[r.seat - EAST]
-    if "discarder" in pay:
+    if not r.tsumo:
+        gained = pay["discarder"]
         if r.discarder is None:
-            return None
-        seats[WIND_LETTERS[r.discarder - EAST]] = -pay["discarder"]
-    else:
-        for w in WIND_LETTERS:
-            if w == me:
-                continue
-            seats[w] = -(pay["dealer"] if w == "E" and "dealer" in pay else pay["each_non_dealer"])
-    seats[me] = total_gain
-    return seats
+            return pay, gained, None
+        seats[WIND_LETTERS[r.discarder - EAST]] = -gained
+        return pay, gained, seats
+    each = pay["each_non_dealer"]
+    if r.dealer:
+        seats["S"] = seats["W"] = seats["N"] = -each
+        return pay, 3 * each, seats
+    for w in WIND_LETTERS[1:]:
+        seats[w] = -each
+    seats["E"] = -pay["dealer"]
+    seats[WIND_LETTERS[r.seat - EAST]] = 0
+    return pay, pay["dealer"] + 2 * each, seats
 
 
 def score(request: dict) -> dict:

@@ -39,10 +39,11 @@ class Yaku:
     standalone: bool = False
     """Scored on its own, not added to other yaku or dora (renhou as mangan)."""
     needs: str = "situation"
-    """What the predicate reads, so that a reading skips rows it cannot have: ``situation`` (flags and
-    tile facts only: evaluated once per hand shape), ``chis2`` (two or more chi), ``pons3`` (three or
-    more triplets/kans), ``honor_pons`` (a triplet of honours), ``outside`` (every set touches a
-    terminal or honour)."""
+    """What the predicate reads, so that a reading skips rows it cannot have: ``situation`` (nothing but
+    the flags and the tile facts in ``Situation.facts``, and the hand shape: the answer is memoised per
+    facts), ``hand`` (the situation plus the concealed counts or the winning tile: evaluated once per
+    hand shape), ``chis2`` (two or more chi), ``pons3`` (three or more triplets/kans), ``honor_pons`` (a
+    triplet of honours), ``outside`` (every set touches a terminal or honour)."""
 
 
 def all_yaku() -> tuple[Yaku, ...]:
@@ -55,14 +56,15 @@ def all_yaku() -> tuple[Yaku, ...]:
 Row = tuple
 """(yaku, han in this hand state, yakuman multiplier, place in the table, predicate, result item): the
 result item is the ``{id, name, name_de, han[, yakuman]}`` entry a result lists, copied per result."""
-GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside")
+GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside", "hand")
 
 
 _GROUPED: dict[int, tuple[RiichiOptions, dict]] = {}
 
 
-def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple[tuple[Row, ...], ...]]:
-    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``.
+def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple]:
+    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``, followed by a dict
+    that memoises the ``situation`` rows that hold, keyed by ``Situation.facts``.
 
     Looked up by the options object's identity: hashing a frozen dataclass of 20 fields on
     every hand cost more than all yaku predicates together (options objects are cached
@@ -72,7 +74,7 @@ def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple[tuple[
         return entry[1]
     out = {}
     for key, rows in table_for(options).items():
-        out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS)
+        out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS) + ({},)
     if len(_GROUPED) > 1024:
         _GROUPED.clear()
     _GROUPED[id(options)] = (options, out)
