@@ -58,6 +58,7 @@ class Plan:
     lower_bound: int = 0
     avoided_meetings: int = 0  # meetings in this plan of pairs that were to be kept apart
     meetings: dict[frozenset, int] = field(default_factory=dict, repr=False)
+    winds: dict[Hashable, list[int]] = field(default_factory=dict, repr=False)  # E, S, W, N counts
 
     def to_dict(self) -> dict:
         return {"rounds": self.rounds, "repeat_meetings": self.repeat_meetings,
@@ -372,7 +373,9 @@ def _affine_groups(n: int, rounds: int, rng: random.Random) -> list[list[list[in
     return out
 
 
-def _summarise(players: Sequence[Hashable], history: Sequence, rounds: list[list[list[Hashable]]]) -> Plan:
+def summarise(players: Sequence[Hashable], history: Sequence, rounds: list[list[list[Hashable]]]) -> Plan:
+    """Meetings and winds of ``rounds`` after ``history`` among ``players`` (the counts a plan
+    reports; also what the tournament shows for the rounds seated so far)."""
     met, winds = _history_counts(players, list(history) + rounds)
     n = len(players)
     pairs = {frozenset((players[i], players[j])): met[i][j]
@@ -380,7 +383,7 @@ def _summarise(players: Sequence[Hashable], history: Sequence, rounds: list[list
     repeats = sum(m - 1 for m in pairs.values() if m > 1)
     spread = max((max(w) - min(w) for w in winds), default=0)
     return Plan(rounds=rounds, repeat_meetings=repeats, max_meetings=max(pairs.values(), default=0),
-                wind_spread=spread, meetings=pairs)
+                wind_spread=spread, meetings=pairs, winds=dict(zip(players, winds, strict=True)))
 
 
 def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
@@ -433,7 +436,7 @@ def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
     named = [[[players[i] for i in table] for table in rnd] for rnd in idx_plan]
     for rnd in named:  # table numbers follow the players' order, which makes printed lists calm
         rnd.sort(key=lambda table: min(players.index(p) for p in table))
-    plan = _summarise(players, history, named)
+    plan = summarise(players, history, named)
     plan.lower_bound = _lower_bound(met, rounds)
     plan.avoided_meetings = sum(1 for rnd in idx_plan for table in rnd
                                 for i, a in enumerate(table) for b in table[i + 1:]
@@ -452,4 +455,4 @@ def swiss_round(ranked: Sequence[Hashable], seed: int | str = 0,
     idx = [[list(range(t * 4, t * 4 + 4)) for t in range(len(ranked) // 4)]]
     _order_seats(idx, winds, rng)
     named = [[[ranked[i] for i in table] for table in idx[0]]]
-    return _summarise(ranked, history, named)
+    return summarise(ranked, history, named)

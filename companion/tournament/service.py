@@ -122,7 +122,7 @@ class Tournaments:
     def list(self) -> list[dict]:
         out = []
         for rec in self.store.list():
-            st = self.state(rec["id"])
+            st = self.state(rec["id"])  # the log; the record's "updated" comes with the listing
             out.append({"id": st.id, "name": rec["name"], "preset": rec["preset"], "created": rec["created"],
                         "updated": rec["updated"], "players": len(st.active_ids()),
                         "rounds_total": st.rounds_total, "rounds_seated": len(st.rounds)})
@@ -175,11 +175,9 @@ class Tournaments:
         """Seat the next round and create its games; returns ``(round entry, duplicate)``."""
         with _lock(self.path, tid):
             st = self.state(tid)
-            for e in st.log:
-                if e.get("client_id") == client_id:
-                    if e.get("type") != "round":
-                        raise InvalidRequestError(f"client_id {client_id!r} was used for a {e.get('type')} entry")
-                    return e, True
+            done = _retried(st, client_id, "round")
+            if done is not None:
+                return done, True
             rnd = st.next_round
             if rnd > st.rounds_total:
                 raise TournamentStateError(f"all {st.rounds_total} rounds are seated already")
@@ -231,9 +229,9 @@ class Tournaments:
         """Take back the last seated round while none of its games has an event yet."""
         with _lock(self.path, tid):
             st = self.state(tid)
-            for e in st.log:
-                if e.get("client_id") == client_id and e.get("type") == "round_cancelled":
-                    return e, True
+            done = _retried(st, client_id, "round_cancelled")
+            if done is not None:
+                return done, True
             if not st.rounds or st.rounds[-1]["round"] != rnd:
                 last = st.rounds[-1]["round"] if st.rounds else None
                 raise TournamentStateError(f"only the last seated round ({last}) can be taken back, not {rnd!r}")
@@ -252,9 +250,9 @@ class Tournaments:
     def set_rounds(self, tid: str, rounds: object, reason: object, client_id: str) -> tuple[dict, bool]:
         """Play fewer or more rounds than planned (never fewer than are seated already)."""
         st = self.state(tid)
-        for e in st.log:
-            if e.get("client_id") == client_id and e.get("type") == "rounds_changed":
-                return e, True
+        done = _retried(st, client_id, "rounds_changed")
+        if done is not None:
+            return done, True
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
             raise InvalidRequestError(f'"rounds" must be the number of rounds (1-{MAX_ROUNDS}), not {rounds!r}')
         if rounds < len(st.rounds):
@@ -307,9 +305,9 @@ class Tournaments:
     def start_clock(self, tid: str, minutes: object, client_id: str) -> tuple[dict, bool]:
         """Start the round clock for the current round (``minutes`` 0 stops it)."""
         st = self.state(tid)
-        for e in st.log:
-            if e.get("client_id") == client_id and e.get("type") == "clock":
-                return e, True
+        done = _retried(st, client_id, "clock")
+        if done is not None:
+            return done, True
         if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 <= minutes <= 600:
             raise InvalidRequestError(f'"minutes" must be the playing time in minutes (0-600; 0 stops the clock), '
                                       f"not {minutes!r}")
@@ -322,9 +320,9 @@ class Tournaments:
         player = check_player({k: v for k, v in body.items() if k != "client_id"}, "the player")
         with _lock(self.path, tid):  # the new id is the count of players so far plus one
             st = self.state(tid)
-            for e in st.log:
-                if e.get("client_id") == client_id and e.get("type") == "player_added":
-                    return e, True
+            done = _retried(st, client_id, "player_added")
+            if done is not None:
+                return done, True
             unique_names([p.name for p in st.players.values()] + [player["name"]])
             player = {"id": f"p{len(st.players) + 1}", **player}
             stored, dup = self.store.append(tid, [{"type": "player_added", "player": player}], client_id)
@@ -333,9 +331,9 @@ class Tournaments:
     def withdraw_player(self, tid: str, pid: str, reason: object, client_id: str,
                         *, back: bool = False) -> tuple[dict, bool]:
         st = self.state(tid)
-        for e in st.log:
-            if e.get("client_id") == client_id and e.get("type") in ("player_withdrawn", "player_returned"):
-                return e, True
+        done = _retried(st, client_id, "player_withdrawn", "player_returned")
+        if done is not None:
+            return done, True
         p = st.player(pid)
         if not back and not p.active:
             raise TournamentStateError(f"{p.name} has withdrawn already")
@@ -355,9 +353,9 @@ class Tournaments:
         if not isinstance(client_id, str) or not 1 <= len(client_id) <= 200:
             raise InvalidRequestError('"client_id" must be a string (1-200 characters) unique to this entry')
         st = self.state(tid)
-        for e in st.log:
-            if e.get("client_id") == client_id:
-                return e, True
+        done = _retried(st, client_id, "penalty", "penalty_cancelled")
+        if done is not None:
+            return done, True
         reason = body.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidRequestError('a penalty needs a "reason" (it is shown in the log)')
@@ -387,6 +385,17 @@ class Tournaments:
 _PAPER_REASON = "final points entered from the score sheet"
 
 
+def _retried(st: TournamentState, client_id: str, *kinds: str) -> dict | None:
+    """The entry an earlier request with this ``client_id`` stored, if any (a retry)."""
+    for e in st.log:
+        if e.get("client_id") == client_id:
+            if e.get("type") not in kinds:
+                raise InvalidRequestError(f"client_id {client_id!r} was used for a {e.get('type')} entry; "
+                                          "send a new one for a new request")
+            return e
+    return None
+
+
 def _clock(st: TournamentState) -> dict | None:
     """The round clock as the projector shows it; ``now`` lets a screen correct its own clock."""
     c = st.clock
@@ -414,16 +423,7 @@ def _game_overrides(record: dict) -> dict:
 
 
 def _meeting_summary(st: TournamentState) -> dict:
-    """Repeat meetings and wind counts of the rounds seated so far."""
-    met: dict[frozenset, int] = {}
-    winds = {pid: [0, 0, 0, 0] for pid in st.players}
-    for rnd in st.seated_history():
-        for table in rnd:
-            for i, a in enumerate(table):
-                winds[a][i] += 1
-                for b in table[i + 1:]:
-                    k = frozenset((a, b))
-                    met[k] = met.get(k, 0) + 1
-    return {"repeat_meetings": sum(m - 1 for m in met.values() if m > 1),
-            "max_meetings": max(met.values(), default=0),
-            "winds": {pid: dict(zip("ESWN", w, strict=True)) for pid, w in winds.items()}}
+    """Repeat meetings and wind counts of the rounds seated so far (withdrawn players included)."""
+    seen = seating.summarise(list(st.players), [], st.seated_history())
+    return {"repeat_meetings": seen.repeat_meetings, "max_meetings": seen.max_meetings,
+            "winds": {pid: dict(zip("ESWN", w, strict=True)) for pid, w in seen.winds.items()}}

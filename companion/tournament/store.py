@@ -109,15 +109,10 @@ class TournamentStore:
                 raise
 
     def list(self) -> list[dict]:
-        """All tournament records with their log, most recently changed first."""
+        """All tournament records (``updated`` added), most recently changed first."""
         with closing(self._connect()) as con:
-            ids = [r[0] for r in con.execute("SELECT id FROM tournaments ORDER BY updated DESC, created DESC")]
-        return [self.load(i)[0] | {"updated": self._updated(i)} for i in ids]
-
-    def _updated(self, tid: str) -> str:
-        with closing(self._connect()) as con:
-            row = con.execute("SELECT updated FROM tournaments WHERE id = ?", (tid,)).fetchone()
-        return row[0] if row else ""
+            rows = con.execute("SELECT record, updated FROM tournaments ORDER BY updated DESC, created DESC")
+            return [json.loads(record) | {"updated": updated} for record, updated in rows]
 
     def load(self, tid: str) -> tuple[dict, list[dict]]:
         """The record and its log in order; each entry carries ``seq``, ``client_id`` and ``at``."""
