@@ -55,9 +55,7 @@ class Plan:
     repeat_meetings: int = 0
     max_meetings: int = 0
     wind_spread: int = 0
-    lower_bound: int = 0
     avoided_meetings: int = 0  # meetings in this plan of pairs that were to be kept apart
-    meetings: dict[frozenset, int] = field(default_factory=dict, repr=False)
     winds: dict[Hashable, list[int]] = field(default_factory=dict, repr=False)  # E, S, W, N counts
 
     def to_dict(self) -> dict:
@@ -97,15 +95,15 @@ def _history_counts(players: Sequence[Hashable], history: Sequence[Sequence[Sequ
     return met, winds
 
 
-def _lower_bound(met: list[list[int]], rounds: int = 0) -> int:
-    """The least possible pair cost once ``rounds`` more rounds are added to the meetings ``met``:
-    each player's meetings spread as evenly as they can be over the others."""
+def _lower_bound(met: list[list[int]]) -> int:
+    """The least possible pair cost of the meetings ``met`` (planned rounds included): each
+    player's meetings spread as evenly as they can be over the others."""
     n = len(met)
     if n <= 1:
         return 0
     total = 0
     for i in range(n):
-        q, rem = divmod(sum(met[i]) + 3 * rounds, n - 1)
+        q, rem = divmod(sum(met[i]), n - 1)
         total += rem * (q + 1) * q // 2 + (n - 1 - rem) * q * (q - 1) // 2
     return (total + 1) // 2
 
@@ -383,7 +381,7 @@ def summarise(players: Sequence[Hashable], history: Sequence, rounds: list[list[
     repeats = sum(m - 1 for m in pairs.values() if m > 1)
     spread = max((max(w) - min(w) for w in winds), default=0)
     return Plan(rounds=rounds, repeat_meetings=repeats, max_meetings=max(pairs.values(), default=0),
-                wind_spread=spread, meetings=pairs, winds=dict(zip(players, winds, strict=True)))
+                wind_spread=spread, winds=dict(zip(players, winds, strict=True)))
 
 
 def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
@@ -437,7 +435,6 @@ def plan_rounds(players: Sequence[Hashable], rounds: int, seed: int | str = 0,
     for rnd in named:  # table numbers follow the players' order, which makes printed lists calm
         rnd.sort(key=lambda table: min(players.index(p) for p in table))
     plan = summarise(players, history, named)
-    plan.lower_bound = _lower_bound(met, rounds)
     plan.avoided_meetings = sum(1 for rnd in idx_plan for table in rnd
                                 for i, a in enumerate(table) for b in table[i + 1:]
                                 if frozenset((a, b)) in kept_apart)
