@@ -1,0 +1,55 @@
+"""The table's web layer: a JSON API (``/api``) and the tablet page (``/``).
+
+>>> app = create_app({"INSTANCE_PATH": "/tmp/companion-doc"})   # doctest: +SKIP
+>>> app.test_client().get("/api/games").get_json()               # doctest: +SKIP
+{'games': []}
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+# the page lives at the repository root (web/), next to the package, so designers can work on it
+# without touching Python; an editable install (the README's first command) keeps it there
+WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
+
+# photos from a tablet camera are a few MB; anything far larger is not a photo of tiles
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. ``test_config`` overrides configuration, e.g. ``INSTANCE_PATH`` or ``DATABASE``.
+
+    The instance folder (default ``./instance``, or ``$COMPANION_INSTANCE``) holds the SQLite
+    database and the ``corrections/`` crops saved from the photo page; it is created if missing."""
+    config = dict(test_config or {})
+    instance = os.path.abspath(
+        config.pop("INSTANCE_PATH", None) or os.environ.get("COMPANION_INSTANCE") or "instance"
+    )
+    app = Flask(
+        __name__,
+        instance_path=instance,
+        template_folder=str(WEB_ROOT / "templates"),
+        static_folder=str(WEB_ROOT / "static"),
+        static_url_path="/static",
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(instance, "companion.sqlite3"),
+        CORRECTIONS_DIR=os.path.join(instance, "corrections"),
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config)
+    app.json.sort_keys = False
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    from companion.web import api, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    api.register_error_handlers(app)
+    return app

@@ -1,0 +1,306 @@
+"""The JSON API. Views stay thin: they parse the request, call the table / scoring / vision code,
+and turn its errors into ``{"error": message, "code": code}`` with a 4xx status."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import CompanionError, InvalidRequestError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
+
+# codes that are not "your input is wrong" (400) but a state of the server's data
+_STATUS_BY_CODE = {
+    "conflict": 409,
+    "unknown_game": 404,
+    "game_not_found": 404,
+    "not_found": 404,
+    "model_missing": 503,
+    "vision_unavailable": 503,
+}
+
+
+class ApiError(CompanionError):
+    """An error the web layer itself detects, with its own status and code."""
+
+    def __init__(self, message: str, code: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def get_store() -> Any:
+    """The table store for this request. One per request: SQLite connections must not cross
+    waitress' worker threads, and opening one is far cheaper than a hand of mahjong."""
+    if "store" not in g:
+        from companion.table.store import Store
+
+        g.store = Store(current_app.config["DATABASE"])
+    return g.store
+
+
+@bp.teardown_app_request
+def _close_store(_exc: BaseException | None) -> None:
+    store = g.pop("store", None)
+    close = getattr(store, "close", None)
+    if close is not None:
+        close()
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or a clear 400."""
+    body = request.get_json(silent=True)
+    if body is None:
+        raise InvalidRequestError("the request body must be JSON (Content-Type: application/json)")
+    if not isinstance(body, dict):
+        raise InvalidRequestError("the request body must be a JSON object")
+    return body
+
+
+def error_response(message: str, code: str, status: int, **extra: Any) -> tuple[Response, int]:
+    return jsonify({"error": message, "code": code, **extra}), status
+
+
+def _status_for(exc: CompanionError) -> int:
+    status = getattr(exc, "status", None)
+    if isinstance(status, int) and 400 <= status < 600:
+        return status
+    return _STATUS_BY_CODE.get(exc.code, 400)
+
+
+def _conflict_extra(exc: CompanionError, game_id: str) -> dict[str, Any]:
+    """What a tablet needs to recover from a conflict: the seq to expect now, and the state."""
+    extra: dict[str, Any] = {}
+    for name in ("next_seq", "current_seq", "seq", "expected_seq"):
+        value = getattr(exc, name, None)
+        if isinstance(value, int):
+            extra["next_seq"] = value
+            break
+    try:
+        state = _game_payload(game_id)
+    except CompanionError:
+        return extra
+    extra.setdefault("next_seq", state.get("next_seq", state.get("state", {}).get("next_seq")))
+    extra["state"] = state
+    return extra
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(CompanionError)
+    def _companion_error(exc: CompanionError):  # noqa: ANN202 - Flask handler
+        status = _status_for(exc)
+        extra: dict[str, Any] = {}
+        if exc.code == "conflict" and request.view_args and "game_id" in request.view_args:
+            extra = _conflict_extra(exc, request.view_args["game_id"])
+        return error_response(str(exc), exc.code, status, **extra)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask handler
+        if not request.path.startswith("/api/"):
+            return exc
+        messages = {
+            404: f"no API endpoint {request.path}",
+            405: f"{request.method} is not allowed on {request.path}",
+            413: f"the upload is larger than {current_app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB",
+        }
+        code = (exc.name or "error").lower().replace(" ", "_")
+        return error_response(messages.get(exc.code or 400, exc.description or code), code, exc.code or 400)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):  # noqa: ANN202 - Flask handler
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        if not request.path.startswith("/api/"):
+            return "Internal server error", 500
+        return error_response("internal error; the server log has the details", "internal_error", 500)
+
+
+# ---------------------------------------------------------------- games
+
+
+def _game_payload(game_id: str) -> dict[str, Any]:
+    from companion.table import service
+
+    return service.game_state(get_store(), game_id)
+
+
+@bp.get("/games")
+def list_games():  # noqa: ANN201
+    return jsonify({"games": get_store().list_games()})
+
+
+@bp.post("/games")
+def create_game():  # noqa: ANN201
+    body = json_body()
+    unknown = sorted(set(body) - {"rules", "preset", "overrides", "players"})
+    if unknown:
+        raise InvalidRequestError(f"unknown key(s) {', '.join(unknown)}; expected rules, overrides, players")
+    preset = body.get("rules", body.get("preset", "ema2016"))
+    if not isinstance(preset, str) or not preset:
+        raise InvalidRequestError('"rules" must be a preset name such as "ema2016"')
+    overrides = body.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise InvalidRequestError('"overrides" must be an object of rule options')
+    players = body.get("players")
+    if not isinstance(players, list) or len(players) != 4:
+        raise InvalidRequestError('"players" must be a list of four names, East first')
+    names = []
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidRequestError(f"player {i + 1} needs a name")
+        if len(name.strip()) > 40:
+            raise InvalidRequestError(f"player {i + 1}'s name is longer than 40 characters")
+        names.append(name.strip())
+    if len(set(names)) != 4:
+        raise InvalidRequestError("the four player names must differ")
+    game_id = get_store().create_game(preset, overrides, names)
+    if isinstance(game_id, dict):
+        game_id = game_id["id"]
+    return jsonify(_game_payload(game_id)), 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):  # noqa: ANN201
+    return jsonify(_game_payload(game_id))
+
+
+def _event_from_body() -> tuple[dict[str, Any], str, int]:
+    body = json_body()
+    client_id = body.pop("client_id", None)
+    expected_seq = body.pop("expected_seq", None)
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= 200:
+        raise InvalidRequestError('"client_id" must be a string (1-200 characters) unique to this entry')
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+        raise InvalidRequestError('"expected_seq" must be the sequence number this event gets (next_seq)')
+    if not isinstance(body.get("type"), str):
+        raise InvalidRequestError('an event needs a "type" such as "riichi", "win", "draw" or "undo"')
+    return body, client_id, expected_seq
+
+
+@bp.post("/games/<game_id>/events")
+def append_event(game_id: str):  # noqa: ANN201
+    from companion.table import service
+
+    event, client_id, expected_seq = _event_from_body()
+    return jsonify(service.append_event(get_store(), game_id, event, client_id, expected_seq))
+
+
+@bp.post("/games/<game_id>/preview")
+def preview_event(game_id: str):  # noqa: ANN201
+    from companion.table import service
+
+    body = json_body()
+    body.pop("client_id", None)
+    body.pop("expected_seq", None)
+    if not isinstance(body.get("type"), str):
+        raise InvalidRequestError('an event needs a "type" such as "win" or "draw"')
+    return jsonify(service.preview_event(get_store(), game_id, body))
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str):  # noqa: ANN201
+    data = get_store().export_game(game_id)
+    response = jsonify(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="mahjong-game-{game_id}.json"'
+    return response
+
+
+@bp.post("/games/import")
+def import_game():  # noqa: ANN201
+    game_id = get_store().import_game(json_body())
+    if isinstance(game_id, dict):
+        game_id = game_id["id"]
+    return jsonify(_game_payload(game_id)), 201
+
+
+# ---------------------------------------------------------------- scoring and photos
+
+
+@bp.post("/score")
+def score():  # noqa: ANN201
+    import companion
+
+    return jsonify(companion.score(json_body()))
+
+
+def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
+    """The uploaded photo decoded to a BGR array; a clear 400 for anything that is not an image."""
+    upload = request.files.get(field)
+    if upload is None:
+        raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"')
+    data = upload.read()
+    if not data:
+        raise InvalidRequestError("the uploaded file is empty")
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise InvalidRequestError(
+            f"{upload.filename or 'the upload'} is not an image this server can decode (JPEG, PNG, WebP)"
+        )
+    return image, data
+
+
+def _vision() -> Any:
+    try:
+        import companion.vision as vision
+    except ImportError as exc:
+        raise ApiError(f"tile recognition is not available on this server ({exc})", "vision_unavailable", 503) from exc
+    return vision
+
+
+def _model_missing(exc: Exception) -> ApiError:
+    return ApiError(
+        f"the recognition model is missing on this server ({exc}); see models/ in the README",
+        "model_missing",
+        503,
+    )
+
+
+@bp.post("/recognize")
+def recognize():  # noqa: ANN201
+    image, _ = _uploaded_image()
+    vision = _vision()
+    try:
+        result = vision.recognize_image(image)
+    except FileNotFoundError as exc:
+        raise _model_missing(exc) from exc
+    except CompanionError as exc:
+        if exc.code == "model_missing":
+            raise _model_missing(exc) from exc
+        raise
+    if isinstance(result, dict):
+        height, width = image.shape[:2]
+        result.setdefault("width", width)
+        result.setdefault("height", height)
+    return jsonify(result)
+
+
+@bp.post("/corrections")
+def save_correction():  # noqa: ANN201
+    """A tile the player corrected on the photo page, kept as a labelled crop for fine-tuning."""
+    image, _ = _uploaded_image()
+    tile = request.form.get("tile", "")
+    from companion.tiles import ALL_CLASSES
+
+    if tile not in ALL_CLASSES:
+        raise InvalidRequestError(f'"tile" must be one of the recognition classes ({" ".join(ALL_CLASSES)})')
+    box_text = request.form.get("box", "")
+    try:
+        box = [int(round(float(v))) for v in box_text.replace("[", "").replace("]", "").split(",")]
+    except ValueError:
+        box = []
+    height, width = image.shape[:2]
+    if len(box) != 4 or not (0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
+        raise InvalidRequestError(f'"box" must be x1,y1,x2,y2 inside the {width}x{height} photo')
+    vision = _vision()
+    path = vision.save_correction(image, box, tile, current_app.config["CORRECTIONS_DIR"])
+    return jsonify({"saved": str(path) if path is not None else None, "tile": tile, "box": box}), 201

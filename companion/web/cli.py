@@ -1,0 +1,89 @@
+"""``companion serve``: the tablet page and the JSON API on waitress."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+
+DEFAULT_PORT = 8000
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the tablet scoreboard and the JSON API",
+        description="Serve the tablet page and the JSON API with waitress. Open the printed address on the tablet.",
+    )
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: all, so tablets reach it)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument(
+        "--instance",
+        metavar="DIR",
+        default="instance",
+        help="folder for the SQLite database and saved corrections (default ./instance, created if missing)",
+    )
+    parser.add_argument("--threads", type=int, default=4, help="waitress worker threads (default 4)")
+    parser.set_defaults(func=serve)
+
+
+def lan_address() -> str | None:
+    """This machine's LAN address, found without sending a packet.
+
+    Connecting a UDP socket only asks the kernel which interface would route there; no datagram leaves.
+    The hostname lookup is the fallback for machines without a route to a private network."""
+    for probe in ("10.255.255.255", "192.168.255.255", "172.31.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.connect((probe, 9))
+                address = sock.getsockname()[0]
+        except OSError:
+            continue
+        if address and not address.startswith(("127.", "0.")):
+            return address
+    try:
+        address = socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return None
+    return None if address.startswith(("127.", "0.")) else address
+
+
+def urls(host: str, port: int) -> list[str]:
+    """The addresses to open in a browser for a server listening on ``host``."""
+    if host in ("0.0.0.0", "", "::"):
+        found = ["127.0.0.1"]
+        lan = lan_address()
+        if lan:
+            found.append(lan)
+    else:
+        found = [host]
+    return [f"http://{f'[{h}]' if ':' in h else h}:{port}/" for h in found]
+
+
+def serve(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        print(f"error: --port must be between 1 and 65535, not {args.port}", file=sys.stderr)
+        return 2
+    import waitress
+
+    from companion.web import create_app
+
+    instance = os.path.abspath(args.instance)
+    try:
+        app = create_app({"INSTANCE_PATH": instance})
+    except OSError as exc:
+        print(f"error: cannot use instance folder {instance}: {exc}", file=sys.stderr)
+        return 2
+    print(f"Mahjong Companion - data in {app.config['DATABASE']}")
+    for url in urls(args.host, args.port):
+        print(f"  open on the tablet: {url}")
+    sys.stdout.flush()
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=max(1, args.threads), ident="companion")
+    except OSError as exc:
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
