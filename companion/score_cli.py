@@ -36,9 +36,9 @@ FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "
 _EXAMPLES = """\
 examples:
   companion score "123m456p789s11z22z @2z" --tsumo --riichi --dora 1m
-  companion score "234m678p55s @6s" --pon 777z --chi 123s --seat S --round E
+  companion score "234m678p5s @5s" --pon 777z --chi 123s --seat S --round E
   companion score "11m22p33s44z55z66z7z @7z" --rules tenhou --option kiriage=true --lang de
-  echo '{"rules": "wrc", "hand": "123m456p789s11z222z", "win_tile": "2z"}' | companion score --json
+  echo '{"rules": "wrc", "hand": "123m456p789s11z222z", "win_tile": "2z", "riichi": true}' | companion score --json
 """
 
 
