@@ -126,9 +126,13 @@ def register_error_handlers(app: Flask) -> None:
 
 
 def _game_payload(game_id: str) -> dict[str, Any]:
-    from companion.table import service
+    """The folded state plus the stored events (undone ones and undos included), from one read."""
+    from companion.table.game import fold
 
-    return service.game_state(get_store(), game_id)
+    game, events = get_store().load(game_id)
+    state = fold(game, events).to_dict()
+    state["events"] = events
+    return state
 
 
 @bp.get("/games")
@@ -160,10 +164,10 @@ def create_game():  # noqa: ANN201
         names.append(name.strip())
     if len(set(names)) != 4:
         raise InvalidRequestError("the four player names must differ")
-    game_id = get_store().create_game(preset, overrides, names)
-    if isinstance(game_id, dict):
-        game_id = game_id["id"]
-    return jsonify(_game_payload(game_id)), 201
+    from companion.table import service
+
+    state = service.create_game(get_store(), preset, overrides, names)
+    return jsonify(_game_payload(state["id"])), 201
 
 
 @bp.get("/games/<game_id>")
@@ -201,7 +205,7 @@ def preview_event(game_id: str):  # noqa: ANN201
     body.pop("expected_seq", None)
     if not isinstance(body.get("type"), str):
         raise InvalidRequestError('an event needs a "type" such as "win" or "draw"')
-    return jsonify(service.preview_event(get_store(), game_id, body))
+    return jsonify(service.preview_event_detail(get_store(), game_id, body))
 
 
 @bp.get("/games/<game_id>/export")
@@ -214,10 +218,8 @@ def export_game(game_id: str):  # noqa: ANN201
 
 @bp.post("/games/import")
 def import_game():  # noqa: ANN201
-    game_id = get_store().import_game(json_body())
-    if isinstance(game_id, dict):
-        game_id = game_id["id"]
-    return jsonify(_game_payload(game_id)), 201
+    game = get_store().import_game(json_body())
+    return jsonify(_game_payload(game["id"])), 201
 
 
 # ---------------------------------------------------------------- scoring and photos

@@ -1,0 +1,650 @@
+// The tablet page. It talks to the JSON API only; the server folds the event log and does every sum.
+"use strict";
+(() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  const POSITIONS = ["bottom", "right", "top", "left"]; // seat order counter-clockwise, East first
+
+  // ---------------------------------------------------------------- language
+  const params = new URLSearchParams(location.search);
+  let lang = params.get("lang") || localStorage.getItem("companion.lang") || (navigator.language || "en").slice(0, 2);
+  if (!window.I18N[lang]) lang = "en";
+  localStorage.setItem("companion.lang", lang);
+  const t = (key) => (window.I18N[lang] && window.I18N[lang][key]) || window.I18N.en[key] || key;
+  const fmt = (n) => (typeof n === "number" ? n.toLocaleString(lang === "de" ? "de-DE" : "en-US") : String(n));
+  const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b10") + fmt(Math.abs(n));
+  const windLetter = (w) => ({ en: { E: "E", S: "S", W: "W", N: "N" }, de: { E: "O", S: "S", W: "W", N: "N" } }[lang][w] || w);
+  const roundName = (st) => {
+    const w = { E: "east_round", S: "south_round", W: "west_round", N: "north_round" }[st.round_wind] || "east_round";
+    return `${t(w)} ${String(st.round).slice(1)}`;
+  };
+
+  function applyLanguage() {
+    document.documentElement.lang = lang;
+    $$("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    $$("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+    $$("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+    $$("[data-lang]").forEach((b) => b.classList.toggle("on", b.dataset.lang === lang));
+  }
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-lang]");
+    if (!b) return;
+    lang = b.dataset.lang;
+    localStorage.setItem("companion.lang", lang);
+    applyLanguage();
+    route();
+  });
+
+  // ---------------------------------------------------------------- API
+  class ApiError extends Error {
+    constructor(message, status, data) { super(message); this.status = status; this.data = data || {}; }
+  }
+  async function api(method, path, body, { form } = {}) {
+    const opts = { method, headers: {} };
+    if (form) opts.body = form;
+    else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
+    let res;
+    try { res = await fetch(path, opts); } catch (err) { throw new ApiError(t("offline"), 0, { code: "offline" }); }
+    let data = null;
+    try { data = await res.json(); } catch (err) { data = null; }
+    if (!res.ok) throw new ApiError((data && data.error) || `HTTP ${res.status}`, res.status, data);
+    return data;
+  }
+  // ids need not be secret, only unique per entry; crypto.randomUUID is missing outside secure contexts
+  const newClientId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}-${Math.random().toString(36).slice(2, 10)}`;
+
+  let state = null; // the current game as GET /api/games/<id> returns it
+  let busy = false;
+
+  async function postEvent(event) {
+    if (busy) return null;
+    busy = true;
+    const body = { ...event, client_id: newClientId(), expected_seq: state.next_seq };
+    try {
+      // a lost answer is retried with the same client_id: the server applies it at most once
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const st = await api("POST", `/api/games/${state.id}/events`, body);
+          setState(st);
+          return st;
+        } catch (err) {
+          if (err.status === 0 && attempt < 2) { await new Promise((r) => setTimeout(r, 600 * (attempt + 1))); continue; }
+          if (err.status === 409) {
+            if (err.data.state) setState(err.data.state); else await loadGame(state.id);
+            toast(t("conflict"), true);
+            return null;
+          }
+          throw err;
+        }
+      }
+    } finally { busy = false; }
+  }
+
+  function toast(message, bad = false) {
+    const el = $("#toast");
+    el.textContent = message;
+    el.classList.toggle("bad", bad);
+    el.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { el.hidden = true; }, bad ? 5000 : 2200);
+  }
+
+  // ---------------------------------------------------------------- routing
+  function route() {
+    const m = location.hash.match(/^#\/game\/([\w-]+)/);
+    closeDialog();
+    if (m) loadGame(m[1]).catch((err) => { toast(err.message, true); location.hash = ""; });
+    else showList();
+  }
+  window.addEventListener("hashchange", route);
+
+  // ---------------------------------------------------------------- game list + new game
+  async function showList() {
+    $("#view-table").hidden = true;
+    $("#view-list").hidden = false;
+    state = null;
+    const ul = $("#game-list");
+    let games = [];
+    try { games = (await api("GET", "/api/games")).games; } catch (err) { toast(err.message, true); }
+    ul.replaceChildren();
+    if (!games.length) ul.append(el("li", { class: "empty" }, t("no_games")));
+    for (const g of games) {
+      const li = el("li", {},
+        el("div", { class: "who" }, g.players.join(" \u00b7 "),
+          el("div", { class: "meta" }, `${g.preset} \u00b7 ${new Date(g.updated || g.created).toLocaleString(lang)} \u00b7 ${g.finished ? t("finished") : t("running")}`)),
+        el("a", { class: "secondary", href: `/api/games/${g.id}/export`, download: `mahjong-game-${g.id}.json` }, t("export")),
+        el("button", { class: "primary", type: "button", onclick: () => { location.hash = `#/game/${g.id}`; } }, t("open")));
+      ul.append(li);
+    }
+  }
+
+  $("#new-game").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target;
+    const err = $(".form-error", f);
+    err.hidden = true;
+    const players = [0, 1, 2, 3].map((i) => f[`p${i}`].value.trim());
+    if (new Set(players).size !== 4) { err.textContent = t("names_differ"); err.hidden = false; return; }
+    const overrides = {};
+    if (f.start_points.value) overrides.start_points = Number(f.start_points.value);
+    if (f.length.value) overrides.length = f.length.value;
+    if (f.uma.value.trim()) overrides.uma = f.uma.value.split(",").map((x) => Number(x.trim()));
+    if (f.oka.value) overrides.oka = Number(f.oka.value);
+    if (f.honba_value.value) overrides.honba_value = Number(f.honba_value.value);
+    if (f.bust_below_zero.checked) overrides.bust_below_zero = true;
+    try {
+      const st = await api("POST", "/api/games", { rules: f.rules.value, overrides, players });
+      location.hash = `#/game/${st.id}`;
+    } catch (ex) { err.textContent = ex.message; err.hidden = false; }
+  });
+
+  $("#import-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try {
+      const data = JSON.parse(await file.text());
+      const st = await api("POST", "/api/games/import", data);
+      location.hash = `#/game/${st.id}`;
+    } catch (ex) { toast(ex.message, true); }
+    e.target.value = "";
+  });
+
+  // ---------------------------------------------------------------- the table
+  async function loadGame(id) {
+    const st = await api("GET", `/api/games/${id}`);
+    $("#view-list").hidden = true;
+    $("#view-table").hidden = false;
+    setState(st);
+  }
+
+  function lastActive(st) {
+    const h = (st.history || []).filter((x) => !x.undone && x.type !== "undo");
+    return h.length ? h[h.length - 1] : null;
+  }
+
+  function setState(st) {
+    state = st;
+    renderTable();
+    if (st.finished) showEnd();
+  }
+
+  function renderTable() {
+    const st = state;
+    if (!st) return;
+    const last = lastActive(st);
+    const ranks = {};
+    (st.placements || []).forEach((p) => { ranks[p.player] = p.rank; });
+    st.players.forEach((name, i) => {
+      const seat = $(`.seat[data-pos=${POSITIONS[i]}]`);
+      const score = st.scores[name];
+      const delta = last && last.deltas ? last.deltas[name] : 0;
+      const inRiichi = (st.riichi_declared || []).includes(name);
+      const isDealer = st.dealer === name;
+      const plate = el("div", { class: `plate${isDealer ? " dealer" : ""}${score > 0 && ranks[name] === 1 ? " rank-1" : ""}` },
+        el("div", { class: "wind", title: t(`wind_${st.seat_winds[name]}`) }, windLetter(st.seat_winds[name])),
+        el("div", { class: "name" }, name, isDealer ? el("span", { class: "tag" }, t("dealer")) : null),
+        el("button", {
+          type: "button", class: `riichi-btn${inRiichi ? " on" : ""}`, "data-player": name,
+          disabled: st.finished || inRiichi ? "" : null,
+          onclick: () => declareRiichi(name),
+        }, inRiichi ? t("in_riichi") : t("riichi")),
+        el("div", { class: `score${score < 0 ? " neg" : ""}`, "data-score": name }, fmt(score),
+          delta ? el("span", { class: `delta ${delta > 0 ? "up" : "down"}` }, signed(delta)) : null));
+      seat.replaceChildren(plate);
+    });
+    $("#round-label").replaceChildren(document.createTextNode(roundName(st)),
+      st.extra_round ? el("small", {}, t("extra_round")) : null);
+    $("#honba-count b").textContent = `${st.honba}`;
+    $("#honba-count").title = t("honba");
+    $("#stick-count b").textContent = `${st.riichi_sticks}`;
+    $("#stick-count").title = t("sticks");
+    $("#yame-banner").hidden = !st.yame_available || st.finished;
+    $$(".actions .action").forEach((b) => {
+      const a = b.dataset.action;
+      b.disabled = st.finished && !["undo", "history", "more"].includes(a);
+    });
+    applyLanguage();
+  }
+
+  async function declareRiichi(name) {
+    try { await postEvent({ type: "riichi", player: name }); } catch (err) { toast(err.message, true); }
+  }
+
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-action]");
+    if (!b || !state) return;
+    const actions = { win: winDialog, draw: drawDialog, chombo: chomboDialog, more: moreDialog, undo: undoDialog,
+      history: historyDialog, end: endDialog };
+    if (actions[b.dataset.action]) actions[b.dataset.action]();
+  });
+  $("#to-list").addEventListener("click", () => { location.hash = ""; });
+
+  // ---------------------------------------------------------------- dialogs
+  function el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "class") node.className = v;
+      else node.setAttribute(k, v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : document.createTextNode(String(c)));
+    return node;
+  }
+
+  function openDialog(title, body, foot = []) {
+    $("#dialog-title").textContent = title;
+    $("#dialog-body").replaceChildren(body);
+    $("#dialog-foot").replaceChildren(...foot);
+    $("#dialog").hidden = false;
+  }
+  function closeDialog() { $("#dialog").hidden = true; $("#dialog-body").replaceChildren(); }
+  $("#dialog").addEventListener("click", (e) => { if (e.target.id === "dialog" || e.target.closest("[data-close]")) closeDialog(); });
+
+  // a row of big toggle buttons; multi lets several be on
+  function choices(items, { multi = false, selected = [], onchange, disabled = () => false, small = false } = {}) {
+    const chosen = new Set(selected);
+    const box = el("div", { class: "choices" });
+    const paint = () => $$("button", box).forEach((b) => {
+      b.classList.toggle("on", chosen.has(b.value));
+      b.disabled = disabled(b.value) && !chosen.has(b.value);
+    });
+    for (const it of items) {
+      const b = el("button", { type: "button", class: `choice${small ? " small" : ""}`, "data-value": it.value }, it.label,
+        it.sub ? el("span", { class: "sub" }, it.sub) : null);
+      b.value = it.value;
+      b.addEventListener("click", () => {
+        if (chosen.has(it.value)) chosen.delete(it.value);
+        else { if (!multi) chosen.clear(); chosen.add(it.value); }
+        paint();
+        if (onchange) onchange([...chosen]);
+      });
+      box.append(b);
+    }
+    box.repaint = paint;
+    paint();
+    return box;
+  }
+  const playerItems = () => state.players.map((p) => ({ value: p, label: p, sub: t(`wind_${state.seat_winds[p]}`) }));
+  const step = (title, ...content) => el("div", { class: "step" }, el("h3", {}, title), ...content);
+
+  function previewGrid(deltas) {
+    return el("div", { class: "preview" }, state.players.map((p) => {
+      const v = deltas[p] || 0;
+      return el("div", { class: "cell" }, el("div", { class: "n" }, p),
+        el("div", { class: `v ${v > 0 ? "up" : v < 0 ? "down" : ""}` }, signed(v)),
+        el("div", { class: "n" }, fmt(state.scores[p] + v)));
+    }));
+  }
+
+  // Shows the payments of the event built so far and enables Confirm once the server accepts it.
+  function eventForm({ title, build, body }) {
+    const out = el("div", { class: "step preview-box" }, el("p", { class: "grow" }, t("fill_in")));
+    const confirm = el("button", { type: "button", class: "primary", disabled: "", "data-confirm": "" }, t("confirm"));
+    let current = null;
+    let token = 0;
+    async function refresh() {
+      const ev = build();
+      current = null;
+      confirm.disabled = true;
+      if (!ev) { out.replaceChildren(el("p", {}, t("fill_in"))); return; }
+      const mine = ++token;
+      out.replaceChildren(el("p", {}, t("preview_wait")));
+      try {
+        const res = await api("POST", `/api/games/${state.id}/preview`, ev);
+        if (mine !== token) return;
+        current = ev;
+        confirm.disabled = false;
+        out.replaceChildren(el("h3", {}, t("payments")), previewGrid(res.deltas), detailLine(res.detail));
+      } catch (err) {
+        if (mine !== token) return;
+        out.replaceChildren(el("p", { class: "error" }, err.message));
+      }
+    }
+    confirm.addEventListener("click", async () => {
+      if (!current) return;
+      confirm.disabled = true;
+      try {
+        await postEvent(current);
+        closeDialog();
+        if (state && !state.finished) toast(t("saved"));
+      } catch (err) { out.replaceChildren(el("p", { class: "error" }, err.message)); confirm.disabled = false; }
+    });
+    openDialog(title, el("div", {}, body, out),
+      [el("button", { type: "button", class: "secondary", "data-close": "" }, t("cancel")), confirm]);
+    return refresh;
+  }
+
+  function detailLine(detail) {
+    if (!detail || !detail.winners) return null;
+    return el("p", { class: "grow" }, detail.winners.map((w) => {
+      const parts = [w.player];
+      if (w.yakuman) parts.push(`${w.yakuman > 1 ? `${w.yakuman}\u00d7 ` : ""}${t("yakuman")}`);
+      else if (w.han) parts.push(`${w.han} ${t("han")}${w.han < 5 && w.fu ? ` ${w.fu} ${t("fu")}` : ""}`);
+      if (w.limit) parts.push(t(`limit_${w.limit}`));
+      if (w.gain) parts.push(fmt(w.gain));
+      return parts.join(" \u00b7 ");
+    }).join("   |   "));
+  }
+
+  // ---------------------------------------------------------------- win
+  const HAN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+  const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
+
+  function winDialog() {
+    const w = { tsumo: null, winners: [], discarder: null, values: {}, pao: null };
+    const body = el("div");
+    const blocks = el("div");
+    let refresh = () => {};
+    const redraw = () => { renderBlocks(); refresh(); };
+
+    const tsumoRon = choices([{ value: "tsumo", label: t("tsumo") }, { value: "ron", label: t("ron") }], {
+      onchange: ([v]) => {
+        w.tsumo = v === undefined ? null : v === "tsumo";
+        if (w.tsumo && w.winners.length > 1) w.winners = w.winners.slice(0, 1);
+        if (w.tsumo) w.discarder = null;
+        rebuildPlayers();
+        redraw();
+      },
+    });
+    const winnerBox = el("div", { "data-step": "winner" });
+    const discarderBox = el("div", { "data-step": "discarder" });
+    function rebuildPlayers() {
+      winnerBox.replaceChildren(choices(playerItems(), {
+        multi: w.tsumo === false, selected: w.winners,
+        disabled: (p) => p === w.discarder,
+        onchange: (v) => { w.winners = v; rebuildPlayers(); redraw(); },
+      }));
+      discarderBox.hidden = w.tsumo !== false;
+      discarderBox.replaceChildren(el("h3", {}, t("pick_discarder")), choices(playerItems(), {
+        selected: w.discarder ? [w.discarder] : [],
+        disabled: (p) => w.winners.includes(p),
+        onchange: ([v]) => { w.discarder = v || null; rebuildPlayers(); redraw(); },
+      }));
+    }
+
+    function renderBlocks() {
+      blocks.replaceChildren(...w.winners.map((p) => winnerBlock(p)));
+    }
+    function winnerBlock(p) {
+      const v = w.values[p] || (w.values[p] = { mode: "hanfu" });
+      const box = el("div", { class: "winner-block", "data-winner": p });
+      const inner = el("div");
+      const modes = [["hanfu", t("han_fu")], ["points", t("points")], ["hand", t("hand_tiles")], ["photo", t("photo")]];
+      const tabs = choices(modes.map(([value, label]) => ({ value, label })), {
+        selected: [v.mode], onchange: ([m]) => {
+          if (!m) { tabs.repaint(); return; }
+          if (m === "photo") { tabs.querySelector('[data-value="photo"]').classList.remove("on"); openPhoto(p); return; }
+          v.mode = m; paint(); refresh();
+        },
+      });
+      tabs.classList.add("tabs");
+      function paint() {
+        $$("button", tabs).forEach((b) => b.classList.toggle("on", b.value === v.mode));
+        inner.replaceChildren(v.mode === "hanfu" ? hanFuEntry(p, v) : v.mode === "points" ? pointsEntry(p, v) : handEntry(p, v));
+      }
+      paint();
+      box.append(el("h4", {}, `${p} \u2013 ${t("how_scored")}`), tabs, inner);
+      return box;
+    }
+    function hanFuEntry(p, v) {
+      const fuBox = el("div");
+      const paintFu = () => {
+        fuBox.hidden = !v.han || v.han >= 5 || v.yakuman;
+        fuBox.replaceChildren(el("h3", {}, t("fu")), choices(FU.map((f) => ({ value: String(f), label: String(f) })), {
+          small: true, selected: v.fu ? [String(v.fu)] : [],
+          onchange: ([f]) => { v.fu = f ? Number(f) : null; refresh(); },
+        }));
+      };
+      const hanItems = HAN.map((h) => ({ value: String(h), label: String(h) }))
+        .concat([{ value: "y1", label: t("yakuman") }, { value: "y2", label: `2\u00d7 ${t("yakuman")}` }]);
+      const hanBox = choices(hanItems, {
+        small: true, selected: v.yakuman ? [`y${v.yakuman}`] : v.han ? [String(v.han)] : [],
+        onchange: ([h]) => {
+          v.han = null; v.yakuman = null;
+          if (h && h.startsWith("y")) v.yakuman = Number(h.slice(1));
+          else if (h) v.han = Number(h);
+          paintFu(); refresh();
+        },
+      });
+      paintFu();
+      hanBox.dataset.step = "han";
+      fuBox.dataset.step = "fu";
+      return el("div", {}, el("h3", {}, t("han")), hanBox, fuBox);
+    }
+    function pointsEntry(p, v) {
+      const dealerWins = state.dealer === p;
+      const input = (key, label) => {
+        const i = el("input", { type: "number", min: "0", step: "100", inputmode: "numeric", value: v[key] || "" });
+        i.addEventListener("input", () => { v[key] = i.value ? Number(i.value) : null; refresh(); });
+        return el("label", { class: "field" }, label, i);
+      };
+      if (w.tsumo && !dealerWins) {
+        return el("div", {}, el("p", {}, t("points_tsumo_hint")), input("dealerPays", t("from_dealer")), input("othersPay", t("from_others")));
+      }
+      return el("div", {}, input("points", w.tsumo ? `${t("points")} (${t("each")})` : t("points_ron_hint")));
+    }
+    function handEntry(p, v) {
+      const inRiichi = (state.riichi_declared || []).includes(p);
+      if (v.riichi === undefined) v.riichi = inRiichi;
+      const text = (key, label, size) => {
+        const i = el("input", { value: v[key] || "", size: String(size), autocapitalize: "off", spellcheck: "false" });
+        i.addEventListener("input", () => { v[key] = i.value.trim(); v.scored = null; refresh(); });
+        return el("label", { class: "field" }, label, i);
+      };
+      const flag = (key, label) => {
+        const c = el("input", { type: "checkbox" });
+        c.checked = !!v[key];
+        c.addEventListener("change", () => { v[key] = c.checked; refresh(); });
+        return el("label", { class: "check" }, c, label);
+      };
+      return el("div", {}, text("hand", t("tiles"), 22), text("melds", t("melds"), 18),
+        el("br"), text("dora", t("dora_ind"), 8), text("ura", t("ura_ind"), 8), el("br"),
+        flag("riichi", t("riichi")), flag("ippatsu", t("ippatsu")), flag("double_riichi", t("double_riichi")));
+    }
+
+    function entryFor(p) {
+      const v = w.values[p] || {};
+      if (v.mode === "hanfu") {
+        if (v.yakuman) return { player: p, yakuman: v.yakuman };
+        if (!v.han) return null;
+        if (v.han >= 5) return { player: p, han: v.han };
+        return v.fu ? { player: p, han: v.han, fu: v.fu } : null;
+      }
+      if (v.mode === "points") {
+        if (w.tsumo && state.dealer !== p) return v.dealerPays && v.othersPay ? { player: p, points: { dealer: v.dealerPays, non_dealer: v.othersPay } } : null;
+        return v.points ? { player: p, points: v.points } : null;
+      }
+      const req = handRequest(v);
+      return req ? { player: p, request: req } : null;
+    }
+    function build() {
+      if (w.tsumo === null || !w.winners.length) return null;
+      if (!w.tsumo && !w.discarder) return null;
+      const winners = w.winners.map(entryFor);
+      if (winners.some((x) => !x)) return null;
+      const ev = { type: "win", winners, discarder: w.tsumo ? null : w.discarder };
+      if (w.pao && w.winners.length === 1 && w.pao !== w.winners[0]) ev.pao = { player: w.winners[0], liable: w.pao };
+      return ev;
+    }
+
+    const paoBox = el("details", {}, el("summary", {}, t("pao")), choices(playerItems(), {
+      onchange: ([v]) => { w.pao = v || null; refresh(); },
+    }));
+    rebuildPlayers();
+    body.append(step(t("pick_tsumo_ron"), tsumoRon), step(t("pick_winner"), winnerBox), el("div", { class: "step" }, discarderBox), blocks, paoBox);
+    refresh = eventForm({ title: t("win"), build, body });
+    winDialog.current = { w, redraw, refresh: () => refresh() };
+  }
+
+  // "123m456p 789s" + melds "555z 6789s a1111m" -> a riichi scoring request
+  function handRequest(v) {
+    if (!v.hand) return null;
+    const hand = v.hand.replace(/\s+/g, "");
+    const m = hand.match(/(\d)([mpsz])$/);
+    if (!m) return null;
+    const req = { hand, win_tile: v.winTile || `${m[1]}${m[2]}` };
+    if (v.melds) {
+      req.melds = v.melds.split(/[\s,;]+/).filter(Boolean).map((tok) => {
+        const closed = /^a/i.test(tok);
+        const tiles = tok.replace(/^a/i, "");
+        const digits = tiles.replace(/[mpsz]/g, "");
+        const type = closed ? "ankan" : digits.length === 4 ? "minkan" : new Set(digits).size === 1 ? "pon" : "chi";
+        return { type, tiles };
+      });
+    }
+    if (v.dora) req.dora_indicators = v.dora.replace(/\s+/g, "");
+    if (v.ura) req.ura_indicators = v.ura.replace(/\s+/g, "");
+    for (const f of ["riichi", "ippatsu", "double_riichi"]) if (v[f]) req[f] = true;
+    if (req.double_riichi) delete req.riichi;
+    return req;
+  }
+
+  // ---------------------------------------------------------------- draw, chombo, more
+  function drawDialog() {
+    let tenpai = [];
+    const body = step(t("tenpai_who"), choices(playerItems(), {
+      multi: true, selected: [...(state.riichi_declared || [])],
+      onchange: (v) => { tenpai = v; refresh(); },
+    }));
+    tenpai = [...(state.riichi_declared || [])];
+    const refresh = eventForm({ title: t("draw"), build: () => ({ type: "draw", tenpai }), body });
+    refresh();
+  }
+
+  function chomboDialog() {
+    let who = null;
+    const body = step(t("chombo_who"), choices(playerItems(), { onchange: ([v]) => { who = v || null; refresh(); } }));
+    const refresh = eventForm({ title: t("chombo"), build: () => (who ? { type: "chombo", player: who } : null), body });
+  }
+
+  function nagashiDialog() {
+    let who = [];
+    const body = step(t("nagashi_who"), choices(playerItems(), { multi: true, onchange: (v) => { who = v; refresh(); } }));
+    const refresh = eventForm({ title: t("nagashi"), build: () => (who.length ? { type: "nagashi", players: who } : null), body });
+  }
+
+  function abortiveDialog() {
+    let kind = null;
+    const kinds = ["kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou"];
+    const body = step(t("abortive_kind"), choices(kinds.map((k) => ({ value: k, label: t(k) })), {
+      onchange: ([v]) => { kind = v || null; refresh(); },
+    }));
+    const refresh = eventForm({ title: t("abortive"), build: () => (kind ? { type: "abortive", kind } : null), body });
+  }
+
+  function correctionDialog() {
+    const deltas = {};
+    let reason = "";
+    const inputs = state.players.map((p) => {
+      const i = el("input", { type: "number", step: "100", inputmode: "numeric", "data-player": p });
+      i.addEventListener("input", () => { deltas[p] = i.value ? Number(i.value) : 0; refresh(); });
+      return el("label", { class: "field" }, p, i);
+    });
+    const r = el("input", { size: "40" });
+    r.addEventListener("input", () => { reason = r.value.trim(); refresh(); });
+    const body = el("div", {}, el("p", {}, t("correction_hint")), el("div", {}, inputs), el("label", { class: "field" }, t("reason"), r));
+    const build = () => {
+      const d = {};
+      state.players.forEach((p) => { d[p] = deltas[p] || 0; });
+      return reason && Object.values(d).some((x) => x) ? { type: "correction", deltas: d, reason } : null;
+    };
+    const refresh = eventForm({ title: t("correction"), build, body });
+  }
+
+  function endDialog() {
+    const refresh = eventForm({ title: t("end_game"), build: () => ({ type: "end" }), body: el("p", {}, t("end_game")) });
+    refresh();
+  }
+
+  function moreDialog() {
+    const item = (label, fn, disabled = false) => el("button", { type: "button", class: "choice", disabled: disabled ? "" : null, onclick: fn }, label);
+    const done = state.finished;
+    openDialog(t("more"), el("div", { class: "choices" },
+      item(t("abortive"), abortiveDialog, done), item(t("nagashi"), nagashiDialog, done),
+      item(t("correction"), correctionDialog), item(t("end_game"), endDialog, done),
+      el("a", { class: "choice secondary", href: `/api/games/${state.id}/export`, download: `mahjong-game-${state.id}.json` }, t("export"))),
+    [el("button", { type: "button", class: "secondary", "data-close": "" }, t("close"))]);
+  }
+
+  function describe(entry) {
+    const ev = entry.event || {};
+    let s = t(`ev_${entry.type}`);
+    if (entry.type === "win") {
+      const names = (ev.winners || []).map((x) => x.player).join(" + ");
+      s = `${ev.discarder ? t("ron") : t("tsumo")}: ${names}${ev.discarder ? ` \u2190 ${ev.discarder}` : ""}`;
+    } else if (entry.type === "riichi" || entry.type === "chombo") s += `: ${ev.player}`;
+    else if (entry.type === "draw") s += ` \u00b7 ${t("tenpai")}: ${(ev.tenpai || []).join(", ") || "\u2013"}`;
+    else if (entry.type === "nagashi") s += `: ${(ev.players || []).join(", ")}`;
+    else if (entry.type === "abortive") s += `: ${t(ev.kind)}`;
+    else if (entry.type === "correction") s += `: ${ev.reason || ""}`;
+    else if (entry.type === "undo") s = `${t("undo_of")}${entry.target_seq}`;
+    return s;
+  }
+
+  function undoDialog() {
+    const last = lastActive(state);
+    if (!last) { toast(t("nothing_to_undo")); return; }
+    const body = el("div", {}, el("p", { style: "font-size:1.3rem" }, `#${last.seq} \u00b7 ${last.round} \u00b7 ${describe(last)}`));
+    const refresh = eventForm({ title: t("undo_what"), build: () => ({ type: "undo", target_seq: last.seq }), body });
+    refresh();
+  }
+
+  function historyTable() {
+    const players = state.players;
+    const rows = (state.history || []).map((h) => el("tr", { class: h.undone ? "undone" : "" },
+      el("td", {}, `#${h.seq}`), el("td", { class: "l" }, `${h.round}${h.honba ? ` \u00b7 ${h.honba} ${t("honba")}` : ""}`),
+      el("td", { class: "l" }, describe(h), h.undone ? ` (${t("undone")})` : ""),
+      players.map((p) => {
+        const v = h.deltas ? h.deltas[p] || 0 : 0;
+        return el("td", { class: v > 0 ? "up" : v < 0 ? "down" : "" }, v ? signed(v) : "");
+      })));
+    if (!rows.length) return el("p", {}, t("no_history"));
+    return el("table", { class: "grid" },
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("round")), el("th", {}, t("result")), players.map((p) => el("th", {}, p)))),
+      el("tbody", {}, rows),
+      el("tfoot", {}, el("tr", {}, el("td", {}, ""), el("td", {}, ""), el("td", { class: "l" }, t("total")), players.map((p) => el("td", {}, fmt(state.scores[p]))))));
+  }
+
+  function historyDialog() {
+    openDialog(t("history"), historyTable(), [el("button", { type: "button", class: "secondary", "data-close": "" }, t("close"))]);
+  }
+
+  function showEnd() {
+    const reason = state.end_reason ? t(`reason_${state.end_reason}`) : "";
+    const rows = (state.placements || []).map((p) => el("tr", { class: `rank${p.rank}` },
+      el("td", { class: "big" }, `${p.rank}.`), el("td", { class: "l big" }, p.player),
+      el("td", {}, fmt(p.points)), el("td", {}, signed(p.uma)), el("td", {}, p.oka ? signed(p.oka) : ""),
+      el("td", {}, p.penalty ? `\u2212${fmt(p.penalty)}` : ""), el("td", { class: "big" }, signed(p.score))));
+    const table = el("table", { class: "grid final" },
+      el("thead", {}, el("tr", {}, el("th", {}, t("rank")), el("th", {}, ""), el("th", {}, t("final_points")), el("th", {}, t("uma")),
+        el("th", {}, t("oka")), el("th", {}, t("penalty")), el("th", {}, t("score")))),
+      el("tbody", {}, rows));
+    const again = el("button", { type: "button", class: "secondary", onclick: async () => {
+      try {
+        const st = await api("POST", "/api/games", { rules: state.preset, overrides: {}, players: state.players });
+        location.hash = `#/game/${st.id}`;
+      } catch (err) { toast(err.message, true); }
+    } }, t("new_game_same"));
+    openDialog(t("game_over"), el("div", { class: "end-screen" }, el("p", {}, `${t("end_reason")}: ${reason}`), table,
+      el("details", {}, el("summary", {}, t("show_history")), historyTable())),
+    [el("button", { type: "button", class: "secondary", onclick: () => { location.hash = ""; } }, t("back_to_games")), again,
+      el("button", { type: "button", class: "primary", "data-close": "" }, t("close"))]);
+  }
+
+  // ---------------------------------------------------------------- photo hand-off (photo.js)
+  function openPhoto(player) {
+    if (!window.CompanionPhoto) return;
+    window.CompanionPhoto.open({ player, onTiles: (tiles) => {
+      const cur = winDialog.current;
+      if (!cur) return;
+      const v = cur.w.values[player] || (cur.w.values[player] = {});
+      Object.assign(v, { mode: "hand" }, tiles);
+      cur.redraw();
+    } });
+  }
+
+  window.Companion = { t, api, el, fmt, toast, get state() { return state; } };
+  applyLanguage();
+  route();
+})();

@@ -1,0 +1,195 @@
+// "Score by photo": photo -> /api/recognize -> boxes over the photo -> tap to correct (saved via
+// /api/corrections for fine-tuning) -> /api/score -> the tiles go into the win entry, whose preview
+// and Confirm apply the hand to the table.
+"use strict";
+(() => {
+  const C = window.Companion;
+  const { t, el } = C;
+  const SUITS = ["m", "p", "s"];
+  const PALETTE = [...SUITS.flatMap((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${n}${s}`)),
+    ...[1, 2, 3, 4, 5, 6, 7].map((n) => `${n}z`), "0m", "0p", "0s", ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `${n}f`), "x"];
+  const hasPicture = (code) => !/f$/.test(code);
+  const tileFace = (code) => (hasPicture(code) ? el("img", { src: `/static/tiles/${code}.png`, alt: code }) : el("span", {}, code));
+
+  // split "123m55z" into ["1m","2m","3m","5z","5z"]
+  function splitTiles(text) {
+    const out = [];
+    let digits = "";
+    for (const ch of (text || "").replace(/\s+/g, "")) {
+      if (/[0-9]/.test(ch)) digits += ch;
+      else if (/[mpszf]/.test(ch)) { for (const d of digits) out.push(d + ch); digits = ""; }
+      else if (ch === "x") out.push("x");
+    }
+    return out;
+  }
+  const joinTiles = (tiles) => tiles.join("");
+
+  let overlay = null;
+
+  function open({ player, onTiles }) {
+    close();
+    let file = null;
+    let result = null;
+    let fixes = {}; // tile index -> corrected code
+    let stream = null;
+
+    const status = el("p", { class: "grow" }, t("take_photo"));
+    const picture = el("div", { class: "photo-wrap" });
+    const palette = el("div", { class: "palette", hidden: "" });
+    const scored = el("div");
+    const input = el("input", { type: "file", accept: "image/*", capture: "environment", "data-photo-input": "" });
+    input.addEventListener("change", () => { if (input.files[0]) recognise(input.files[0]); });
+    const useBtn = el("button", { type: "button", class: "primary", disabled: "" }, t("use_tiles"));
+
+    const buttons = [el("label", { class: "secondary choice" }, t("take_photo"), input)];
+    input.style.display = "none";
+    if (window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
+      buttons.push(el("button", { type: "button", class: "secondary", onclick: liveCamera }, t("live_camera")));
+    }
+
+    async function liveCamera() {
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
+      } catch (err) { C.toast(err.message, true); return; }
+      const video = el("video", { autoplay: "", playsinline: "" });
+      video.srcObject = stream;
+      const shot = el("button", { type: "button", class: "primary", onclick: () => {
+        const canvas = document.createElement("canvas");
+        canvas.width = video.videoWidth; canvas.height = video.videoHeight;
+        canvas.getContext("2d").drawImage(video, 0, 0);
+        stopCamera();
+        canvas.toBlob((blob) => recognise(new File([blob], "camera.jpg", { type: "image/jpeg" })), "image/jpeg", 0.92);
+      } }, t("capture"));
+      picture.replaceChildren(video, el("div", {}, shot));
+    }
+    function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
+
+    async function recognise(f) {
+      file = f; fixes = {}; result = null; scored.replaceChildren(); useBtn.disabled = true;
+      status.textContent = t("recognizing");
+      const img = el("img", { src: URL.createObjectURL(f), alt: "" });
+      picture.replaceChildren(img);
+      const form = new FormData();
+      form.append("image", f);
+      try {
+        result = await C.api("POST", "/api/recognize", undefined, { form });
+      } catch (err) { status.textContent = err.message; status.className = "error"; return; }
+      status.className = "grow";
+      if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
+      status.textContent = t("tap_to_fix");
+      const draw = () => drawBoxes(img);
+      if (img.complete) draw(); else img.addEventListener("load", draw);
+      useBtn.disabled = false;
+    }
+
+    function drawBoxes(img) {
+      picture.querySelectorAll(".tilebox").forEach((b) => b.remove());
+      const w = result.width || img.naturalWidth;
+      const h = result.height || img.naturalHeight;
+      const sx = img.clientWidth / w;
+      const sy = img.clientHeight / h;
+      result.tiles.forEach((tile, i) => {
+        const [x1, y1, x2, y2] = tile.box;
+        const code = fixes[i] || tile.tile;
+        const unsure = !fixes[i] && (tile.confidence !== undefined && tile.confidence < 0.6 || tile.unsure);
+        const box = el("button", {
+          type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}`, "data-index": String(i),
+          style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
+          title: unsure ? t("unsure") : code,
+        }, el("span", {}, code));
+        box.addEventListener("click", () => pick(i, img));
+        picture.append(box);
+      });
+    }
+
+    function pick(i, img) {
+      palette.hidden = false;
+      palette.replaceChildren(el("h3", { style: "grid-column:1/-1;margin:4px 0" }, `${t("fix_tile")} (#${i + 1})`),
+        ...PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: async () => {
+          palette.hidden = true;
+          const before = fixes[i] || result.tiles[i].tile;
+          if (code === before) return;
+          fixes[i] = code;
+          drawBoxes(img);
+          scored.replaceChildren();
+          const form = new FormData();
+          form.append("image", file);
+          form.append("tile", code);
+          form.append("box", result.tiles[i].box.join(","));
+          try { await C.api("POST", "/api/corrections", undefined, { form }); } catch (err) { C.toast(err.message, true); }
+        } }, tileFace(code))));
+    }
+
+    // the recogniser's request with the player's corrections swapped in (one copy each)
+    function correctedRequest() {
+      const req = result.request ? JSON.parse(JSON.stringify(result.request)) : null;
+      const changes = Object.entries(fixes).map(([i, code]) => [result.tiles[i].tile, code]);
+      if (!req) {
+        const tiles = result.tiles.map((tile, i) => fixes[i] || tile.tile).filter((c) => c !== "x" && !/f$/.test(c));
+        return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
+      }
+      const fields = [["hand"], ["dora_indicators"], ["ura_indicators"]];
+      for (const [from, to] of changes) {
+        let done = false;
+        for (const [key] of fields) {
+          if (done || typeof req[key] !== "string") continue;
+          const tiles = splitTiles(req[key]);
+          const at = tiles.indexOf(from);
+          if (at >= 0) { tiles[at] = to; req[key] = joinTiles(tiles); done = true; if (key === "hand" && req.win_tile === from) req.win_tile = to; }
+        }
+        for (const m of req.melds || []) {
+          if (done) break;
+          const tiles = splitTiles(m.tiles);
+          const at = tiles.indexOf(from);
+          if (at >= 0) { tiles[at] = to; m.tiles = joinTiles(tiles); done = true; }
+        }
+      }
+      return req;
+    }
+
+    useBtn.addEventListener("click", async () => {
+      const req = correctedRequest();
+      const st = C.state;
+      const probe = { ...req, rules: st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
+      if ((st.riichi_declared || []).includes(player)) probe.riichi = true;
+      try {
+        const res = await C.api("POST", "/api/score", probe);
+        scored.replaceChildren(el("div", { class: "scored" },
+          el("div", { class: "tile-row" }, splitTiles(req.hand).map(tileFace)),
+          el("b", {}, res.yakuman ? `${t("yakuman")}` : `${res.han} ${t("han")} ${res.fu} ${t("fu")}`),
+          el("ul", {}, (res.yaku || []).map((y) => el("li", {}, `${document.documentElement.lang === "de" ? y.name_de || y.name : y.name} (${y.han})`)))));
+      } catch (err) {
+        scored.replaceChildren(el("p", { class: "error" }, err.message));
+        return;
+      }
+      onTiles({
+        hand: req.hand,
+        winTile: req.win_tile,
+        melds: (req.melds || []).map((m) => (m.type === "ankan" ? `a${m.tiles}` : m.tiles)).join(" "),
+        dora: req.dora_indicators || "",
+        ura: req.ura_indicators || "",
+      });
+      close();
+    });
+
+    overlay = el("div", { class: "overlay", id: "photo-overlay", style: "z-index:15" },
+      el("div", { class: "sheet" },
+        el("header", {}, el("h2", {}, `${t("photo")} \u2013 ${player}`),
+          el("button", { type: "button", class: "icon close", onclick: close, "aria-label": t("close") }, "\u00d7")),
+        el("div", { id: "photo-body", style: "padding:6px 26px 12px;overflow-y:auto" },
+          el("div", { class: "choices", style: "margin-bottom:12px" }, buttons), picture, palette, scored),
+        el("footer", { style: "display:flex;gap:14px;align-items:center;padding:12px 26px 18px;border-top:1px solid #e2e0d8" },
+          status, el("button", { type: "button", class: "secondary", onclick: close }, t("cancel")), useBtn)));
+    overlay.stopCamera = stopCamera;
+    document.body.append(overlay);
+  }
+
+  function close() {
+    if (!overlay) return;
+    overlay.stopCamera();
+    overlay.remove();
+    overlay = null;
+  }
+
+  window.CompanionPhoto = { open, close, splitTiles };
+})();
