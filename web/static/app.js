@@ -188,12 +188,12 @@
           disabled: st.finished || inRiichi ? "" : null,
           onclick: () => declareRiichi(name),
         }, inRiichi ? t("in_riichi") : t("riichi")),
-        el("div", { class: `score${score < 0 ? " neg" : ""}`, "data-score": name }, fmt(score),
+        el("div", { class: `score${score < 0 ? " neg" : ""}`, "data-score": name }, el("span", { class: "points" }, fmt(score)),
           delta ? el("span", { class: `delta ${delta > 0 ? "up" : "down"}` }, signed(delta)) : null));
       seat.replaceChildren(plate);
     });
     $("#round-label").replaceChildren(document.createTextNode(roundName(st)),
-      st.extra_round ? el("small", {}, t("extra_round")) : null);
+      ...(st.extra_round ? [el("small", {}, t("extra_round"))] : []));
     $("#honba-count b").textContent = `${st.honba}`;
     $("#honba-count").title = t("honba");
     $("#stick-count b").textContent = `${st.riichi_sticks}`;
@@ -237,6 +237,7 @@
     $("#dialog-body").replaceChildren(body);
     $("#dialog-foot").replaceChildren(...foot);
     $("#dialog").hidden = false;
+    $("#toast").hidden = true;
   }
   function closeDialog() { $("#dialog").hidden = true; $("#dialog-body").replaceChildren(); }
   $("#dialog").addEventListener("click", (e) => { if (e.target.id === "dialog" || e.target.closest("[data-close]")) closeDialog(); });
@@ -306,8 +307,8 @@
       confirm.disabled = true;
       try {
         await postEvent(current);
-        closeDialog();
-        if (state && !state.finished) toast(t("saved"));
+        // a finishing event has already put the end screen in the dialog
+        if (state && !state.finished) { closeDialog(); toast(t("saved")); }
       } catch (err) { out.replaceChildren(el("p", { class: "error" }, err.message)); confirm.disabled = false; }
     });
     openDialog(title, el("div", {}, body, out),
