@@ -252,8 +252,10 @@ def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
 
 
 def _vision() -> Any:
+    import importlib
+
     try:
-        import companion.vision as vision
+        vision = importlib.import_module("companion.vision")
     except ImportError as exc:
         raise ApiError(f"tile recognition is not available on this server ({exc})", "vision_unavailable", 503) from exc
     return vision

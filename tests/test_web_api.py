@@ -1,0 +1,356 @@
+"""The JSON API (issue 3 "The page" and issue 4 "On the tablet page") through Flask's test client.
+
+Point values are worked out by hand from the rule texts: seed 000 (EMA 2016 / BGA help): 30,000
+start in EMA 2016, riichi costs 1000, base = fu * 2^(han+2), a non-dealer ron pays 4 * base rounded
+up to 100, a tsumo splits it 2:1:1 (dealer pays double), 3000 tenpai payment split between the
+tenpai and noten players."""
+
+from __future__ import annotations
+
+import io
+import sys
+import types
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.web import create_app
+
+PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
+
+
+@pytest.fixture()
+def client(tmp_path):
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True})
+    return app.test_client()
+
+
+def _new_game(client, preset: str = "ema2016", **overrides) -> dict:
+    r = client.post("/api/games", json={"rules": preset, "overrides": overrides, "players": PLAYERS})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def _post(client, gid: str, event: dict, client_id: str, expected_seq: int):
+    return client.post(f"/api/games/{gid}/events", json={**event, "client_id": client_id, "expected_seq": expected_seq})
+
+
+def _png() -> bytes:
+    image = np.full((40, 60, 3), 200, np.uint8)
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    return data.tobytes()
+
+
+def _error(r, status: int, code: str | None = None) -> dict:
+    assert r.status_code == status, (r.status_code, r.get_data(as_text=True))
+    body = r.get_json()
+    assert isinstance(body, dict) and isinstance(body.get("error"), str) and body["error"], body
+    if code is not None:
+        assert body["code"] == code, body
+    return body
+
+
+# ------------------------------------------------------------------ games
+
+
+def test_new_game_starts_everyone_on_the_preset_start_points(client):
+    # EMA 2016 (seed 000): 30,000 each; the first name is East and deals first
+    assert client.get("/api/games").get_json() == {"games": []}
+    state = _new_game(client)
+    assert state["scores"] == {"Ann": 30000, "Bob": 30000, "Cid": 30000, "Dan": 30000}
+    assert state["seat_winds"] == {"Ann": "E", "Bob": "S", "Cid": "W", "Dan": "N"}
+    assert state["dealer"] == "Ann" and state["round"] == "E1"
+    assert state["honba"] == 0 and state["riichi_sticks"] == 0 and state["finished"] is False
+    assert state["next_seq"] == 1 and state["events"] == []
+    games = client.get("/api/games").get_json()["games"]
+    assert [g["id"] for g in games] == [state["id"]] and games[0]["players"] == PLAYERS
+
+
+def test_overrides_change_the_start_points(client):
+    # seed 003 (Ryanzou): 25,000 start; an override of the start points replaces it
+    assert _new_game(client, "ryanzou")["scores"]["Ann"] == 25000
+    assert _new_game(client, "ryanzou", start_points=30000)["scores"]["Dan"] == 30000
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"rules": "ema2016", "players": ["A", "B", "C"]}, "four names"),
+    ({"rules": "ema2016", "players": ["A", "A", "C", "D"]}, "differ"),
+    ({"rules": "ema2016", "players": ["A", "", "C", "D"]}, "player 2"),
+    ({"rules": "ema2016", "players": PLAYERS, "overrides": [1]}, "overrides"),
+    ({"rules": "ema2016", "players": PLAYERS, "colour": "red"}, "colour"),
+])
+def test_bad_new_game_is_refused_with_a_reason(client, body, fragment):
+    err = _error(client.post("/api/games", json=body), 400)
+    assert fragment in err["error"]
+    assert client.get("/api/games").get_json() == {"games": []}
+
+
+def test_unknown_preset_and_unknown_override_are_400(client):
+    _error(client.post("/api/games", json={"rules": "nosuch", "players": PLAYERS}), 400)
+    _error(client.post("/api/games", json={"rules": "ema2016", "overrides": {"nosuch": 1}, "players": PLAYERS}), 400)
+    assert client.get("/api/games").get_json() == {"games": []}
+
+
+def test_body_that_is_not_json_is_a_clear_400(client):
+    err = _error(client.post("/api/games", data="players=4", content_type="text/plain"), 400, "invalid_request")
+    assert "JSON" in err["error"]
+    _error(client.post("/api/games", json=[1, 2]), 400, "invalid_request")
+
+
+def test_unknown_game_is_404(client):
+    _error(client.get("/api/games/nope"), 404)
+    _error(_post(client, "nope", {"type": "riichi", "player": "Ann"}, "c1", 1), 404)
+    _error(client.get("/api/games/nope/export"), 404)
+
+
+def test_unknown_endpoint_and_method_answer_json(client):
+    _error(client.get("/api/nothing-here"), 404)
+    _error(client.delete("/api/games"), 405)
+
+
+# ------------------------------------------------------------------ events
+
+
+def test_riichi_then_ron_moves_the_points_by_hand_computation(client):
+    gid = _new_game(client)["id"]
+    r = _post(client, gid, {"type": "riichi", "player": "Ann"}, "c1", 1)
+    assert r.status_code == 200
+    assert r.get_json()["scores"]["Ann"] == 29000 and r.get_json()["riichi_sticks"] == 1
+    # Bob (non-dealer) rons Cid, 3 han 30 fu: 30 * 2^5 = 960 base, * 4 = 3840 -> 3900, plus the stick
+    r = _post(client, gid, {"type": "win", "winners": [{"player": "Bob", "han": 3, "fu": 30}], "discarder": "Cid"},
+              "c2", 2)
+    state = r.get_json()
+    assert state["scores"] == {"Ann": 29000, "Bob": 34900, "Cid": 26100, "Dan": 30000}
+    assert state["riichi_sticks"] == 0 and state["dealer"] == "Bob" and state["round"] == "E2"
+    got = client.get(f"/api/games/{gid}").get_json()
+    assert got["scores"] == state["scores"]
+    assert [e["type"] for e in got["events"]] == ["riichi", "win"]
+    assert [e["seq"] for e in got["events"]] == [1, 2]
+
+
+def test_retry_with_the_same_client_id_applies_once_and_answers_the_same(client):
+    gid = _new_game(client)["id"]
+    first = _post(client, gid, {"type": "riichi", "player": "Ann"}, "tablet-1-0001", 1)
+    again = _post(client, gid, {"type": "riichi", "player": "Ann"}, "tablet-1-0001", 1)
+    assert first.status_code == again.status_code == 200
+    assert again.get_json()["scores"] == first.get_json()["scores"]
+    assert again.get_json()["scores"]["Ann"] == 29000  # 1000 paid once, not twice
+    assert again.get_json()["append"] == {"seq": 1, "duplicate": True}
+    assert len(client.get(f"/api/games/{gid}").get_json()["events"]) == 1
+
+
+def test_stale_expected_seq_is_a_409_with_the_current_seq_and_changes_nothing(client):
+    gid = _new_game(client)["id"]
+    assert _post(client, gid, {"type": "riichi", "player": "Ann"}, "a", 1).status_code == 200
+    # a second tablet still showing the fresh game enters a riichi for Bob
+    body = _error(_post(client, gid, {"type": "riichi", "player": "Bob"}, "b", 1), 409, "conflict")
+    assert body["next_seq"] == 2
+    assert body["state"]["scores"]["Bob"] == 30000
+    assert len(client.get(f"/api/games/{gid}").get_json()["events"]) == 1
+
+
+@pytest.mark.parametrize("event, fragment", [
+    ({"type": "riichi", "player": "Zed"}, "Zed"),                                         # unknown player
+    ({"type": "win", "winners": [{"player": "Bob", "han": 1, "fu": 20}], "discarder": "Cid"}, "20 fu"),
+    ({"type": "win", "winners": [{"player": "Bob", "han": 2, "fu": 130}], "discarder": "Cid"}, "fu"),
+    ({"type": "teleport"}, "teleport"),
+])
+def test_impossible_event_is_400_and_stores_nothing(client, event, fragment):
+    gid = _new_game(client)["id"]
+    err = _error(_post(client, gid, event, "x1", 1), 400)
+    assert fragment in err["error"]
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert state["events"] == [] and state["next_seq"] == 1 and state["scores"]["Bob"] == 30000
+
+
+def test_riichi_below_1000_is_refused_where_the_rules_forbid_it(client):
+    # issue 3: "a riichi with less than 1000 points where the rules forbid it"
+    gid = _new_game(client, "ema2016", riichi_needs_1000=True, start_points=500)["id"]
+    _error(_post(client, gid, {"type": "riichi", "player": "Ann"}, "x1", 1), 400)
+    assert client.get(f"/api/games/{gid}").get_json()["scores"]["Ann"] == 500
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    ({"expected_seq": 1}, "client_id"),
+    ({"client_id": "c"}, "expected_seq"),
+    ({"client_id": "c", "expected_seq": "1"}, "expected_seq"),
+    ({"client_id": 7, "expected_seq": 1}, "client_id"),
+])
+def test_event_without_client_id_or_seq_is_400(client, extra, fragment):
+    gid = _new_game(client)["id"]
+    err = _error(client.post(f"/api/games/{gid}/events", json={"type": "riichi", "player": "Ann", **extra}), 400)
+    assert fragment in err["error"]
+
+
+def test_draw_with_one_tenpai_player_pays_3000_split(client):
+    # seed 000: 3000 from the noten players to the tenpai ones: one tenpai gets 3000, three pay 1000
+    gid = _new_game(client)["id"]
+    state = _post(client, gid, {"type": "draw", "tenpai": ["Cid"]}, "d1", 1).get_json()
+    assert state["scores"] == {"Ann": 29000, "Bob": 29000, "Cid": 33000, "Dan": 29000}
+    assert state["honba"] == 1
+
+
+def test_undo_is_an_event_of_its_own_and_restores_the_points(client):
+    gid = _new_game(client)["id"]
+    _post(client, gid, {"type": "riichi", "player": "Dan"}, "r", 1)
+    state = _post(client, gid, {"type": "undo", "target_seq": 1}, "u", 2).get_json()
+    assert state["scores"]["Dan"] == 30000 and state["riichi_sticks"] == 0
+    assert [(h["type"], h["undone"]) for h in state["history"]] == [("riichi", True), ("undo", False)]
+
+
+# ------------------------------------------------------------------ preview
+
+
+def test_preview_shows_the_payments_and_stores_nothing(client):
+    gid = _new_game(client)["id"]
+    # Ann is dealer: a dealer ron of 3 han 30 fu is 6 * 960 = 5760 -> 5800 (seed 000 table)
+    r = client.post(f"/api/games/{gid}/preview",
+                    json={"type": "win", "winners": [{"player": "Ann", "han": 3, "fu": 30}], "discarder": "Dan"})
+    assert r.status_code == 200
+    assert r.get_json()["deltas"] == {"Ann": 5800, "Bob": 0, "Cid": 0, "Dan": -5800}
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert state["events"] == [] and state["scores"]["Ann"] == 30000
+
+
+def test_preview_of_a_non_dealer_tsumo_splits_one_to_two(client):
+    # non-dealer tsumo 2 han 40 fu: base 40 * 2^4 = 640; dealer pays 1280 -> 1300, others 640 -> 700
+    gid = _new_game(client)["id"]
+    r = client.post(f"/api/games/{gid}/preview",
+                    json={"type": "win", "winners": [{"player": "Cid", "han": 2, "fu": 40}], "discarder": None})
+    assert r.get_json()["deltas"] == {"Ann": -1300, "Bob": -700, "Cid": 2700, "Dan": -700}
+
+
+def test_preview_of_a_bad_event_is_400(client):
+    gid = _new_game(client)["id"]
+    _error(client.post(f"/api/games/{gid}/preview", json={"type": "chombo", "player": "Nobody"}), 400)
+    _error(client.post(f"/api/games/{gid}/preview", json={"player": "Ann"}), 400, "invalid_request")
+
+
+# ------------------------------------------------------------------ export / import
+
+
+def test_export_then_import_gives_the_same_state(client):
+    gid = _new_game(client)["id"]
+    _post(client, gid, {"type": "riichi", "player": "Bob"}, "a", 1)
+    _post(client, gid, {"type": "win", "winners": [{"player": "Bob", "han": 1, "fu": 30}], "discarder": None}, "b", 2)
+    _post(client, gid, {"type": "undo", "target_seq": 2}, "c", 3)
+    exported = client.get(f"/api/games/{gid}/export")
+    assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+    # imported into a fresh server (another instance folder) it folds to the same state
+    other = create_app({"INSTANCE_PATH": client.application.instance_path + "-2", "TESTING": True}).test_client()
+    r = other.post("/api/games/import", json=exported.get_json())
+    assert r.status_code == 201
+    a = client.get(f"/api/games/{gid}").get_json()
+    b = r.get_json()
+    for key in ("scores", "seat_winds", "dealer", "round", "honba", "riichi_sticks", "history", "next_seq"):
+        assert a[key] == b[key], key
+
+
+def test_import_of_something_else_is_400(client):
+    _error(client.post("/api/games/import", json={"hello": "world"}), 400)
+    assert client.get("/api/games").get_json() == {"games": []}
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def test_score_passes_the_request_to_the_engine(client):
+    # riichi + menzen tsumo + pinfu for South: 3 han 20 fu, base 20 * 2^5 = 640 -> 1300 / 700 / 700
+    r = client.post("/api/score", json={"rules": "ema2016", "hand": "123m456p55p234s789s", "win_tile": "4s",
+                                        "tsumo": True, "riichi": True, "seat_wind": "S", "round_wind": "E"})
+    assert r.status_code == 200, r.get_json()
+    assert (r.get_json()["han"], r.get_json()["fu"]) == (3, 20)
+    assert r.get_json()["total_gain"] == 2700
+
+
+def test_score_with_bad_tiles_says_what_is_wrong(client):
+    err = _error(client.post("/api/score", json={"rules": "ema2016", "hand": "123q", "win_tile": "1m"}), 400)
+    assert err["code"] in ("invalid_tiles", "invalid_request")
+
+
+# ------------------------------------------------------------------ photos
+
+
+@pytest.fixture()
+def fake_vision(monkeypatch, tmp_path):
+    """Stands in for companion.vision so the web layer is tested on its own."""
+    module = types.ModuleType("companion.vision")
+    calls: dict = {"saved": []}
+
+    def recognize_image(image):
+        calls["shape"] = image.shape
+        return {"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "confidence": 0.97, "sideways": False, "group": 0}],
+                "request": None}
+
+    def save_correction(image, box, tile, folder):
+        calls["saved"].append((image.shape, box, tile, folder))
+        return f"{folder}/{tile}/1.png"
+
+    module.recognize_image = recognize_image
+    module.save_correction = save_correction
+    monkeypatch.setitem(sys.modules, "companion.vision", module)
+    return calls
+
+
+def test_recognize_decodes_the_photo_and_returns_the_tiles(client, fake_vision):
+    r = client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["tiles"][0]["tile"] == "5m" and (body["width"], body["height"]) == (60, 40)
+    assert fake_vision["shape"] == (40, 60, 3)
+
+
+def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(b"%PDF-1.4 not a photo"), "scan.pdf")},
+                             content_type="multipart/form-data"), 400)
+    assert "scan.pdf" in err["error"]
+    _error(client.post("/api/recognize", data={}, content_type="multipart/form-data"), 400)
+    assert "shape" not in fake_vision
+
+
+def test_recognize_without_a_model_is_503_with_a_message(client, monkeypatch, fake_vision):
+    def missing(image):
+        raise FileNotFoundError("models/tiles.onnx")
+
+    monkeypatch.setattr(sys.modules["companion.vision"], "recognize_image", missing)
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "a.png")},
+                             content_type="multipart/form-data"), 503, "model_missing")
+    assert "model" in err["error"]
+
+
+def test_correction_is_saved_in_the_instance_folder(client, fake_vision):
+    r = client.post("/api/corrections", data={"image": (io.BytesIO(_png()), "a.png"), "tile": "0p", "box": "1,2,30,38"},
+                    content_type="multipart/form-data")
+    assert r.status_code == 201, r.get_json()
+    (shape, box, tile, folder), = fake_vision["saved"]
+    assert shape == (40, 60, 3) and box == [1, 2, 30, 38] and tile == "0p"
+    assert folder == client.application.config["CORRECTIONS_DIR"]
+    assert folder.startswith(client.application.instance_path) and folder.endswith("corrections")
+
+
+@pytest.mark.parametrize("form, fragment", [
+    ({"tile": "5q", "box": "1,2,30,38"}, "tile"),
+    ({"tile": "5m", "box": "1,2,300,38"}, "box"),     # outside the 60x40 photo
+    ({"tile": "5m", "box": "a,b"}, "box"),
+])
+def test_bad_correction_is_400_and_saves_nothing(client, fake_vision, form, fragment):
+    err = _error(client.post("/api/corrections", data={"image": (io.BytesIO(_png()), "a.png"), **form},
+                             content_type="multipart/form-data"), 400)
+    assert fragment in err["error"]
+    assert fake_vision["saved"] == []
+
+
+# ------------------------------------------------------------------ page
+
+
+def test_page_and_its_files_are_served_without_anything_from_outside(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'id="view-table"' in html
+    assert "http://" not in html and "https://" not in html  # no CDN
+    for path in ("/static/app.js", "/static/photo.js", "/static/i18n.js", "/static/app.css", "/static/tiles/5m.png"):
+        assert client.get(path).status_code == 200, path
+    js = client.get("/static/photo.js").get_data(as_text=True)
+    assert 'capture: "environment"' in js and "isSecureContext" in js
