@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sqlite3
 import sys
 
 DEFAULT_PORT = 8000
@@ -72,7 +73,10 @@ def serve(args: argparse.Namespace) -> int:
     instance = os.path.abspath(args.instance)
     try:
         app = create_app({"INSTANCE_PATH": instance})
-    except OSError as exc:
+        from companion.table.store import Store
+
+        Store(app.config["DATABASE"])  # create the file and schema now, so a bad folder fails here
+    except (OSError, sqlite3.Error) as exc:
         print(f"error: cannot use instance folder {instance}: {exc}", file=sys.stderr)
         return 2
     print(f"Mahjong Companion - data in {app.config['DATABASE']}")

@@ -1,0 +1,67 @@
+"""``companion serve`` (issue 3: "starts it (waitress ...) and prints the address to open on the tablet")."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import subprocess
+import sys
+import time
+
+from companion.web import cli
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion")
+    cli.register(parser.add_subparsers(dest="command"))
+    return parser
+
+
+def test_serve_takes_host_port_and_instance():
+    args = _parser().parse_args(["serve", "--host", "127.0.0.1", "--port", "8123", "--instance", "/tmp/x"])
+    assert (args.host, args.port, args.instance, args.func) == ("127.0.0.1", 8123, "/tmp/x", cli.serve)
+    defaults = _parser().parse_args(["serve"])
+    assert defaults.instance == "instance"  # ./instance/companion.sqlite3 by default
+
+
+def test_urls_for_all_interfaces_include_loopback_and_the_lan_address(monkeypatch):
+    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    assert cli.urls("0.0.0.0", 8000) == ["http://127.0.0.1:8000/", "http://192.168.1.20:8000/"]
+    assert cli.urls("10.0.0.5", 80) == ["http://10.0.0.5:80/"]
+    monkeypatch.setattr(cli, "lan_address", lambda: None)
+    assert cli.urls("0.0.0.0", 8000) == ["http://127.0.0.1:8000/"]
+
+
+def test_lan_address_is_a_real_non_loopback_address_or_none():
+    found = cli.lan_address()
+    assert found is None or not ipaddress.ip_address(found).is_loopback
+
+
+def test_bad_port_is_refused_with_a_message(capsys):
+    args = _parser().parse_args(["serve", "--port", "70000"])
+    assert cli.serve(args) == 2
+    assert "--port" in capsys.readouterr().err
+
+
+def test_serve_prints_the_address_and_answers_there(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--instance", str(tmp_path / "inst")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]
+        assert f"http://127.0.0.1:{port}/" in lines[1]
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        assert proc.poll() is None
+        assert (tmp_path / "inst" / "companion.sqlite3").exists()  # created at start, before any request
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
