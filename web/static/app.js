@@ -12,7 +12,7 @@
   localStorage.setItem("companion.lang", lang);
   const t = (key) => (window.I18N[lang] && window.I18N[lang][key]) || window.I18N.en[key] || key;
   const fmt = (n) => (typeof n === "number" ? n.toLocaleString(lang === "de" ? "de-DE" : "en-US") : String(n));
-  const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b10") + fmt(Math.abs(n));
+  const signed = (n) => (n === 0 ? "\u00b10" : (n > 0 ? "+" : "\u2212") + fmt(Math.abs(n)));
   const windLetter = (w) => ({ en: { E: "E", S: "S", W: "W", N: "N" }, de: { E: "O", S: "S", W: "W", N: "N" } }[lang][w] || w);
   const roundName = (st) => {
     const w = { E: "east_round", S: "south_round", W: "west_round", N: "north_round" }[st.round_wind] || "east_round";
@@ -280,7 +280,7 @@
 
   // Shows the payments of the event built so far and enables Confirm once the server accepts it.
   function eventForm({ title, build, body }) {
-    const out = el("div", { class: "step preview-box" }, el("p", { class: "grow" }, t("fill_in")));
+    const out = el("div", { class: "preview-box", "aria-live": "polite" }, el("p", {}, t("fill_in")));
     const confirm = el("button", { type: "button", class: "primary", disabled: "", "data-confirm": "" }, t("confirm"));
     let current = null;
     let token = 0;
@@ -296,7 +296,7 @@
         if (mine !== token) return;
         current = ev;
         confirm.disabled = false;
-        out.replaceChildren(el("h3", {}, t("payments")), previewGrid(res.deltas), detailLine(res.detail));
+        out.replaceChildren(previewGrid(res.deltas), detailLine(res.detail) || "");
       } catch (err) {
         if (mine !== token) return;
         out.replaceChildren(el("p", { class: "error" }, err.message));
@@ -311,8 +311,9 @@
         if (state && !state.finished) { closeDialog(); toast(t("saved")); }
       } catch (err) { out.replaceChildren(el("p", { class: "error" }, err.message)); confirm.disabled = false; }
     });
-    openDialog(title, el("div", {}, body, out),
-      [el("button", { type: "button", class: "secondary", "data-close": "" }, t("cancel")), confirm]);
+    // the payments sit in the footer, so they stay in view however long the entry gets
+    openDialog(title, el("div", {}, body),
+      [out, el("button", { type: "button", class: "secondary", "data-close": "" }, t("cancel")), confirm]);
     return refresh;
   }
 
