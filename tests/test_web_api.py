@@ -354,3 +354,52 @@ def test_page_and_its_files_are_served_without_anything_from_outside(client):
         assert client.get(path).status_code == 200, path
     js = client.get("/static/photo.js").get_data(as_text=True)
     assert 'capture: "environment"' in js and "isSecureContext" in js
+
+
+# ------------------------------------------------------------------ robustness
+
+
+def test_two_tablets_entering_at_once_get_one_success_and_one_conflict(client):
+    # issue 3: "two tablets writing the same table get a clear conflict, never a lost or doubled hand"
+    import threading
+
+    gid = _new_game(client)["id"]
+    app = client.application
+    barrier = threading.Barrier(2)
+    answers: dict[str, int] = {}
+
+    def tablet(name: str, player: str) -> None:
+        c = app.test_client()
+        barrier.wait(timeout=10)
+        answers[name] = _post(c, gid, {"type": "riichi", "player": player}, name, 1).status_code
+
+    threads = [threading.Thread(target=tablet, args=(n, p)) for n, p in (("tab-a", "Ann"), ("tab-b", "Bob"))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=20)
+    assert sorted(answers.values()) == [200, 409]
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert len(state["events"]) == 1 and state["riichi_sticks"] == 1
+    assert sum(state["scores"].values()) == 4 * 30000 - 1000
+
+
+def test_upload_over_the_limit_is_413_json(tmp_path):
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "MAX_CONTENT_LENGTH": 1000})
+    r = app.test_client().post("/api/recognize", data={"image": (io.BytesIO(b"x" * 5000), "big.jpg")},
+                               content_type="multipart/form-data")
+    _error(r, 413)
+
+
+def test_unexpected_failure_answers_json_without_a_traceback(client, monkeypatch):
+    import companion.table.service as service
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    gid = _new_game(client)["id"]
+    monkeypatch.setattr(service, "append_event", broken)
+    r = client.post(f"/api/games/{gid}/events", json={"type": "riichi", "player": "Ann", "client_id": "c",
+                                                      "expected_seq": 1})
+    body = _error(r, 500, "internal_error")
+    assert "Traceback" not in body["error"] and "disk on fire" not in body["error"]
