@@ -143,8 +143,12 @@ def test_a_short_game_entered_by_tapping(server):
                                                       ("Dan", "\u22126,000"), ("Cid", "\u221219,900")]
             page.screenshot(path=str(ARTIFACTS / "end.png"))
 
-            # the language switch is remembered across a reload
+            # /?game=<id> (the tournament page's link to a table) opens that game
+            page.goto(f"{server}/?game={state['id']}")
+            page.wait_for_selector('[data-score="Ann"]')
             page.click("#dialog-foot .primary")
+
+            # the language switch is remembered across a reload
             page.click('#view-table [data-lang="de"]')
             assert page.inner_text('[data-action="history"]') == "Verlauf"
             page.goto(server + "/")

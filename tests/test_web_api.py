@@ -352,6 +352,7 @@ def test_page_and_its_files_are_served_without_anything_from_outside(client):
     assert "http://" not in html and "https://" not in html  # no CDN
     for path in ("/static/app.js", "/static/photo.js", "/static/i18n.js", "/static/app.css", "/static/tiles/5m.png"):
         assert client.get(path).status_code == 200, path
+    assert client.get("/tournament").status_code == 200  # the scorekeeper page is part of the app
     js = client.get("/static/photo.js").get_data(as_text=True)
     assert 'capture: "environment"' in js and "isSecureContext" in js
 

@@ -48,8 +48,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
 
     from companion.web import api, pages
+    from companion.web.tournament_api import bp as tournament_bp
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(tournament_bp)  # /api/tournaments and the scorekeeper page /tournament
     api.register_error_handlers(app)
     return app

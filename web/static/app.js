@@ -90,6 +90,9 @@
   }
 
   // ---------------------------------------------------------------- routing
+  // /?game=<id> (the tournament page's links to each table) opens that game
+  if (params.get("game") && !location.hash) history.replaceState(null, "", `${location.pathname}?lang=${lang}#/game/${encodeURIComponent(params.get("game"))}`);
+
   function route() {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
     closeDialog();
@@ -628,9 +631,14 @@
         location.hash = `#/game/${st.id}`;
       } catch (err) { toast(err.message, true); }
     } }, t("new_game_same"));
+    // a table seated by the tournament page goes back to its waiting page for the next round
+    const fromTournament = document.referrer.includes("/tournament/");
+    const back = fromTournament
+      ? el("button", { type: "button", class: "secondary", onclick: () => history.back() }, t("tournament"))
+      : el("button", { type: "button", class: "secondary", onclick: () => { location.hash = ""; } }, t("back_to_games"));
     openDialog(t("game_over"), el("div", { class: "end-screen" }, el("p", {}, `${t("end_reason")}: ${reason}`), table,
       el("details", {}, el("summary", {}, t("show_history")), historyTable())),
-    [el("button", { type: "button", class: "secondary", onclick: () => { location.hash = ""; } }, t("back_to_games")), again,
+    [back, again,
       el("button", { type: "button", class: "primary", "data-close": "" }, t("close"))]);
   }
 

@@ -51,7 +51,7 @@ window.I18N = {
     end_reason: "Game over", reason_regular: "all rounds played", reason_bust: "a player went below zero (Tobi)",
     reason_manual: "ended at the table", reason_agari_yame: "Agari-yame", reason_tenpai_yame: "Tenpai-yame",
     names_differ: "The four names must differ.", extra_round: "extra round",
-    yaku: "Yaku", fu_details: "Fu", dora: "Dora", seat: "Seat",
+    yaku: "Yaku", fu_details: "Fu", dora: "Dora", seat: "Seat", tournament: "Tournament",
   },
   de: {
     app_title: "Mahjong Companion", new_game: "Neues Spiel", rules: "Regeln", games: "Spiele",
@@ -102,6 +102,6 @@ window.I18N = {
     end_reason: "Spielende", reason_regular: "alle Runden gespielt", reason_bust: "jemand ist unter null (Tobi)",
     reason_manual: "am Tisch beendet", reason_agari_yame: "Agari-yame", reason_tenpai_yame: "Tenpai-yame",
     names_differ: "Die vier Namen müssen sich unterscheiden.", extra_round: "Verlängerung",
-    yaku: "Yaku", fu_details: "Fu", dora: "Dora", seat: "Platz",
+    yaku: "Yaku", fu_details: "Fu", dora: "Dora", seat: "Platz", tournament: "Turnier",
   },
 };
