@@ -128,13 +128,16 @@
     err.hidden = true;
     const players = [0, 1, 2, 3].map((i) => f[`p${i}`].value.trim());
     if (new Set(players).size !== 4) { err.textContent = t("names_differ"); err.hidden = false; return; }
+    // only what the organiser changed goes to the server; everything else stays the preset's
     const overrides = {};
-    if (f.start_points.value) overrides.start_points = Number(f.start_points.value);
-    if (f.length.value) overrides.length = f.length.value;
-    if (f.uma.value.trim()) overrides.uma = f.uma.value.split(",").map((x) => Number(x.trim()));
-    if (f.oka.value) overrides.oka = Number(f.oka.value);
-    if (f.honba_value.value) overrides.honba_value = Number(f.honba_value.value);
-    if (f.bust_below_zero.checked) overrides.bust_below_zero = true;
+    for (const input of $$("[data-override]", f)) {
+      const kind = input.dataset.override;
+      if (kind === "bool") { if (input.checked) overrides[input.name] = true; continue; }
+      const value = input.value.trim();
+      if (!value) continue;
+      overrides[input.name] = kind === "number" ? Number(value) : kind === "list" ? value.split(",").map((x) => Number(x.trim())) : value;
+    }
+    if (overrides.agari_yame) overrides.tenpai_yame = true;
     try {
       const st = await api("POST", "/api/games", { rules: f.rules.value, overrides, players });
       location.hash = `#/game/${st.id}`;
@@ -186,7 +189,7 @@
       const plate = el("div", { class: `plate${isDealer ? " dealer" : ""}${score > 0 && ranks[name] === 1 ? " rank-1" : ""}` },
         el("div", { class: "wind", title: t(`wind_${st.seat_winds[name]}`) }, windLetter(st.seat_winds[name])),
         el("div", { class: "name" }, name, isDealer ? el("span", { class: "tag" }, t("dealer")) : null),
-        el("button", {
+        (st.rules || {}).riichi === false ? el("span") : el("button", {
           type: "button", class: `riichi-btn${inRiichi ? " on" : ""}`, "data-player": name,
           disabled: st.finished || inRiichi ? "" : null,
           onclick: () => declareRiichi(name),
@@ -529,9 +532,16 @@
     const refresh = eventForm({ title: t("nagashi"), build: () => (who.length ? { type: "nagashi", players: who } : null), body });
   }
 
+  // only the abortive draws this game's rules have (EMA 2016 has none)
+  function allowedAbortive() {
+    const all = ["kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou"];
+    const allowed = (state.rules || {}).abortive_draws;
+    return Array.isArray(allowed) ? all.filter((k) => allowed.includes(k)) : all;
+  }
+
   function abortiveDialog() {
     let kind = null;
-    const kinds = ["kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou"];
+    const kinds = allowedAbortive();
     const body = step(t("abortive_kind"), choices(kinds.map((k) => ({ value: k, label: t(k) })), {
       onchange: ([v]) => { kind = v || null; refresh(); },
     }));
@@ -566,7 +576,8 @@
     const item = (label, fn, disabled = false) => el("button", { type: "button", class: "choice", disabled: disabled ? "" : null, onclick: fn }, label);
     const done = state.finished;
     openDialog(t("more"), el("div", { class: "choices" },
-      item(t("abortive"), abortiveDialog, done), item(t("nagashi"), nagashiDialog, done),
+      item(t("abortive"), abortiveDialog, done || !allowedAbortive().length),
+      item(t("nagashi"), nagashiDialog, done || (state.rules || {}).nagashi_mangan === false),
       item(t("correction"), correctionDialog), item(t("end_game"), endDialog, done),
       el("a", { class: "choice secondary", href: `/api/games/${state.id}/export`, download: `mahjong-game-${state.id}.json` }, t("export"))),
     [el("button", { type: "button", class: "secondary", "data-close": "" }, t("close"))]);
