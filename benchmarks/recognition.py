@@ -1,0 +1,70 @@
+"""Our recogniser and the PyPI peer `mahjong-detector` (YOLO ONNX, bench extra) on the same labelled photos.
+
+    python benchmarks/recognition.py DIR [--limit N]
+
+DIR holds NAME.jpg + NAME.json labels (format: training/evaluate.py; make one with
+`python -m training.make_eval --out DIR --style uni`). Both run in this process on the same images; printed
+side by side: per-tile accuracy in order, exact-hand rate, ms per image, and the speed ratio.
+The peer knows only the 34 kinds (no red fives, flowers or backs) and orders tiles by x only, so besides the
+full score a "fair" score maps red fives to fives on both sides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from training.evaluate import evaluate, load_folder, ours  # noqa: E402
+
+PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
+
+
+def peer_predict():  # noqa: ANN201
+    try:
+        import mahjong_detector
+        from PIL import Image
+    except ImportError as exc:
+        return None, f"mahjong-detector is not installed ({exc}); pip install 'mahjong-companion[bench]'"
+
+    def predict(image_bgr):  # noqa: ANN001, ANN202
+        tiles = mahjong_detector.detect_tiles(Image.fromarray(image_bgr[..., ::-1]))
+        return [PEER_NAMES.get(t, t) for t in tiles], False
+
+    return predict, ""
+
+
+def fair(t: str) -> str:
+    return ("5" + t[1]) if t[0] == "0" else t
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args(argv)
+    items = load_folder(args.folder, args.limit)
+    rows = [evaluate(items, ours, "ours"), evaluate(items, ours, "ours (reds as fives)", fair)]
+    peer, why = peer_predict()
+    if peer is None:
+        print(f"peer not run: {why}")
+    else:
+        try:
+            rows += [evaluate(items, peer, "mahjong-detector"),
+                     evaluate(items, peer, "mahjong-detector (reds as fives)", fair)]
+        except Exception as exc:  # noqa: BLE001 - a broken peer must not hide our own numbers
+            print(f"peer failed: {type(exc).__name__}: {exc}")
+    print(f"{'model':34} {'tiles':>7} {'tile acc':>9} {'exact':>7} {'ms/img':>8}")
+    for r in rows:
+        print(f"{r['model']:34} {r['tiles']:7d} {r['tile_accuracy']:9.1%} {r['exact_hand_rate']:7.1%} "
+              f"{r['ms_per_image_mean']:8.1f}")
+    if len(rows) == 4:
+        print(f"speed: ours is {rows[2]['ms_per_image_mean'] / rows[0]['ms_per_image_mean']:.2f}x the peer's images/s")
+    print("top confusions (ours):", ", ".join(rows[0]["confusions"][:8]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

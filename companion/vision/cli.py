@@ -1,0 +1,166 @@
+"""`companion recognize`, `companion watch` and `companion train` (heavy imports stay inside the handlers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("recognize", help="read the tiles in photos and build the scoring request",
+                              description="Read the tiles in photos. Photo convention: hand row nearest the "
+                                          "camera (winning tile set apart at its right, melds after it), dora "
+                                          "indicators in a row above.")
+    p.add_argument("images", nargs="+", metavar="IMG")
+    p.add_argument("--json", action="store_true", help="one JSON object per image, one line each")
+    p.add_argument("--annotate", metavar="DIR", type=Path, help="write each photo with boxes and labels here")
+    p.set_defaults(func=cmd_recognize)
+
+    w = subparsers.add_parser("watch", help="live recognition from a webcam; prints the hand once it is stable")
+    w.add_argument("--camera", type=int, default=0, help="OpenCV camera index (default 0)")
+    w.add_argument("--stable", type=int, default=5, help="frames that must agree before the hand is shown")
+    w.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0 = until Ctrl-C)")
+    w.set_defaults(func=cmd_watch)
+
+    t = subparsers.add_parser("train", help="adapt the tile classifier to a club's own set (needs the train extra)")
+    t.add_argument("--finetune", action="store_true", help="fine-tune the shipped classifier on corrected crops")
+    t.add_argument("--corrections", type=Path, default=Path("corrections"),
+                   help="folder of saved corrections (<tile>/<file>.png), default ./corrections")
+    t.add_argument("--steps", type=int, default=300)
+    t.add_argument("--out", type=Path, default=None, help="models folder to write (default: the shipped one)")
+    t.set_defaults(func=cmd_train)
+
+
+def _error(exc: Exception) -> int:
+    code = getattr(exc, "code", "error")
+    print(f"error: {exc}", file=sys.stderr)
+    return 2 if code != "error" else 1
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.errors import CompanionError
+    from companion.vision import pipeline
+
+    status = 0
+    for path in args.images:
+        try:
+            image = pipeline.load_image(path)
+            result = pipeline.recognize_image(image)
+        except CompanionError as exc:
+            if args.json:
+                print(json.dumps({"image": path, "error": str(exc), "code": exc.code}))
+            else:
+                print(f"{path}: error: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        except FileNotFoundError as exc:
+            return _error(exc)
+        if args.annotate:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.annotate / (Path(path).stem + ".annotated.jpg")), pipeline.annotate(image, result))
+        if args.json:
+            out = {"image": path, "tiles": result["tiles"], "request": result["request"]}
+            if result["uncertain"]:
+                out["uncertain"] = result["uncertain"]
+            if "reason" in result:
+                out["reason"] = result["reason"]
+            print(json.dumps(out), flush=True)
+        else:
+            print(describe(path, result), flush=True)
+    return status
+
+
+def describe(path: str, result: dict) -> str:
+    lines = [f"{path}: {len(result['tiles'])} tiles"]
+    groups: dict[int, list[str]] = {}
+    for i, t in enumerate(result["tiles"]):
+        mark = ("~" if t["sideways"] else "") + ("?" if i in result["uncertain"] else "")
+        groups.setdefault(t["group"], []).append(t["tile"] + mark)
+    lines.append("  " + " | ".join(" ".join(g) for g in groups.values()))
+    req = result["request"]
+    if req is None:
+        lines.append(f"  no request: {result.get('reason', '')}")
+    else:
+        melds = " ".join(f"{m['type']}:{m['tiles']}" for m in req["melds"])
+        lines.append(f"  hand {req['hand']}  win {req['win_tile']}  melds {melds or '-'}  "
+                     f"dora {' '.join(req['dora_indicators']) or '-'}")
+        if result["uncertain"]:
+            lines.append(f"  check: {result.get('reason', '')} (marked ?)")
+    return "\n".join(lines)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision import pipeline
+
+    cap = cv2.VideoCapture(args.camera)
+    if not cap.isOpened():
+        print(f"error: camera {args.camera} cannot be opened", file=sys.stderr)
+        return 2
+    gui = _has_gui(cv2)
+    history: list[str] = []
+    shown = None
+    frames = 0
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                print("error: the camera stopped delivering frames", file=sys.stderr)
+                return 2
+            frames += 1
+            result = pipeline.recognize_image(frame)
+            key = " ".join(t["tile"] for t in result["tiles"])
+            history = (history + [key])[-args.stable:]
+            # a hand is shown only when several frames in a row agree, so a moving hand does not flicker
+            if len(history) == args.stable and len(set(history)) == 1 and key and key != shown:
+                shown = key
+                print(describe(f"camera {args.camera}", result), flush=True)
+            if gui:
+                cv2.imshow("companion watch (q quits)", pipeline.annotate(frame, result))
+                if cv2.waitKey(1) & 0xFF == ord("q"):
+                    break
+            if args.max_frames and frames >= args.max_frames:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cap.release()
+        if gui:
+            cv2.destroyAllWindows()
+    return 0
+
+
+def _has_gui(cv2) -> bool:  # noqa: ANN001
+    try:
+        cv2.namedWindow("probe")
+        cv2.destroyWindow("probe")
+        return True
+    except cv2.error:
+        return False
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    if not args.finetune:
+        print("full training runs from the source tree: python -m training.train --out models/\n"
+              "to adapt the shipped classifier to saved corrections: companion train --finetune", file=sys.stderr)
+        return 2
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("error: fine-tuning needs PyTorch: pip install 'mahjong-companion[train]' (torch==2.13.0, CPU build)",
+              file=sys.stderr)
+        return 2
+    from companion.vision.finetune import finetune
+
+    try:
+        report = finetune(args.corrections, args.out, steps=args.steps)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(report)
+    return 0

@@ -1,0 +1,94 @@
+"""Adapt the shipped classifier to a club's own tiles from crops saved by `save_correction` (PyTorch needed).
+
+Only the corrections are available at a club, so the fine-tune starts from the shipped weights, trains at a low
+learning rate for a few hundred steps, which moves the weights little enough that other classes are kept.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import pipeline
+from companion.vision.preprocess import CROP_H, CROP_W
+
+
+def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    names = pipeline.classes()
+    crops, ys = [], []
+    if not Path(folder).is_dir():
+        raise FileNotFoundError(f"corrections folder {folder} does not exist")
+    for sub in sorted(Path(folder).iterdir()):
+        if not sub.is_dir() or sub.name not in names:
+            continue
+        for f in sorted(sub.glob("*.png")) + sorted(sub.glob("*.jpg")):
+            img = cv2.imread(str(f))
+            if img is None:
+                continue
+            crops.append(cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
+            ys.append(names.index(sub.name))
+    if not crops:
+        raise ValueError(f"no labelled crops in {folder} (expected <tile>/<file>.png, as the photo page saves them)")
+    return np.stack(crops), np.array(ys, np.int64)
+
+
+def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed: int = 0) -> str:
+    import torch
+
+    from companion.vision.nets import Classifier
+
+    out = Path(out) if out is not None else pipeline.MODELS_DIR
+    weights = pipeline.MODELS_DIR / "classifier.pt"
+    if not weights.exists():
+        raise FileNotFoundError(f"{weights} (the shipped classifier's weights) is missing")
+    crops, ys = load_corrections(corrections)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = Classifier(len(pipeline.classes()))
+    net.load_state_dict(torch.load(weights))
+    before = _accuracy(net, crops, ys)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-4, weight_decay=1e-4)
+    t0 = time.time()
+    for _ in range(steps):
+        idx = rng.integers(0, len(ys), min(64, max(8, len(ys))))
+        x = _augment(rng, crops[idx])
+        net.train()
+        loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(x)), torch.from_numpy(ys[idx]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    net.eval()
+    after = _accuracy(net, crops, ys)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "classifier.onnx"
+    if target.exists() and not (out / "classifier.base.onnx").exists():
+        shutil.copy(target, out / "classifier.base.onnx")
+    torch.save(net.state_dict(), out / "classifier.pt")
+    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    pipeline._sessions.pop("classifier", None)
+    return (f"fine-tuned on {len(ys)} corrected crops in {time.time() - t0:.0f}s: accuracy on them "
+            f"{before:.0%} -> {after:.0%}; wrote {target} (original kept as classifier.base.onnx)")
+
+
+def _augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.float32) * rng.uniform(0.8, 1.2, (len(x), 1, 1, 1)) + rng.uniform(-15, 15, (len(x), 1, 1, 1))
+    turn = rng.random(len(x)) < 0.5
+    x[turn] = x[turn, ::-1, ::-1]
+    x = np.clip(x, 0, 255) / 255.0 - 0.5
+    return np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32)
+
+
+def _accuracy(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        x = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2))
+        pred = net(torch.from_numpy(x)).argmax(1).numpy()
+    return float((pred == ys).mean())

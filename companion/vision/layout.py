@@ -1,0 +1,217 @@
+"""From located, classified tiles to rows, groups, melds and a scoring request.
+
+Photo convention (README, "Recognition"): the hand lies in one row nearest the camera - the concealed
+tiles, then the winning tile set a little apart, then each called meld with a gap before it (chi/pon/kan
+with the called tile turned sideways; an added kan with the added tile on top of the sideways one; a
+closed kan as back, face, face, back). Dora indicators lie in a separate row above the hand. Flowers may
+lie anywhere in the hand row. Anything that does not fit gives no request and a reason, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import median
+
+GROUP_GAP = 0.2  # gap between tiles, in tile widths, that starts a new group
+ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
+
+
+@dataclass
+class Det:
+    """One located tile: its box in photo pixels, sideways flag, class and confidence."""
+
+    box: tuple[float, float, float, float]
+    sideways: bool
+    tile: str = "?"
+    confidence: float = 0.0
+    row: int = -1
+    group: int = -1
+    stacked: bool = False
+
+    @property
+    def cx(self) -> float:
+        return (self.box[0] + self.box[2]) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.box[1] + self.box[3]) / 2
+
+
+@dataclass
+class Layout:
+    rows: list[list[Det]] = field(default_factory=list)  # top to bottom, each left to right
+
+
+def _tile_size(dets: list[Det]) -> tuple[float, float]:
+    upright = [d for d in dets if not d.sideways] or dets
+    w = median(d.box[2] - d.box[0] for d in upright)
+    h = median(d.box[3] - d.box[1] for d in upright)
+    if all(d.sideways for d in dets):
+        w, h = h, w
+    return max(w, 1.0), max(h, 1.0)
+
+
+def group_rows(dets: list[Det]) -> Layout:
+    """Chain tiles left to right into rows by their bottom edges (tiles in a row share the table line,
+    sideways ones too), which tolerates a tilted photo better than clustering raw y values."""
+    if not dets:
+        return Layout()
+    w, h = _tile_size(dets)
+    rows: list[list[Det]] = []
+    for d in sorted(dets, key=lambda d: d.box[0]):
+        best, best_dy = None, ROW_DY * h
+        for r in rows:
+            last = r[-1]
+            dy = abs(d.box[3] - last.box[3])
+            if dy < best_dy and d.box[0] - last.box[2] < 4 * w:
+                best, best_dy = r, dy
+        if best is None:
+            rows.append([d])
+        else:
+            best.append(d)
+    # an added kan's top tile lies on the sideways tile below it: fold that one-tile "row" back in
+    for r in list(rows):
+        if len(r) != 1 or not r[0].sideways:
+            continue
+        top = r[0]
+        for other in rows:
+            if other is r:
+                continue
+            for below in other:
+                overlap = min(top.box[2], below.box[2]) - max(top.box[0], below.box[0])
+                if (below.sideways and overlap > 0.5 * (below.box[2] - below.box[0])
+                        and abs(top.box[3] - below.box[1]) < 0.6 * h):
+                    top.stacked = True
+                    other.append(top)
+                    rows.remove(r)
+                    break
+            if top.stacked:
+                break
+    rows.sort(key=lambda r: median(d.cy for d in r))
+    for i, r in enumerate(rows):
+        r.sort(key=lambda d: (d.cx, d.stacked))
+        for d in r:
+            d.row = i
+    return Layout(rows)
+
+
+def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
+    groups: list[list[Det]] = []
+    right = None
+    for d in row:
+        if d.stacked and groups:
+            groups[-1].append(d)
+            continue
+        if right is None or d.box[0] - right > GROUP_GAP * tile_w:
+            groups.append([d])
+        else:
+            groups[-1].append(d)
+        right = d.box[2] if right is None else max(right, d.box[2])
+    return groups
+
+
+def assign_groups(layout: Layout) -> list[list[list[Det]]]:
+    """Groups per row; group numbers count across rows in reading order."""
+    all_dets = [d for r in layout.rows for d in r]
+    if not all_dets:
+        return []
+    w, _ = _tile_size(all_dets)
+    out = []
+    n = 0
+    for r in layout.rows:
+        gs = split_groups(r, w)
+        for g in gs:
+            for d in g:
+                d.group = n
+            n += 1
+        out.append(gs)
+    return out
+
+
+def _kind(t: str) -> str:
+    return ("5" + t[1]) if t[0] == "0" else t
+
+
+def _meld(group: list[Det]) -> tuple[str, list[str]] | str:
+    """Meld type and tiles, or the reason it is not one."""
+    tiles = [d.tile for d in group]
+    side = [d for d in group if d.sideways]
+    stacked = [d for d in group if d.stacked]
+    kinds = [_kind(t) for t in tiles]
+    if any(t == "?" for t in tiles):
+        return "unreadable tile"
+    if len(group) == 4 and not side and tiles[0] == "x" and tiles[3] == "x":
+        faces = [t for t in tiles[1:3] if t != "x"]
+        if faces and len({_kind(t) for t in faces}) == 1:
+            face = faces[0]
+            five = _kind(face)
+            rest = [f for f in faces]
+            while len(rest) < 4:
+                rest.append(five)
+            return "ankan", rest
+        return "closed kan with unreadable faces"
+    if "x" in tiles:
+        return "face-down tile outside a closed kan"
+    if len(group) == 3 and len(side) == 1:
+        if len(set(kinds)) == 1:
+            return "pon", tiles
+        if all(k[1] == kinds[0][1] and k[1] in "mps" for k in kinds):
+            nums = sorted(int(k[0]) for k in kinds)
+            if nums[1] == nums[0] + 1 and nums[2] == nums[1] + 1:
+                return "chi", sorted(tiles, key=lambda t: _kind(t))
+        return "three tiles with a sideways one that are neither a chi nor a pon"
+    if len(group) == 4 and len(set(kinds)) == 1:
+        if len(stacked) == 1 and len(side) == 2:
+            return "kakan", tiles
+        if len(side) == 1:
+            return "minkan", tiles
+    return f"{len(group)} tiles ({' '.join(tiles)}) that are not a meld"
+
+
+def _mpsz(tiles: list[str]) -> str:
+    """Compact mpsz, numbers ascending within a suit (a red five after the plain fives)."""
+    out = []
+    for suit in "mpszf":
+        nums = sorted((t[0] for t in tiles if t[-1] == suit), key=lambda n: 5.5 if n == "0" else int(n))
+        if nums:
+            out.append("".join(nums) + suit)
+    return "".join(out)
+
+
+def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, str]:
+    """The scoring request (issue 2 format) from the grouped tiles, or None and the reason."""
+    if not groups_by_row:
+        return None, "no tiles found"
+    if len(groups_by_row) > 2:
+        return None, f"{len(groups_by_row)} rows of tiles found; expected the hand and at most one dora row above it"
+    hand_groups = groups_by_row[-1]
+    dora = []
+    if len(groups_by_row) == 2:
+        dora = [d.tile for g in groups_by_row[0] for d in g if d.tile not in ("x", "?")]
+    flowers = [d.tile for g in hand_groups for d in g if d.tile.endswith("f")]
+    hand_groups = [[d for d in g if not d.tile.endswith("f")] for g in hand_groups]
+    hand_groups = [g for g in hand_groups if g]
+    concealed_groups: list[list[Det]] = []
+    melds: list[dict] = []
+    for i, g in enumerate(hand_groups):
+        plain = not any(d.sideways or d.tile == "x" for d in g)
+        if plain and not melds and not (len(g) == 4 and g[0].tile == "x"):
+            concealed_groups.append(g)
+            continue
+        m = _meld(g)
+        if isinstance(m, str):
+            return None, f"group {i + 1} of the hand row: {m}"
+        melds.append({"type": m[0], "tiles": _mpsz(m[1])})
+    if len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1:
+        return None, "the winning tile is not set apart at the right end of the concealed tiles"
+    concealed = [d.tile for g in concealed_groups for d in g]
+    if "?" in concealed:
+        return None, "unreadable tile in the hand"
+    n = len(concealed) + 3 * len(melds)
+    if n != 14:
+        return None, f"{n} tiles found in the hand (kans counted as 3); a winning hand has 14"
+    request: dict = {"hand": _mpsz(concealed), "melds": melds, "win_tile": concealed[-1],
+                     "dora_indicators": dora}
+    if flowers:
+        request["flowers"] = flowers
+    return request, ""

@@ -1,0 +1,195 @@
+"""Photo -> tiles -> request: load, preprocess, localise (ONNX), crop, classify (ONNX), lay out.
+
+Each stage is a plain function with arrays in and arrays out; the ONNX sessions are loaded once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.layout import Det, assign_groups, build_request, group_rows
+from companion.vision.preprocess import STRIDE, crop_tile, letterbox, to_tensor
+
+CONFIDENCE_MIN = 0.6  # below this a tile is listed as uncertain
+DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
+MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", Path(__file__).resolve().parents[2] / "models"))
+
+_lock = threading.Lock()
+_sessions: dict[str, object] = {}
+
+
+def classes() -> list[str]:
+    try:
+        from companion.tiles import ALL_CLASSES
+    except ImportError:  # pragma: no cover - the foundation module is the source of truth when present
+        ALL_CLASSES = (  # noqa: N806
+            [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+            + ["0m", "0p", "0s"] + [f"{n}f" for n in range(1, 9)] + ["x"]
+        )
+    return list(ALL_CLASSES)
+
+
+def session(name: str):  # noqa: ANN201 - onnxruntime is imported lazily
+    """The cached onnxruntime session for models/<name>.onnx."""
+    with _lock:
+        if name not in _sessions:
+            import onnxruntime as ort
+
+            path = MODELS_DIR / f"{name}.onnx"
+            if not path.exists():
+                raise FileNotFoundError(f"recognition model {path} is missing (train it: python -m training.train)")
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = int(os.environ.get("COMPANION_THREADS", "2"))
+            _sessions[name] = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        return _sessions[name]
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    from companion.errors import InvalidRequestError
+
+    data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
+    if data is None:
+        raise InvalidRequestError(f"image {path} does not exist")
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None:
+        raise InvalidRequestError(f"{path} is not an image OpenCV can read (JPEG, PNG, ...)")
+    return img
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def decode_maps(maps: np.ndarray, scale: float, image_shape: tuple[int, int],
+                threshold: float = DETECT_MIN) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+    """Localiser output (4, h, w) -> [(box in photo pixels, sideways, score)], peaks found by a 3x3 max filter."""
+    heat = _sigmoid(maps[:2].astype(np.float32))
+    best = heat.max(axis=0)
+    peaks = (best >= cv2.dilate(best, np.ones((3, 3), np.uint8))) & (best > threshold)
+    ys, xs = np.nonzero(peaks)
+    H, W = image_shape
+    out = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        # sub-cell centre from the 3x3 neighbourhood: touching tiles are only a few cells apart
+        y0, y1, x0, x1 = max(0, y - 1), min(best.shape[0], y + 2), max(0, x - 1), min(best.shape[1], x + 2)
+        patch = best[y0:y1, x0:x1]
+        gy, gx = np.mgrid[y0:y1, x0:x1]
+        cy = float((patch * gy).sum() / patch.sum()) + 0.5
+        cx = float((patch * gx).sum() / patch.sum()) + 0.5
+        w = float(np.exp(maps[2, y, x])) * 16
+        h = float(np.exp(maps[3, y, x])) * 16
+        cx, cy = cx * STRIDE / scale, cy * STRIDE / scale
+        w, h = w / scale, h / scale
+        box = (max(0.0, cx - w / 2), max(0.0, cy - h / 2), min(float(W), cx + w / 2), min(float(H), cy + h / 2))
+        out.append((box, bool(heat[1, y, x] > heat[0, y, x]), float(best[y, x])))
+    return _nms(out)
+
+
+def _iou(a: tuple, b: tuple) -> float:
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _nms(dets: list, iou: float = 0.45) -> list:
+    keep: list = []
+    for d in sorted(dets, key=lambda d: -d[2]):
+        if all(_iou(d[0], k[0]) < iou for k in keep):
+            keep.append(d)
+    return keep
+
+
+def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+    x, scale = letterbox(image_bgr)
+    maps = session("localiser").run(None, {"image": x})[0][0]
+    return decode_maps(maps, scale, image_bgr.shape[:2])
+
+
+def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
+    """Class index and probability of each box; sideways crops are read both ways round and averaged."""
+    if not boxes:
+        return np.zeros(0, np.int64), np.zeros(0, np.float32)
+    crops = [crop_tile(image_bgr, b, s) for b, s in boxes]
+    batch = np.concatenate([to_tensor(c) for c in crops])
+    logits = session("classifier").run(None, {"crops": batch})[0]
+    p = _softmax(logits)
+    return p.argmax(axis=1), p.max(axis=1)
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def recognize_image(image_bgr: np.ndarray) -> dict:
+    """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
+
+    >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
+    >>> result["request"]["hand"]  # doctest: +SKIP
+    '123m456p...'
+    """
+    from companion.errors import InvalidRequestError
+
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
+        raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
+    found = localise(image_bgr)
+    idx, prob = classify(image_bgr, [(b, s) for b, s, _ in found])
+    names = classes()
+    dets = [Det(box=b, sideways=s, tile=names[int(i)], confidence=float(p) * min(1.0, sc / 0.5))
+            for (b, s, sc), i, p in zip(found, idx, prob, strict=True)]
+    layout = group_rows(dets)
+    groups = assign_groups(layout)
+    ordered = [d for r in layout.rows for d in r]
+    tiles = [{"tile": d.tile, "box": [int(round(v)) for v in d.box], "confidence": round(d.confidence, 3),
+              "sideways": d.sideways, "group": d.group} for d in ordered]
+    uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN]
+    request, reason = build_request(groups)
+    result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
+    if request is None:
+        result["reason"] = reason
+    elif uncertain:
+        result["reason"] = f"{len(uncertain)} tile(s) read with low confidence; check them before scoring"
+    return result
+
+
+def annotate(image_bgr: np.ndarray, result: dict) -> np.ndarray:
+    """The photo with every box, its tile and confidence drawn (uncertain tiles in red)."""
+    out = image_bgr.copy()
+    thick = max(1, round(max(out.shape[:2]) / 600))
+    uncertain = set(result.get("uncertain", []))
+    for i, t in enumerate(result["tiles"]):
+        x1, y1, x2, y2 = t["box"]
+        colour = (0, 0, 255) if i in uncertain else (0, 200, 0)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thick)
+        label = f"{t['tile']}{'>' if t['sideways'] else ''} {t['confidence']:.2f}"
+        cv2.putText(out, label, (x1, max(10, y1 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.35 * thick, colour, thick)
+    return out
+
+
+def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], tile: str, folder: Path) -> Path:
+    """Keep the corrected tile as a labelled crop (folder/<tile>/<time>.png) for `companion train --finetune`."""
+    from companion.errors import InvalidRequestError
+
+    if tile not in classes():
+        raise InvalidRequestError(f"unknown tile class {tile!r}; expected one of {' '.join(classes())}")
+    x1, y1, x2, y2 = (float(v) for v in box)
+    if not (x2 > x1 and y2 > y1):
+        raise InvalidRequestError("box must be [x1, y1, x2, y2] with x2 > x1 and y2 > y1")
+    sideways = (x2 - x1) > (y2 - y1)
+    crop = crop_tile(image_bgr, (x1, y1, x2, y2), sideways)
+    target = Path(folder) / tile
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.perf_counter_ns() % 1_000_000:06d}.png"
+    cv2.imwrite(str(path), crop)
+    (Path(folder) / "labels.jsonl").open("a").write(json.dumps({"file": str(path.relative_to(folder)), "tile": tile}) + "\n")
+    return path

@@ -1,0 +1,136 @@
+"""Measure the recogniser on a labelled folder.
+
+    python -m training.evaluate DIR [--limit N] [--json]
+
+Label format: for every photo DIR/NAME.jpg|.png a file DIR/NAME.json with
+    {"tiles": [{"tile": "5m", ...}, ...],          # every tile in reading order: rows top to bottom,
+                                                     # left to right within a row (an added kan's top tile
+                                                     # right after the sideways tile it lies on)
+     "request": {...}}                               # optional: the scoring request the photo stands for
+Printed: per-tile accuracy in order (edit-distance alignment of the predicted and the labelled sequence,
+so a missed or extra tile costs one error and does not shift the rest), exact-hand rate (whole sequence
+right), request exact rate (where labelled), the most frequent confusion pairs, and ms per image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+
+def align(pred: list[str], truth: list[str]) -> tuple[int, list[tuple[str, str]]]:
+    """Levenshtein alignment: number of matching positions and the substituted (truth, pred) pairs."""
+    n, m = len(truth), len(pred)
+    d = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        d[i][0] = i
+    for j in range(m + 1):
+        d[0][j] = j
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (truth[i - 1] != pred[j - 1]))
+    i, j, hits, subs = n, m, 0, []
+    while i > 0 and j > 0:
+        if d[i][j] == d[i - 1][j - 1] + (truth[i - 1] != pred[j - 1]):
+            if truth[i - 1] == pred[j - 1]:
+                hits += 1
+            else:
+                subs.append((truth[i - 1], pred[j - 1]))
+            i, j = i - 1, j - 1
+        elif d[i][j] == d[i - 1][j] + 1:
+            subs.append((truth[i - 1], "-"))
+            i -= 1
+        else:
+            subs.append(("-", pred[j - 1]))
+            j -= 1
+    subs += [(truth[k], "-") for k in range(i)] + [("-", pred[k]) for k in range(j)]
+    return hits, subs
+
+
+def _norm_request(r: dict | None) -> object:
+    if r is None:
+        return None
+    return (r.get("hand"), r.get("win_tile"), sorted((m["type"], m["tiles"]) for m in r.get("melds", [])),
+            sorted(r.get("dora_indicators", [])))
+
+
+def load_folder(folder: Path, limit: int = 0) -> list[tuple[Path, dict]]:
+    items = []
+    for label in sorted(Path(folder).glob("*.json")):
+        for ext in (".jpg", ".jpeg", ".png"):
+            img = label.with_suffix(ext)
+            if img.exists():
+                items.append((img, json.loads(label.read_text())))
+                break
+    if not items:
+        raise SystemExit(f"no labelled photos in {folder} (NAME.jpg + NAME.json)")
+    return items[:limit] if limit else items
+
+
+def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None) -> dict:  # noqa: ANN001
+    """predict(image_bgr) -> (tiles in reading order, request or None). map_tile maps labels (e.g. 0m->5m)."""
+    map_tile = map_tile or (lambda t: t)
+    total = hits = exact = req_total = req_exact = 0
+    confusions: Counter = Counter()
+    ms = []
+    predict(cv2.imread(str(items[0][0])))  # load the model outside the timing
+    for path, label in items:
+        img = cv2.imread(str(path))
+        t0 = time.perf_counter()
+        tiles, request = predict(img)
+        ms.append((time.perf_counter() - t0) * 1000)
+        truth = [map_tile(t["tile"]) for t in label["tiles"]]
+        pred = [map_tile(t) for t in tiles]
+        h, subs = align(pred, truth)
+        total += len(truth)
+        hits += h
+        exact += pred == truth
+        confusions.update(subs)
+        if "request" in label and request is not False:
+            req_total += 1
+            req_exact += _norm_request(request) == _norm_request(label["request"])
+    ms.sort()
+    return {
+        "model": name, "images": len(items), "tiles": total,
+        "tile_accuracy": hits / max(1, total), "exact_hand_rate": exact / len(items),
+        "request_exact_rate": (req_exact / req_total) if req_total else None, "requests_labelled": req_total,
+        "ms_per_image_mean": sum(ms) / len(ms), "ms_per_image_median": ms[len(ms) // 2],
+        "confusions": [f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(12)],
+    }
+
+
+def ours(image):  # noqa: ANN001, ANN201
+    from companion.vision.pipeline import recognize_image
+
+    r = recognize_image(image)
+    return [t["tile"] for t in r["tiles"]], r["request"]
+
+
+def report(res: dict) -> str:
+    req = "n/a" if res["request_exact_rate"] is None else f"{res['request_exact_rate']:.1%} of {res['requests_labelled']}"
+    return (f"{res['model']}: {res['images']} images, {res['tiles']} tiles\n"
+            f"  per-tile accuracy (in order): {res['tile_accuracy']:.1%}\n"
+            f"  exact-hand rate:              {res['exact_hand_rate']:.1%}\n"
+            f"  request exact:                {req}\n"
+            f"  ms per image:                 {res['ms_per_image_mean']:.1f} mean, {res['ms_per_image_median']:.1f} median\n"
+            f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    res = evaluate(load_folder(args.folder, args.limit), ours)
+    print(json.dumps(res) if args.json else report(res))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

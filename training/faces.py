@@ -1,0 +1,490 @@
+"""Tile face pictures for the synthetic data: two art styles from shared/tile-art and procedurally drawn sets.
+
+A face is an RGBA overlay (FACE_W x FACE_H) that the scene renderer puts on a tile body of its own colour.
+Procedural faces vary what real sets vary: fonts, ink colours, stroke weight, circle and bamboo geometry,
+corner numerals, red-five designs and flower pictures, so the classifier learns the symbol, not one drawing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+FACE_W, FACE_H = 120, 160
+
+ALL_CLASSES = (
+    [f"{n}{s}" for s in "mps" for n in range(1, 10)]
+    + [f"{n}z" for n in range(1, 8)]
+    + ["0m", "0p", "0s"]
+    + [f"{n}f" for n in range(1, 9)]
+    + ["x"]
+)
+CLASS_INDEX = {c: i for i, c in enumerate(ALL_CLASSES)}
+
+ART = Path(__file__).resolve().parents[2] / "shared" / "tile-art"
+
+FONT_FILES = [
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", (0, 3)),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", (0, 3)),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", (0, 3)),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", (0, 3)),
+    ("/usr/share/fonts/truetype/arphic/ukai.ttc", (0, 1)),
+    ("/usr/share/fonts/truetype/arphic/uming.ttc", (0, 1)),
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", (0,)),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", (0,)),
+]
+
+NUMERALS = "一二三四五六七八九"
+WINDS = "東南西北"
+FLOWERS = "梅蘭菊竹"
+SEASONS = "春夏秋冬"
+
+
+@dataclass
+class FaceBank:
+    """Faces per class, grouped by style so one style can be held out."""
+
+    faces: dict[str, dict[str, list[np.ndarray]]] = field(default_factory=dict)
+
+    def add(self, style: str, cls: str, rgba: np.ndarray) -> None:
+        self.faces.setdefault(style, {}).setdefault(cls, []).append(rgba)
+
+    def styles(self) -> list[str]:
+        return sorted(self.faces)
+
+    def pick(self, rng: np.random.Generator, cls: str, styles: list[str]) -> tuple[np.ndarray, str]:
+        options = [s for s in styles if self.faces.get(s, {}).get(cls)]
+        if not options:
+            # a style without flowers (FluffyStuff) borrows them from the procedural sets
+            options = [s for s in self.faces if s.startswith("proc") and self.faces[s].get(cls)]
+        style = options[rng.integers(len(options))]
+        faces = self.faces[style][cls]
+        return faces[rng.integers(len(faces))], style
+
+
+def _fonts() -> list[tuple[str, int]]:
+    found = []
+    for path, indices in FONT_FILES:
+        if Path(path).exists():
+            found.extend((path, i) for i in indices)
+    if not found:
+        raise SystemExit("no CJK fonts found: apt-get install fonts-noto-cjk fonts-arphic-ukai fonts-wqy-zenhei")
+    return found
+
+
+def _to_rgba(png: bytes | np.ndarray) -> np.ndarray:
+    if isinstance(png, bytes):
+        im = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    else:
+        im = png
+    im = cv2.cvtColor(im, cv2.COLOR_BGRA2RGBA)
+    return cv2.resize(im, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+
+
+def _recolour_red(rgba: np.ndarray) -> np.ndarray:
+    """A red five drawn from a plain five: every inked pixel turned red, as many sets do."""
+    out = rgba.copy()
+    lum = out[..., :3].mean(axis=2, keepdims=True) / 255.0
+    red = np.array([200, 20, 30], np.float32)
+    out[..., :3] = np.clip(red * (0.4 + 0.6 * lum), 0, 255).astype(np.uint8)
+    return out
+
+
+# ---------------------------------------------------------------- art styles
+
+FLUFFY = {
+    **{f"Man{n}": f"{n}m" for n in range(1, 10)},
+    **{f"Pin{n}": f"{n}p" for n in range(1, 10)},
+    **{f"Sou{n}": f"{n}s" for n in range(1, 10)},
+    "Man5-Dora": "0m", "Pin5-Dora": "0p", "Sou5-Dora": "0s",
+    "Ton": "1z", "Nan": "2z", "Shaa": "3z", "Pei": "4z", "Haku": "5z", "Hatsu": "6z", "Chun": "7z",
+}
+
+UNI = {
+    **{f"t_ch{n}": f"{n}m" for n in range(1, 10)},
+    **{f"t_do{n}": f"{n}p" for n in range(1, 10)},
+    **{f"t_ba{n}": f"{n}s" for n in range(1, 10)},
+    "t_wi_east": "1z", "t_wi_south": "2z", "t_wi_west": "3z", "t_wi_north": "4z",
+    "t_dr_white": "5z", "t_dr_green": "6z", "t_dr_red": "7z",
+    "t_fl_plum": "1f", "t_fl_orchid": "2f", "t_fl_chrysanthemum": "3f", "t_fl_bamboo": "4f",
+    "t_se_spring": "5f", "t_se_summer": "6f", "t_se_fall": "7f", "t_se_winter": "8f",
+}
+
+
+def add_fluffy(bank: FaceBank) -> None:
+    """FluffyStuff Regular (light body) and Black (dark body) from the PNG exports."""
+    for variant in ("Regular", "Black"):
+        folder = ART / "Export" / variant
+        for stem, cls in FLUFFY.items():
+            im = cv2.imread(str(folder / f"{stem}.png"), cv2.IMREAD_UNCHANGED)
+            if im is None:
+                continue
+            rgba = _to_rgba(im)
+            # the art leaves a margin for the body's rim; crop it so the symbol fills the face like real tiles
+            bank.add(f"fluffy-{variant.lower()}", cls, rgba)
+
+
+def add_uni(bank: FaceBank) -> None:
+    """The Unicode-chart style (ffalt/mah uni.svg); needs cairosvg (training extra)."""
+    import cairosvg
+
+    text = (ART / "extra-ffalt-mah" / "uni.svg").read_text()
+    defs = text[text.index("<defs>"): text.index("</defs>") + 7]
+    for sym, cls in UNI.items():
+        wrapper = (
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{FACE_W * 2}" height="{FACE_H * 2}" viewBox="-3 -4 80.7 103.1">{defs}'
+            f'<use xlink:href="#{sym}" width="74.7" height="95.1"/></svg>'
+        )
+        rgba = _to_rgba(cairosvg.svg2png(bytestring=wrapper.encode()))
+        bank.add("uni", cls, rgba)
+        if cls in ("5m", "5p", "5s"):
+            bank.add("uni", "0" + cls[1], _recolour_red(rgba))
+    assert re  # keeps the import for symbol discovery in notebooks
+
+
+# ---------------------------------------------------------------- procedural
+
+
+class Painter:
+    """Draws one face at 2x and downsamples, so thin strokes stay antialiased."""
+
+    S = 2
+
+    def __init__(self) -> None:
+        self.img = Image.new("RGBA", (FACE_W * self.S, FACE_H * self.S), (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.img)
+
+    def text(self, s: str, font: tuple[str, int], box: tuple[float, float, float, float], fill: tuple,
+             stroke: int = 0) -> None:
+        """Fit text into box (fractions of the face) keeping its aspect."""
+        x0, y0, x1, y1 = (v * d * self.S for v, d in zip(box, (FACE_W, FACE_H, FACE_W, FACE_H), strict=True))
+        size = 64
+        f = ImageFont.truetype(font[0], size, index=font[1])
+        bb = self.draw.textbbox((0, 0), s, font=f, stroke_width=stroke)
+        w, h = bb[2] - bb[0], bb[3] - bb[1]
+        scale = min((x1 - x0) / max(w, 1), (y1 - y0) / max(h, 1))
+        size = max(6, int(size * scale))
+        f = ImageFont.truetype(font[0], size, index=font[1])
+        bb = self.draw.textbbox((0, 0), s, font=f, stroke_width=stroke)
+        w, h = bb[2] - bb[0], bb[3] - bb[1]
+        ox = x0 + (x1 - x0 - w) / 2 - bb[0]
+        oy = y0 + (y1 - y0 - h) / 2 - bb[1]
+        self.draw.text((ox, oy), s, font=f, fill=fill, stroke_width=stroke, stroke_fill=fill)
+
+    def circle(self, cx: float, cy: float, r: float, outline: tuple, fill: tuple | None, width: float) -> None:
+        s = self.S
+        self.draw.ellipse(
+            [(cx - r) * FACE_W * s, (cy - r * FACE_W / FACE_H) * FACE_H * s,
+             (cx + r) * FACE_W * s, (cy + r * FACE_W / FACE_H) * FACE_H * s],
+            outline=outline, fill=fill, width=max(1, int(width * FACE_W * s)),
+        )
+
+    def rect(self, box: tuple, outline: tuple | None, fill: tuple | None, width: float, radius: float = 0) -> None:
+        s = self.S
+        xy = [box[0] * FACE_W * s, box[1] * FACE_H * s, box[2] * FACE_W * s, box[3] * FACE_H * s]
+        self.draw.rounded_rectangle(xy, radius=radius * FACE_W * s, outline=outline, fill=fill,
+                                    width=max(1, int(width * FACE_W * s)))
+
+    def line(self, pts: list[tuple[float, float]], fill: tuple, width: float) -> None:
+        s = self.S
+        self.draw.line([(x * FACE_W * s, y * FACE_H * s) for x, y in pts], fill=fill,
+                       width=max(1, int(width * FACE_W * s)), joint="curve")
+
+    def result(self) -> np.ndarray:
+        return np.asarray(self.img.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS))
+
+
+def _jitter(rng: np.random.Generator, base: tuple[int, int, int], amount: int = 35) -> tuple[int, int, int, int]:
+    c = np.clip(np.array(base) + rng.integers(-amount, amount + 1, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]), 255)
+
+
+INKS = {
+    "black": (20, 20, 25), "blue": (25, 45, 140), "navy": (20, 30, 80), "green": (20, 110, 50),
+    "red": (190, 25, 30), "darkred": (140, 20, 25),
+}
+
+
+class Palette:
+    """One imaginary tile set's colours: the same set paints all its tiles with it."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.dark = _jitter(rng, INKS[rng.choice(["black", "blue", "navy", "black"])])
+        self.red = _jitter(rng, INKS[rng.choice(["red", "darkred"])])
+        self.green = _jitter(rng, INKS["green"], 40)
+        self.blue = _jitter(rng, INKS[rng.choice(["blue", "navy"])], 40)
+        self.wind = self.dark if rng.random() < 0.6 else self.blue
+        self.man_top = self.dark if rng.random() < 0.85 else self.blue
+        self.weight = float(rng.uniform(0, 1))
+        self.pin_style = int(rng.integers(4))
+        self.sou_style = int(rng.integers(3))
+        self.corner = rng.random() < 0.3
+        self.red_five = int(rng.integers(3))
+        self.man_glyph = "萬" if rng.random() < 0.75 else "万"
+        self.five_glyph = "五" if rng.random() < 0.7 else "伍"
+        self.fa_glyph = "發" if rng.random() < 0.8 else "发"
+        self.haku = int(rng.integers(3))
+        self.font = None
+
+
+def _corner(p: Painter, pal: Palette, font: tuple[str, int], label: str) -> None:
+    if pal.corner and label:
+        p.text(label, font, (0.04, 0.02, 0.24, 0.2), pal.red if label.isdigit() else pal.dark)
+
+
+def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarray:
+    p = Painter()
+    stroke = int(pal.weight * 3)
+    top_col = pal.red if red else pal.man_top
+    numeral = pal.five_glyph if n == 5 else NUMERALS[n - 1]
+    p.text(numeral, font, (0.18, 0.06, 0.82, 0.44), top_col, stroke)
+    glyph_col = pal.red
+    if red and pal.red_five == 1:
+        glyph_col = (230, 40, 40, 255)
+    p.text(pal.man_glyph, font, (0.14, 0.46, 0.86, 0.94), glyph_col, stroke)
+    if red and pal.red_five == 2:
+        p.circle(0.85, 0.1, 0.05, pal.red, pal.red, 0.01)
+    _corner(p, pal, font, str(n))
+    return p.result()
+
+
+PIN_LAYOUT = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
+    4: [(0.3, 0.27), (0.7, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    5: [(0.28, 0.22), (0.72, 0.22), (0.5, 0.5), (0.28, 0.78), (0.72, 0.78)],
+    6: [(0.3, 0.18), (0.7, 0.18), (0.3, 0.55), (0.7, 0.55), (0.3, 0.82), (0.7, 0.82)],
+    7: [(0.22, 0.14), (0.5, 0.22), (0.78, 0.3), (0.3, 0.58), (0.7, 0.58), (0.3, 0.84), (0.7, 0.84)],
+    8: [(0.3, y) for y in (0.14, 0.38, 0.62, 0.86)] + [(0.7, y) for y in (0.14, 0.38, 0.62, 0.86)],
+    9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.22, 0.5, 0.78)],
+}
+PIN_RADIUS = {1: 0.36, 2: 0.17, 3: 0.15, 4: 0.17, 5: 0.16, 6: 0.14, 7: 0.13, 8: 0.12, 9: 0.13}
+
+
+def _pin_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
+    b, g, r = pal.blue, pal.green, pal.red
+    k = len(PIN_LAYOUT[n])
+    if red:
+        return [r] * k
+    table = {
+        1: [r], 2: [g, b], 3: [b, r, g], 4: [b, g, g, b], 5: [b, g, r, g, b], 6: [g, g, r, r, r, r],
+        7: [g, g, g, r, r, r, r], 8: [b] * 8, 9: [b, b, b, r, r, r, g, g, g],
+    }
+    cols = table[n]
+    if pal.rng.random() < 0.25:
+        cols = [b if c is g else c for c in cols]
+    return cols
+
+
+def _pin(p: Painter, pal: Palette, x: float, y: float, r: float, col: tuple) -> None:
+    w = 0.02 + 0.025 * pal.weight
+    st = pal.pin_style
+    if st == 0:
+        p.circle(x, y, r, col, None, w)
+        p.circle(x, y, r * 0.55, col, None, w)
+        p.circle(x, y, r * 0.18, col, col, w)
+    elif st == 1:
+        p.circle(x, y, r, col, col, w)
+        p.circle(x, y, r * 0.62, (250, 250, 245, 255), None, w * 0.8)
+        p.circle(x, y, r * 0.25, (250, 250, 245, 255), (250, 250, 245, 255), w)
+    elif st == 2:
+        p.circle(x, y, r, col, None, w * 1.4)
+        for k in range(8):
+            a = k * np.pi / 4
+            p.line([(x + 0.25 * r * np.cos(a), y + 0.25 * r * np.sin(a) * FACE_W / FACE_H),
+                    (x + 0.8 * r * np.cos(a), y + 0.8 * r * np.sin(a) * FACE_W / FACE_H)], col, w * 0.8)
+    else:
+        p.circle(x, y, r, col, None, w)
+        p.circle(x, y, r * 0.75, col, None, w * 0.6)
+        p.circle(x, y, r * 0.4, pal.red, pal.red, w)
+
+
+def draw_pin(pal: Palette, n: int, red: bool) -> np.ndarray:
+    p = Painter()
+    cols = _pin_colours(pal, n, red)
+    rad = PIN_RADIUS[n] * pal.rng.uniform(0.9, 1.08)
+    for (x, y), col in zip(PIN_LAYOUT[n], cols, strict=True):
+        x = 0.5 + (x - 0.5) * 0.92
+        y = 0.5 + (y - 0.5) * 0.9
+        _pin(p, pal, x, y, rad, col)
+    if n == 1:
+        # the big one-circle carries an ornate ring in most sets
+        for k in range(16):
+            a = k * np.pi / 8
+            p.circle(0.5 + 0.3 * np.cos(a), 0.5 + 0.3 * np.sin(a) * FACE_W / FACE_H, 0.035, pal.green, None, 0.012)
+    _corner(p, pal, ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0), str(n))
+    return p.result()
+
+
+SOU_LAYOUT = {
+    2: [(0.5, 0.28), (0.5, 0.72)],
+    3: [(0.5, 0.28), (0.3, 0.72), (0.7, 0.72)],
+    4: [(0.3, 0.28), (0.7, 0.28), (0.3, 0.72), (0.7, 0.72)],
+    5: [(0.25, 0.28), (0.75, 0.28), (0.5, 0.5), (0.25, 0.72), (0.75, 0.72)],
+    6: [(x, y) for y in (0.28, 0.72) for x in (0.22, 0.5, 0.78)],
+    7: [(0.5, 0.17)] + [(x, y) for y in (0.5, 0.82) for x in (0.22, 0.5, 0.78)],
+    8: [(0.2, 0.28), (0.8, 0.28), (0.2, 0.72), (0.8, 0.72), (0.38, 0.28), (0.62, 0.28), (0.38, 0.72), (0.62, 0.72)],
+    9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.22, 0.5, 0.78)],
+}
+
+
+def _sou_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
+    g, r, b = pal.green, pal.red, pal.blue
+    k = len(SOU_LAYOUT[n])
+    if red:
+        return [r] * k
+    cols = [g] * k
+    if n == 5:
+        cols[2] = r
+    if n == 7:
+        cols[0] = r
+    if n == 9:
+        cols[1] = cols[4] = cols[7] = r
+    if n in (3, 6, 8) and pal.rng.random() < 0.3:
+        cols[0] = b
+    return cols
+
+
+def _stick(p: Painter, pal: Palette, x: float, y: float, h: float, col: tuple, tilt: float = 0.0) -> None:
+    w = 0.06 + 0.03 * pal.weight
+    if pal.sou_style == 0:
+        p.rect((x - w / 2, y - h / 2, x + w / 2, y + h / 2), col, col, 0.01, radius=w / 2)
+        p.line([(x - w / 2, y), (x + w / 2, y)], (250, 250, 245, 255), 0.012)
+    elif pal.sou_style == 1:
+        p.rect((x - w / 2, y - h / 2, x + w / 2, y + h / 2), col, None, 0.016, radius=w / 3)
+        p.line([(x, y - h / 2 + 0.02), (x, y + h / 2 - 0.02)], col, 0.01)
+    else:
+        for k in (-1, 0, 1):
+            yy = y + k * h / 3
+            p.rect((x - w / 2, yy - h / 6 + 0.005, x + w / 2, yy + h / 6 - 0.005), col, col, 0.01, radius=w / 4)
+    _ = tilt
+
+
+def _bird(p: Painter, pal: Palette) -> None:
+    rng = pal.rng
+    body = pal.green if rng.random() < 0.6 else pal.blue
+    p.circle(0.45, 0.55, 0.2, body, body if rng.random() < 0.5 else None, 0.03)
+    p.circle(0.62, 0.3, 0.09, body, body, 0.02)
+    p.line([(0.68, 0.3), (0.8, 0.33)], pal.red, 0.03)
+    for k in range(5):
+        a = np.pi * (0.65 + 0.12 * k)
+        p.line([(0.35, 0.6), (0.35 + 0.3 * np.cos(a), 0.6 + 0.3 * np.sin(a) * 0.3 + 0.2)], pal.red, 0.02)
+    p.line([(0.45, 0.74), (0.42, 0.9)], pal.red, 0.02)
+    p.line([(0.52, 0.74), (0.55, 0.9)], pal.red, 0.02)
+
+
+def draw_sou(pal: Palette, n: int, red: bool) -> np.ndarray:
+    p = Painter()
+    if n == 1:
+        _bird(p, pal)
+    else:
+        cols = _sou_colours(pal, n, red)
+        h = {2: 0.34, 3: 0.34, 4: 0.34, 5: 0.34, 6: 0.36, 7: 0.26, 8: 0.36, 9: 0.26}[n] * pal.rng.uniform(0.9, 1.1)
+        for (x, y), col in zip(SOU_LAYOUT[n], cols, strict=True):
+            x = 0.5 + (x - 0.5) * 0.95
+            y = 0.5 + (y - 0.5) * 0.92
+            if n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7:
+                # the eight's middle sticks lean into an M/W shape
+                dx = 0.07 if x < 0.5 else -0.07
+                dy = -1 if y < 0.5 else 1
+                p.line([(x - dx, y - dy * h / 2), (x + dx, y + dy * h / 2)], col, 0.06 + 0.03 * pal.weight)
+            else:
+                _stick(p, pal, x, y, h, col)
+    _corner(p, pal, ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0), str(n))
+    return p.result()
+
+
+def draw_honor(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
+    p = Painter()
+    stroke = int(pal.weight * 3)
+    if n <= 4:
+        p.text(WINDS[n - 1], font, (0.1, 0.12, 0.9, 0.88), pal.wind, stroke)
+        if pal.corner:
+            p.text("ESWN"[n - 1], ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0), (0.04, 0.02, 0.24, 0.2), pal.red)
+    elif n == 5:
+        if pal.haku == 1:
+            p.rect((0.14, 0.12, 0.86, 0.88), pal.blue, None, 0.05 + 0.03 * pal.weight, radius=0.05)
+        elif pal.haku == 2:
+            p.rect((0.14, 0.12, 0.86, 0.88), pal.blue, None, 0.03, radius=0.05)
+            p.rect((0.22, 0.19, 0.78, 0.81), pal.blue, None, 0.02, radius=0.03)
+    elif n == 6:
+        p.text(pal.fa_glyph, font, (0.1, 0.12, 0.9, 0.88), pal.green, stroke)
+    else:
+        p.text("中", font, (0.12, 0.1, 0.88, 0.9), pal.red, stroke)
+    return p.result()
+
+
+def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
+    """Flowers (1f-4f: plum orchid chrysanthemum bamboo) and seasons (5f-8f): name, picture, corner number."""
+    p = Painter()
+    rng = pal.rng
+    name = (FLOWERS + SEASONS)[n - 1]
+    number = str((n - 1) % 4 + 1)
+    ink = pal.dark if rng.random() < 0.5 else pal.blue
+    if rng.random() < 0.5:
+        p.text(name, font, (0.5, 0.04, 0.95, 0.3), ink)
+    else:
+        p.text(name, font, (0.05, 0.7, 0.45, 0.95), ink)
+    p.text(number, ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0), (0.05, 0.03, 0.3, 0.25),
+           pal.red if n <= 4 else pal.green)
+    # a loose flower/branch picture, its colour tied to the class so the net may use it but need not
+    petal = [pal.red, (200, 60, 160, 255), (220, 160, 20, 255), pal.green][(n - 1) % 4]
+    cx, cy = rng.uniform(0.4, 0.6), rng.uniform(0.45, 0.6)
+    for k in range(5 + (n % 3)):
+        a = 2 * np.pi * k / (5 + (n % 3))
+        p.circle(cx + 0.13 * np.cos(a), cy + 0.1 * np.sin(a), 0.08, petal, None, 0.015)
+    p.line([(cx, cy + 0.1), (cx - 0.1, 0.95)], pal.green, 0.025)
+    return p.result()
+
+
+def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]]) -> dict[str, np.ndarray]:
+    pal = Palette(rng)
+    font = fonts[rng.integers(len(fonts))]
+    out: dict[str, np.ndarray] = {}
+    for n in range(1, 10):
+        out[f"{n}m"] = draw_man(pal, font, n, False)
+        out[f"{n}p"] = draw_pin(pal, n, False)
+        out[f"{n}s"] = draw_sou(pal, n, False)
+    out["0m"] = draw_man(pal, font, 5, True)
+    out["0p"] = draw_pin(pal, 5, True)
+    out["0s"] = draw_sou(pal, 5, True)
+    for n in range(1, 8):
+        out[f"{n}z"] = draw_honor(pal, font, n)
+    for n in range(1, 9):
+        out[f"{n}f"] = draw_flower(pal, font, n)
+    return out
+
+
+def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True) -> FaceBank:
+    rng = np.random.default_rng(seed)
+    bank = FaceBank()
+    add_fluffy(bank)
+    if with_uni:
+        add_uni(bank)
+    fonts = _fonts()
+    for i in range(n_procedural):
+        for cls, face in procedural_set(rng, fonts).items():
+            bank.add(f"proc{i:03d}", cls, face)
+    return bank
+
+
+if __name__ == "__main__":
+    import sys
+
+    b = build_bank(0, n_procedural=3)
+    rows = []
+    for style in b.styles():
+        row = [b.faces[style].get(c, [np.zeros((FACE_H, FACE_W, 4), np.uint8)])[0] for c in ALL_CLASSES[:-1]]
+        img = np.hstack(row).astype(np.float32)
+        a = img[..., 3:] / 255
+        rows.append((img[..., :3] * a + 235 * (1 - a)).astype(np.uint8))
+    cv2.imwrite(sys.argv[1] if len(sys.argv) > 1 else "/tmp/faces.png",
+                cv2.cvtColor(np.vstack(rows), cv2.COLOR_RGB2BGR))

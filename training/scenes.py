@@ -1,0 +1,452 @@
+"""Synthetic table photos: rows of touching tiles with thickness, melds with sideways tiles, closed kans with
+backs, a dora-indicator row, cloths and table tops, perspective, light, shadow, blur, noise and JPEG.
+
+`render_scene` returns the photo and one label per tile (class, face corners, box, sideways, row, group).
+Hand scenes follow the photo convention the runtime reads (README, "Recognition"): the concealed tiles,
+the winning tile set a little apart at the right, the called melds further right, the dora indicators in
+a row above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from training.faces import ALL_CLASSES, FaceBank
+
+TW, TH = 72, 96  # tile face in the flat table plane, px
+
+BODY_COLOURS = [(246, 244, 236), (240, 232, 208), (236, 224, 190), (250, 250, 250), (228, 220, 200)]
+BACK_COLOURS = [
+    (230, 150, 40), (225, 190, 40), (40, 90, 170), (40, 130, 70), (150, 30, 40), (30, 30, 35), (235, 110, 40),
+    (70, 160, 200), (245, 245, 240),
+]
+CLOTHS = [(30, 100, 60), (25, 60, 120), (90, 30, 35), (35, 35, 40), (110, 110, 110), (120, 80, 45), (160, 120, 80),
+          (20, 70, 80), (60, 40, 90), (200, 200, 195)]
+
+SUITED = [c for c in ALL_CLASSES if c[-1] in "mps" and c[0] != "0"]
+HONORS = [f"{n}z" for n in range(1, 8)]
+KINDS = SUITED + HONORS
+
+
+@dataclass
+class TileLabel:
+    cls: str
+    quad: np.ndarray  # 4x2 face corners in the photo (tl, tr, br, bl of the face as placed)
+    sideways: bool
+    row: int
+    group: int
+    role: str  # concealed | win | meld | dora | other
+    meld: str = ""  # chi | pon | minkan | kakan | ankan for tiles of a called/closed meld
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        x1, y1 = self.quad.min(axis=0)
+        x2, y2 = self.quad.max(axis=0)
+        return float(x1), float(y1), float(x2), float(y2)
+
+
+@dataclass
+class Placed:
+    cls: str
+    x: float
+    y: float  # top-left of the face in the plane
+    sideways: bool
+    row: int
+    group: int
+    role: str
+    meld: str = ""
+
+
+@dataclass
+class Style:
+    body: tuple
+    back: tuple
+    styles: list[str]
+    thickness: float
+    layer: float
+    radius: float
+    gap: float
+
+
+def _rgb(c: tuple, rng: np.random.Generator, amount: int = 12) -> np.ndarray:
+    return np.clip(np.array(c, np.float32) + rng.integers(-amount, amount + 1, 3), 0, 255)
+
+
+# ---------------------------------------------------------------- tile pictures in the plane
+
+def _rounded_mask(w: int, h: int, r: int) -> np.ndarray:
+    m = np.zeros((h, w), np.uint8)
+    r = max(1, min(r, w // 2 - 1, h // 2 - 1))
+    cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return m
+
+
+def tile_face(rng: np.random.Generator, bank: FaceBank, cls: str, st: Style) -> np.ndarray:
+    """RGBA face of one tile, upright, TH x TW."""
+    if cls == "x":
+        col = _rgb(st.back, rng, 8)
+        img = np.empty((TH, TW, 3), np.float32)
+        img[:] = col
+        if rng.random() < 0.3:
+            # some backs carry a faint pattern or logo
+            cv2.circle(img, (TW // 2, TH // 2), int(TW * rng.uniform(0.15, 0.35)),
+                       tuple(float(v) for v in col * rng.uniform(0.8, 1.15)), int(rng.integers(-1, 3)))
+    else:
+        face, style = bank.pick(rng, cls, st.styles)
+        body = np.array((30, 30, 30), np.float32) if style == "fluffy-black" else _rgb(st.body, rng, 6)
+        img = np.empty((TH, TW, 3), np.float32)
+        img[:] = body
+        m = rng.uniform(0.02, 0.09)
+        mx, my = int(TW * m), int(TH * m)
+        fw, fh = TW - 2 * mx, TH - 2 * my
+        f = cv2.resize(face, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        # ink colours drift between sets
+        ink = f[..., :3] * rng.uniform(0.8, 1.15, 3)
+        a = f[..., 3:4] / 255.0 * rng.uniform(0.85, 1.0)
+        img[my:my + fh, mx:mx + fw] = img[my:my + fh, mx:mx + fw] * (1 - a) + ink * a
+    # bevel: the rim of a real tile is a little darker than its flat middle
+    yy, xx = np.mgrid[0:TH, 0:TW].astype(np.float32)
+    edge = np.minimum.reduce([xx, yy, TW - 1 - xx, TH - 1 - yy])
+    shade = 1.0 - rng.uniform(0.05, 0.25) * np.exp(-edge / rng.uniform(1.5, 4.0))
+    img *= shade[..., None]
+    alpha = _rounded_mask(TW, TH, int(TW * st.radius))
+    return np.dstack([np.clip(img, 0, 255), alpha.astype(np.float32)])
+
+
+def paste(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
+    h, w = rgba.shape[:2]
+    H, W = canvas.shape[:2]
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + w), min(H, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    src = rgba[y0 - y:y1 - y, x0 - x:x1 - x]
+    a = src[..., 3:4] / 255.0
+    dst = canvas[y0:y1, x0:x1]
+    dst[..., :3] = dst[..., :3] * (1 - a) + src[..., :3] * a
+    dst[..., 3:4] = np.maximum(dst[..., 3:4], src[..., 3:4])
+
+
+def band_image(rng: np.random.Generator, w: int, t: int, st: Style, face_down: bool) -> np.ndarray:
+    """The tile's front edge seen below the face: face layer and back layer, darker than the top."""
+    img = np.zeros((t, w, 4), np.float32)
+    top, bottom = (st.back, st.body) if face_down else (st.body, st.back)
+    split = int(t * st.layer)
+    img[:split, :, :3] = _rgb(top, rng, 6) * 0.82
+    img[split:, :, :3] = _rgb(bottom, rng, 6) * 0.75
+    img[..., :3] *= np.linspace(1.0, 0.8, t)[:, None, None]
+    img[..., 3] = _rounded_mask(w, t + 8, int(w * st.radius))[8:]
+    return img
+
+
+# ---------------------------------------------------------------- layouts
+
+def _draw_kinds(rng: np.random.Generator, n: int, counts: dict[str, int]) -> list[str]:
+    out = []
+    while len(out) < n:
+        k = KINDS[rng.integers(len(KINDS))]
+        if counts.get(k, 0) < 4:
+            counts[k] = counts.get(k, 0) + 1
+            out.append(k)
+    return out
+
+
+def _reddify(rng: np.random.Generator, tiles: list[str], p: float) -> list[str]:
+    return [("0" + t[1]) if t[0] == "5" and t[1] in "mps" and rng.random() < p else t for t in tiles]
+
+
+def _sort_key(t: str) -> tuple:
+    n = 5 if t[0] == "0" else int(t[0])
+    return ("mpsz".index(t[1]) if t[1] in "mpsz" else 5, n, t)
+
+
+def hand_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
+    counts: dict[str, int] = {}
+    n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4], p=[0.25, 0.15, 0.2, 0.1, 0.15, 0.1, 0.05]))
+    melds: list[tuple[str, list[str]]] = []
+    for _ in range(n_melds):
+        kind = rng.choice(["chi", "pon", "minkan", "kakan", "ankan"], p=[0.35, 0.35, 0.1, 0.1, 0.1])
+        for _try in range(20):
+            base = KINDS[rng.integers(len(KINDS))]
+            if kind == "chi":
+                if base[1] == "z" or int(base[0]) > 7:
+                    continue
+                ts = [f"{int(base[0]) + i}{base[1]}" for i in range(3)]
+            else:
+                ts = [base] * (3 if kind == "pon" else 4)
+            if all(counts.get(t, 0) + ts.count(t) <= 4 for t in set(ts)):
+                for t in ts:
+                    counts[t] = counts.get(t, 0) + 1
+                melds.append((str(kind), _reddify(rng, ts, 0.3)))
+                break
+    concealed = _draw_kinds(rng, 13 - 3 * len(melds), counts)
+    if rng.random() < 0.75:
+        concealed.sort(key=_sort_key)
+    concealed = _reddify(rng, concealed, 0.25)
+    win = _reddify(rng, _draw_kinds(rng, 1, counts), 0.25)[0]
+    placed: list[Placed] = []
+    y = 0.0
+    x = 0.0
+    g = 0
+    for t in concealed:
+        placed.append(Placed(t, x, y, False, 1, g, "concealed"))
+        x += TW + st.gap
+    x += TW * rng.uniform(0.25, 0.7)
+    g += 1
+    placed.append(Placed(win, x, y, False, 1, g, "win"))
+    x += TW + st.gap
+    for kind, ts in melds:
+        x += TW * rng.uniform(0.3, 0.9)
+        g += 1
+        if kind == "ankan":
+            for i, t in enumerate(ts):
+                placed.append(Placed("x" if i in (0, 3) else t, x, y, False, 1, g, "meld", kind))
+                x += TW + st.gap
+            continue
+        side = int(rng.integers(3))
+        for i, t in enumerate(ts[:3] if kind == "kakan" else ts):
+            if i == side:
+                placed.append(Placed(t, x, y + TH - TW, True, 1, g, "meld", kind))
+                if kind == "kakan":
+                    placed.append(Placed(ts[3], x, y + TH - 2 * TW - st.thickness * TW * 0.5, True, 1, g, "meld",
+                                         kind))
+                x += TH + st.gap
+            else:
+                placed.append(Placed(t, x, y, False, 1, g, "meld", kind))
+                x += TW + st.gap
+    if rng.random() < 0.65:
+        n_dora = int(rng.integers(1, 5))
+        doras = _reddify(rng, _draw_kinds(rng, n_dora, counts), 0.2)
+        dx = x * rng.uniform(-0.05, 0.4) if rng.random() < 0.5 else 0.0
+        dy = -TH - TH * rng.uniform(0.5, 1.6) - st.thickness * TW
+        backs_before = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
+        xx = dx
+        for _ in range(backs_before):
+            placed.append(Placed("x", xx, dy, False, 0, 0, "dora"))
+            xx += TW + st.gap
+        for t in doras:
+            placed.append(Placed(t, xx, dy, False, 0, 0, "dora"))
+            xx += TW + st.gap
+    return placed
+
+
+def random_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
+    placed: list[Placed] = []
+    n_rows = int(rng.integers(1, 4))
+    y = 0.0
+    for r in range(n_rows):
+        n = int(rng.integers(1, 17))
+        x = TW * rng.uniform(-1, 3)
+        g = 0
+        for _ in range(n):
+            cls = ALL_CLASSES[rng.integers(len(ALL_CLASSES))]
+            side = rng.random() < 0.12
+            placed.append(Placed(cls, x, y + (TH - TW if side else 0), bool(side), r, g, "other"))
+            x += (TH if side else TW) + st.gap
+            if rng.random() < 0.15:
+                x += TW * rng.uniform(0.2, 1.0)
+                g += 1
+        y += TH + TH * rng.uniform(0.4, 1.5) + st.thickness * TW
+    return placed
+
+
+# ---------------------------------------------------------------- backgrounds and camera
+
+def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    base = _rgb(CLOTHS[rng.integers(len(CLOTHS))], rng, 25)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    kind = rng.integers(3)
+    if kind == 0:  # felt: fine noise
+        n = rng.normal(0, rng.uniform(3, 12), (h // 2 + 1, w // 2 + 1)).astype(np.float32)
+        img += cv2.resize(n, (w, h))[..., None]
+    elif kind == 1:  # wood: stretched stripes
+        n = rng.normal(0, 1, (8, int(rng.integers(20, 80)))).astype(np.float32)
+        n = cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
+        img += (n * rng.uniform(6, 20))[..., None]
+    else:  # woven cloth: two crossing fine patterns
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        p = rng.uniform(2.5, 6)
+        img += (np.sin(xx / p) * np.sin(yy / p) * rng.uniform(3, 10))[..., None]
+    return img
+
+
+def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, float], out_w: int, out_h: int,
+                fill: float) -> np.ndarray:
+    x0, y0, x1, y1 = src_rect
+    cw, ch = x1 - x0, y1 - y0
+    pitch = rng.uniform(0.55, 1.0)  # vertical foreshortening of a table seen at an angle
+    keystone = rng.uniform(0.72, 1.0)  # far edge narrower than the near edge
+    scale = min(out_w * fill / cw, out_h * 0.92 / (ch * pitch))
+    w, h = cw * scale, ch * scale * pitch
+    cx = out_w / 2 + rng.uniform(-0.5, 0.5) * max(0.0, out_w - w) * 0.9
+    cy = out_h / 2 + rng.uniform(-0.5, 0.5) * max(0.0, out_h - h) * 0.9
+    top = w * keystone
+    dst = np.array([[cx - top / 2, cy - h / 2], [cx + top / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
+                    [cx - w / 2, cy + h / 2]], np.float32)
+    ang = np.deg2rad(rng.uniform(-9, 9))
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
+    dst = (dst - [cx, cy]) @ rot.T + [cx, cy]
+    dst += rng.normal(0, 0.012 * w, dst.shape).astype(np.float32)
+    src = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
+def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    # light falls off across the table; a hand or phone throws a soft shadow
+    gx, gy = rng.uniform(-0.35, 0.35, 2)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = np.float32(1) + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+    if rng.random() < 0.4:
+        mask = np.zeros((h, w), np.float32)
+        pts = (rng.uniform(0, 1, (5, 2)) * [w, h]).astype(np.int32)
+        cv2.fillPoly(mask, [cv2.convexHull(pts)], 1.0)
+        k = int(max(w, h) * 0.05) | 1
+        mask = cv2.GaussianBlur(mask, (k, k), 0)
+        light *= 1 - rng.uniform(0.2, 0.5) * mask
+    if rng.random() < 0.3:
+        c = rng.uniform(0, 1, 2) * [w, h]
+        r = rng.uniform(0.05, 0.2) * w
+        light += rng.uniform(0.1, 0.4) * np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * r * r))
+    img = img * (light[..., None] * (rng.uniform(0.65, 1.25) * rng.uniform(0.88, 1.12, 3))).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.float32)
+    if rng.random() < 0.6:
+        s = rng.uniform(0.3, 1.6) * max(w, h) / 1000
+        img = cv2.GaussianBlur(img, (0, 0), max(0.3, s))
+    if rng.random() < 0.15:
+        k = int(rng.integers(3, 9))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2, :] = 1 / k
+        m = cv2.getRotationMatrix2D((k / 2, k / 2), rng.uniform(0, 180), 1)
+        img = cv2.filter2D(img, -1, cv2.warpAffine(kern, m, (k, k)))
+    img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(rng.uniform(1, 8))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    gamma = rng.uniform(0.8, 1.25)
+    img = cv2.LUT(img, (255 * (np.arange(256) / 255) ** gamma).astype(np.uint8))
+    q = int(rng.integers(35, 96))
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
+def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
+    return Style(
+        body=BODY_COLOURS[rng.integers(len(BODY_COLOURS))],
+        back=BACK_COLOURS[rng.integers(len(BACK_COLOURS))],
+        styles=styles,
+        thickness=float(rng.uniform(0.0, 0.7)),
+        layer=float(rng.uniform(0.35, 0.75)),
+        radius=float(rng.uniform(0.04, 0.14)),
+        gap=float(rng.uniform(-0.5, 2.5)),
+    )
+
+
+def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], out_size: tuple[int, int] | None = None,
+                 hand: bool | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+    """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body."""
+    style_pick = [styles[rng.integers(len(styles))]]
+    if rng.random() < 0.15:
+        style_pick = styles  # mixed sets happen at clubs too
+    st = make_style(rng, style_pick)
+    if hand is None:
+        hand = rng.random() < 0.6
+    placed = hand_layout(rng, st) if hand else random_layout(rng, st)
+    band_t = int(st.thickness * TW)
+    xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
+    ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t for p in placed]
+    pad = TW * 0.6
+    x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    pw, ph = int(x1 - x0) + 1, int(y1 - y0) + 1
+    plane = np.zeros((ph, pw, 4), np.float32)
+    shadow = np.zeros((ph, pw), np.float32)
+    sdx, sdy = rng.uniform(-0.15, 0.15) * TW, rng.uniform(0.0, 0.2) * TW
+    for p in placed:
+        w, h = (TH, TW) if p.sideways else (TW, TH)
+        px, py = int(p.x - x0 + sdx), int(p.y - y0 + sdy)
+        cv2.rectangle(shadow, (px, py), (px + w, py + h + band_t), 1.0, -1)
+    # draw far rows first so nearer tiles cover them
+    quads_plane = []
+    for p in sorted(placed, key=lambda q: q.y):
+        face = tile_face(rng, bank, p.cls, st)
+        if p.sideways:
+            face = np.ascontiguousarray(np.rot90(face, 1 if rng.random() < 0.5 else -1))
+        h, w = face.shape[:2]
+        px, py = int(round(p.x - x0)), int(round(p.y - y0))
+        if band_t > 0:
+            paste(plane, band_image(rng, w, band_t, st, p.cls == "x"), px, py + h - 2)
+        paste(plane, face, px, py)
+        quads_plane.append((p, np.array([[px, py], [px + w, py], [px + w, py + h], [px, py + h]], np.float32)))
+    if out_size is None:
+        ow = int(rng.integers(640, 1500))
+        oh = int(ow * rng.choice([0.75, 0.5625, 0.66]))
+    else:
+        ow, oh = out_size
+    fill = rng.uniform(0.55, 0.96)
+    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill)
+    bg = background(rng, ow, oh)
+    k = int(TW * 0.3) | 1
+    shadow = cv2.GaussianBlur(shadow, (k, k), 0)
+    sh = cv2.warpPerspective(shadow, Hm, (ow, oh))
+    bg *= (1 - rng.uniform(0.25, 0.6) * sh)[..., None]
+    warped = cv2.warpPerspective(plane, Hm, (ow, oh), flags=cv2.INTER_AREA if fill < 0.5 else cv2.INTER_LINEAR)
+    a = warped[..., 3:4] / 255.0
+    img = bg * (1 - a) + warped[..., :3] * a
+    img = _photometric(rng, img[..., ::-1])
+    labels = []
+    for p, q in quads_plane:
+        qq = cv2.perspectiveTransform(q[None], Hm)[0]
+        labels.append(TileLabel(p.cls, qq, p.sideways, p.row, p.group, p.role, p.meld))
+    return img, labels
+
+
+def _mpsz(tiles: list[str]) -> str:
+    def num(t: str) -> float:
+        return 5.5 if t[0] == "0" else int(t[0])
+
+    return "".join("".join(t[0] for t in sorted(tiles, key=num) if t[-1] == suit) + suit
+                   for suit in "mpszf" if any(t[-1] == suit for t in tiles))
+
+
+def labels_to_json(labels: list[TileLabel], hand: bool) -> dict:
+    """The label file read by training/evaluate.py: tiles in reading order (rows top to bottom, then left to
+    right) and, for hand scenes, the request the photo stands for, taken from how the scene was built."""
+    ordered = sorted(labels, key=lambda lb: (lb.row, (lb.box[0] + lb.box[2]) / 2, -lb.box[1]))
+    tiles = [{"tile": lb.cls, "box": [round(v, 1) for v in lb.box], "sideways": lb.sideways, "row": lb.row}
+             for lb in ordered]
+    out: dict = {"tiles": tiles}
+    if hand:
+        concealed = [lb.cls for lb in ordered if lb.role == "concealed"]
+        win = [lb.cls for lb in ordered if lb.role == "win"]
+        melds = []
+        for g in sorted({lb.group for lb in ordered if lb.role == "meld"}):
+            ts = [lb for lb in ordered if lb.role == "meld" and lb.group == g]
+            kind = ts[0].meld
+            faces = [lb.cls for lb in ts if lb.cls != "x"]
+            if kind == "ankan":
+                plain = faces[0].replace("0", "5")
+                faces = faces + [plain] * (4 - len(faces))
+            melds.append({"type": kind, "tiles": _mpsz(faces)})
+        out["request"] = {"hand": _mpsz(concealed + win), "melds": melds, "win_tile": win[0],
+                          "dora_indicators": [lb.cls for lb in ordered if lb.role == "dora" and lb.cls != "x"]}
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    from training.faces import build_bank
+
+    bank = build_bank(0, n_procedural=4)
+    rng = np.random.default_rng(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    for i in range(4):
+        img, labels = render_scene(rng, bank, bank.styles())
+        for lb in labels:
+            x1, y1, x2, y2 = (int(v) for v in lb.box)
+            cv2.rectangle(img, (x1, y1), (x2, y2), (0, 0, 255) if lb.sideways else (0, 255, 0), 1)
+            cv2.putText(img, lb.cls, (x1, y1 - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 0, 255), 1)
+        cv2.imwrite(f"/tmp/vis/scene{i}.jpg", img)

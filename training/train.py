@@ -1,0 +1,240 @@
+"""Train the localiser and the classifier on synthetic scenes and export both to ONNX.
+
+    python -m training.train --out models/            # both models, seeded, CPU
+    python -m training.train --out models/ --only cls --scenes 1500 --cls-steps 3000
+
+The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.preprocess import CROP_H, CROP_W, STRIDE, crop_tile, letterbox
+from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank
+
+HELD_OUT = "uni"
+LOC_H, LOC_W = 384, 512
+_BANK = None
+
+
+def _init(seed: int, n_proc: int) -> None:
+    global _BANK
+    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False)
+
+
+def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    dx1, dx2 = rng.normal(0, 0.05, 2) * w
+    dy1, dy2 = rng.normal(0, 0.05, 2) * h
+    return (x1 + dx1, y1 + dy1, x2 + dx2, y2 + dy2)
+
+
+def gen_chunk(args: tuple[int, int]) -> dict:
+    """Scenes -> localiser inputs (letterboxed 384x512) with tile targets, and classifier crops."""
+    from training.scenes import render_scene
+
+    seed, n = args
+    rng = np.random.default_rng(seed)
+    styles = [s for s in _BANK.styles() if s != HELD_OUT]
+    locs, targets, crops, ys = [], [], [], []
+    for _ in range(n):
+        img, labels = render_scene(rng, _BANK, styles)
+        t, scale = letterbox(img)
+        canvas = np.zeros((3, LOC_H, LOC_W), np.float32) - 0.5
+        hh, ww = min(LOC_H, t.shape[2]), min(LOC_W, t.shape[3])
+        canvas[:, :hh, :ww] = t[0, :, :hh, :ww]
+        locs.append(((canvas + 0.5) * 255).astype(np.uint8))
+        targets.append([(lb.box, lb.sideways, scale) for lb in labels])
+        for lb in labels:
+            crop = crop_tile(img, _jitter_box(rng, lb.box), lb.sideways, turn=1 if rng.random() < 0.5 else -1)
+            crops.append(crop)
+            ys.append(CLASS_INDEX[lb.cls])
+    return {"loc": np.stack(locs), "targets": targets, "crops": np.stack(crops), "ys": np.array(ys, np.int64)}
+
+
+def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int) -> dict:
+    chunk = 25
+    jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
+    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles)) as pool:
+        parts = pool.map(gen_chunk, jobs)
+    return {
+        "loc": np.concatenate([p["loc"] for p in parts]),
+        "targets": [t for p in parts for t in p["targets"]],
+        "crops": np.concatenate([p["crops"] for p in parts]),
+        "ys": np.concatenate([p["ys"] for p in parts]),
+    }
+
+
+# ---------------------------------------------------------------- localiser
+
+def loc_targets(targets: list, oh: int, ow: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    heat = np.zeros((2, oh, ow), np.float32)
+    size = np.zeros((2, oh, ow), np.float32)
+    mask = np.zeros((oh, ow), np.float32)
+    yy, xx = np.mgrid[0:oh, 0:ow].astype(np.float32)
+    for box, sideways, scale in targets:
+        x1, y1, x2, y2 = (v * scale for v in box)
+        cx, cy = (x1 + x2) / 2 / STRIDE, (y1 + y2) / 2 / STRIDE
+        w, h = x2 - x1, y2 - y1
+        if not (0 <= cx < ow and 0 <= cy < oh) or w < 3 or h < 3:
+            continue
+        sig = max(0.6, 0.1 * min(w, h) / STRIDE)
+        g = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sig * sig))
+        c = int(sideways)
+        heat[c] = np.maximum(heat[c], g)
+        ix, iy = int(cx), int(cy)
+        heat[c, iy, ix] = 1.0
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                jx, jy = ix + dx, iy + dy
+                if 0 <= jx < ow and 0 <= jy < oh:
+                    size[:, jy, jx] = (np.log(w / 16), np.log(h / 16))
+                    mask[jy, jx] = 1.0 if (dx == 0 and dy == 0) else 0.3
+    return heat, size, mask
+
+
+def train_localiser(data: dict, steps: int, seed: int, out: Path) -> None:
+    import torch
+
+    from training.nets import Localiser
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 1)
+    net = Localiser()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    n = len(data["loc"])
+    oh, ow = LOC_H // STRIDE, LOC_W // STRIDE
+    tg = [loc_targets(t, oh, ow) for t in data["targets"]]
+    bs = 12
+    t0 = time.time()
+    for step in range(steps):
+        idx = rng.integers(0, n, bs)
+        x = data["loc"][idx].astype(np.float32) / 255.0 - 0.5
+        # brightness/contrast jitter per image, cheap and keeps cloths and lights varied
+        x = x * rng.uniform(0.7, 1.3, (bs, 1, 1, 1)).astype(np.float32) + rng.uniform(-0.12, 0.12, (bs, 1, 1, 1)).astype(np.float32)
+        heat = np.stack([tg[i][0] for i in idx])
+        size = np.stack([tg[i][1] for i in idx])
+        mask = np.stack([tg[i][2] for i in idx])
+        if rng.random() < 0.5:  # mirror: tiles stay tiles, only their order changes
+            x, heat, size, mask = x[..., ::-1], heat[..., ::-1], size[..., ::-1], mask[..., ::-1]
+        xt = torch.from_numpy(np.ascontiguousarray(x))
+        out_t = net(xt)
+        ht = torch.from_numpy(np.ascontiguousarray(heat))
+        p = torch.sigmoid(out_t[:, :2]).clamp(1e-4, 1 - 1e-4)
+        pos = (ht >= 0.999).float()
+        neg_w = (1 - ht) ** 4
+        focal = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * neg_w * p ** 2 * torch.log(1 - p)).sum()
+        focal = focal / pos.sum().clamp(min=1)
+        mt = torch.from_numpy(np.ascontiguousarray(mask))[:, None]
+        st = torch.from_numpy(np.ascontiguousarray(size))
+        size_loss = (torch.abs(out_t[:, 2:] - st) * mt).sum() / mt.sum().clamp(min=1)
+        loss = focal + 2.0 * size_loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"loc step {step}/{steps} loss {loss.item():.3f} (focal {focal.item():.3f} size {size_loss.item():.3f}) "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    net.eval()
+    dummy = torch.zeros(1, 3, LOC_H, LOC_W)
+    torch.onnx.export(net, dummy, str(out / "localiser.onnx"), input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}}, opset_version=17,
+                      dynamo=False)
+
+
+# ---------------------------------------------------------------- classifier
+
+def augment_crops(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """x: (B,H,W,3) uint8 -> float, with colour casts and 180-degree turns (tiles lie either way round)."""
+    x = x.astype(np.float32)
+    b = len(x)
+    x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
+    turn = rng.random(b) < 0.5
+    x[turn] = x[turn, ::-1, ::-1]
+    x = np.clip(x, 0, 255) / 255.0 - 0.5
+    return np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32)
+
+
+def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
+                     init: Path | None = None, lr: float = 3e-3, log_every: int = 100) -> None:
+    import torch
+
+    from training.nets import Classifier
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 2)
+    net = Classifier(len(ALL_CLASSES))
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    bs = 96
+    t0 = time.time()
+    # classes are sampled evenly so rare ones (reds, flowers, backs) are learnt as well as the rest
+    by_class = [np.flatnonzero(ys == c) for c in range(len(ALL_CLASSES))]
+    present = [c for c in range(len(ALL_CLASSES)) if len(by_class[c])]
+    for step in range(steps):
+        cls = rng.choice(present, bs)
+        idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
+        x = torch.from_numpy(augment_crops(rng, crops[idx]))
+        y = torch.from_numpy(ys[idx])
+        net.train()
+        loss = torch.nn.functional.cross_entropy(net(x), y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % log_every == 0 or step == steps - 1:
+            print(f"cls step {step}/{steps} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
+    net.eval()
+    torch.save(net.state_dict(), out / "classifier.pt")
+    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+    torch.onnx.export(net, dummy, str(out / "classifier.onnx"), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--scenes", type=int, default=2000)
+    ap.add_argument("--styles", type=int, default=40, help="procedurally drawn tile sets")
+    ap.add_argument("--loc-steps", type=int, default=2500)
+    ap.add_argument("--cls-steps", type=int, default=5000)
+    ap.add_argument("--only", choices=["loc", "cls"], default=None)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
+    args.out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers)
+    print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
+    if args.only in (None, "cls"):
+        train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out)
+    if args.only in (None, "loc"):
+        train_localiser(data, args.loc_steps, args.seed, args.out)
+    meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
+            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles,
+            "train_seconds": round(time.time() - t0)}
+    (args.out / f"train-{args.only or 'all'}.json").write_text(json.dumps(meta, indent=1))
+    print(f"done in {time.time() - t0:.0f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    cv2.setNumThreads(1)
+    raise SystemExit(main())
