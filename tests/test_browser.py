@@ -155,3 +155,91 @@ def test_a_short_game_entered_by_tapping(server):
             page.wait_for_selector('[data-lang="de"].on')
         finally:
             browser.close()
+
+
+@pytest.fixture()
+def photo_server(tmp_path, monkeypatch):
+    """The app in this process on waitress, with a stand-in recogniser that misreads the first tile,
+    so that the page's correct-then-score path is exercised without a trained model."""
+    import threading
+    import types
+
+    from waitress.server import create_server
+
+    from companion.web import create_app
+
+    saved: list[tuple] = []
+    module = types.ModuleType("companion.vision")
+
+    def recognize_image(image):
+        # 14 tiles in a row; the first is really 2m (the stand-in "misreads" it as 1m)
+        codes = ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
+        tiles = [{"tile": c, "box": [10 + 45 * i, 20, 50 + 45 * i, 80], "confidence": 0.5 if i == 0 else 0.98,
+                  "sideways": False, "group": 0} for i, c in enumerate(codes)]
+        return {"tiles": tiles, "request": {"hand": "134m567p33s456s789s", "win_tile": "9s"}}
+
+    def save_correction(image, box, tile, folder):
+        saved.append((tuple(box), tile))
+        return f"{folder}/{tile}.png"
+
+    module.recognize_image = recognize_image
+    module.save_correction = save_correction
+    monkeypatch.setitem(sys.modules, "companion.vision", module)
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance")})
+    server = create_server(app, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}", saved, tmp_path
+    finally:
+        server.close()
+
+
+def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
+    # Bob (non-dealer) rons Cid with 234m 567p 456s 789s 33s waiting on 78s: pinfu only,
+    # 1 han 30 fu = 30 * 2^3 * 4 = 960 -> 1000 (seed 000 payment rules)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    import cv2
+    import numpy as np
+
+    from companion.tiles import parse_tiles
+
+    base, saved, tmp_path = photo_server
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    req = urllib.request.Request(base + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.set_default_timeout(8000)
+            page.goto(f"{base}/?lang=en#/game/{gid}")
+            page.click('[data-action="win"]')
+            page.click('#dialog .choice[data-value="ron"]')
+            page.click('[data-step="winner"] .choice[data-value="Bob"]')
+            page.click('[data-step="discarder"] .choice[data-value="Cid"]')
+            page.click('#dialog .tabs .choice[data-value="photo"]')
+            page.set_input_files("[data-photo-input]", str(photo))
+            page.wait_for_selector(".tilebox.unsure")
+            assert page.locator(".tilebox").count() == 14
+            page.click('.tilebox[data-index="0"]')
+            page.click('.palette [data-tile="2m"]')
+            page.wait_for_selector('.tilebox.fixed[data-index="0"]')
+            page.screenshot(path=str(ARTIFACTS / "photo.png"))
+            page.click("#photo-overlay .primary")
+            page.wait_for_selector("#photo-overlay", state="detached")
+            hand = page.input_value("#dialog .winner-block input >> nth=0")
+            assert parse_tiles(hand) == parse_tiles("234m567p33s456s789s")
+            page.wait_for_selector("[data-confirm]:not([disabled])")
+            page.click("[data-confirm]")
+            page.wait_for_selector("#dialog", state="hidden")
+            state = page.evaluate("window.Companion.state")
+            assert state["scores"] == {"Ann": 30000, "Bob": 31000, "Cid": 29000, "Dan": 30000}
+            assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning
+        finally:
+            browser.close()

@@ -22,7 +22,17 @@
     }
     return out;
   }
-  const joinTiles = (tiles) => tiles.join("");
+  // ["2m","3m","4m","5p"] -> "234m5p" (compact mpsz, order kept)
+  function joinTiles(tiles) {
+    let out = "";
+    tiles.forEach((code, i) => {
+      if (code === "x") { out += "x"; return; }
+      const next = tiles[i + 1];
+      out += code[0];
+      if (!next || next === "x" || next[1] !== code[1]) out += code[1];
+    });
+    return out;
+  }
 
   let overlay = null;
 
@@ -35,6 +45,7 @@
 
     const status = el("p", { class: "grow" }, t("take_photo"));
     const picture = el("div", { class: "photo-wrap" });
+    const strip = el("div", { class: "tile-row strip" });
     const palette = el("div", { class: "palette", hidden: "" });
     const scored = el("div");
     const input = el("input", { type: "file", accept: "image/*", capture: "environment", "data-photo-input": "" });
@@ -65,7 +76,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; result = null; scored.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
       picture.replaceChildren(img);
@@ -100,6 +111,10 @@
         box.addEventListener("click", () => pick(i, img));
         picture.append(box);
       });
+      // the same tiles as pictures, big enough to check at a glance and to tap
+      strip.replaceChildren(...result.tiles.map((tile, i) => el("button", {
+        type: "button", class: `strip-tile${fixes[i] ? " fixed" : ""}`, "data-strip": String(i), onclick: () => pick(i, img),
+      }, tileFace(fixes[i] || tile.tile))));
     }
 
     function pick(i, img) {
@@ -177,7 +192,7 @@
         el("header", {}, el("h2", {}, `${t("photo")} \u2013 ${player}`),
           el("button", { type: "button", class: "icon close", onclick: close, "aria-label": t("close") }, "\u00d7")),
         el("div", { id: "photo-body", style: "padding:6px 26px 12px;overflow-y:auto" },
-          el("div", { class: "choices", style: "margin-bottom:12px" }, buttons), picture, palette, scored),
+          el("div", { class: "choices", style: "margin-bottom:12px" }, buttons), picture, strip, palette, scored),
         el("footer", { style: "display:flex;gap:14px;align-items:center;padding:12px 26px 18px;border-top:1px solid #e2e0d8" },
           status, el("button", { type: "button", class: "secondary", onclick: close }, t("cancel")), useBtn)));
     overlay.stopCamera = stopCamera;
