@@ -1,0 +1,120 @@
+"""Layout of recognised tiles into rows, groups, melds and the scoring request, on hand-placed boxes.
+
+The photo convention checked here is the one documented in README "Recognition" (hand row nearest the camera,
+winning tile set apart at the right of the concealed tiles, melds after it with the called tile sideways, an
+added kan's tile on top of the sideways one, a closed kan as back-face-face-back, dora indicators in a row
+above). The request format is issue 2's (hand incl. the winning tile, melds, win_tile, dora_indicators).
+Expected values are written by hand from the placed tiles.
+"""
+
+from __future__ import annotations
+
+from companion.vision.layout import Det, assign_groups, build_request, group_rows
+
+W, H = 30.0, 40.0  # an upright tile's box in these tests
+
+
+def row(tiles: str, x: float = 0.0, bottom: float = 200.0, gap_before: float = 0.0, drift: float = 0.0) -> list[Det]:
+    """Tiles left to right on one table line; 'Xs' marks a sideways tile, '|' a gap of half a tile."""
+    out = []
+    x += gap_before
+    for token in tiles.split():
+        if token == "|":
+            x += W * 0.5
+            continue
+        side = token.endswith("s") and len(token) == 3
+        t = token[:2]
+        w, h = (H, W) if side else (W, H)
+        b = bottom + drift * x
+        out.append(Det(box=(x, b - h, x + w, b), sideways=side, tile=t, confidence=0.99))
+        x += w + 1
+    return out
+
+
+def request_of(dets: list[Det]) -> tuple[dict | None, str]:
+    return build_request(assign_groups(group_rows(dets)))
+
+
+def test_closed_hand_with_winning_tile_apart_gives_hand_and_win_tile():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req == {"hand": "123m456p789s11222z", "melds": [], "win_tile": "2z", "dora_indicators": []}
+
+
+def test_pon_with_sideways_tile_is_an_open_meld():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5zs 5z 5z")
+    req, _ = request_of(dets)
+    assert req is not None
+    assert req["hand"] == "123m456p789s11z"
+    assert req["win_tile"] == "1z"
+    assert req["melds"] == [{"type": "pon", "tiles": "555z"}]
+
+
+def test_chi_tiles_are_given_in_ascending_order():
+    dets = row("1m 1m 1m 4p 5p 6p 7s 8s 9s 9p | 9p | 4ss 3s 5s")
+    req, _ = request_of(dets)
+    assert req["melds"] == [{"type": "chi", "tiles": "345s"}]
+    assert req["hand"] == "111m45699p789s"
+
+
+def test_closed_kan_shown_back_face_face_back_is_ankan():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | x 7z 7z x")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "ankan", "tiles": "7777z"}]
+
+
+def test_added_kan_tile_on_top_of_sideways_tile_is_kakan():
+    dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6zs 6z 6z")
+    side = dets[-3]
+    x1, y1, x2, _ = side.box
+    dets.append(Det(box=(x1, y1 - W - 2, x2, y1 - 2), sideways=True, tile="6z", confidence=0.99))
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "kakan", "tiles": "6666z"}]
+    assert req["hand"] == "234m456p789s11z"
+
+
+def test_dora_indicators_come_from_the_row_above_and_backs_there_are_ignored():
+    hand = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z")
+    dora = row("x 3m 0p", x=60, bottom=100)
+    req, _ = request_of(dora + hand)
+    assert req["dora_indicators"] == ["3m", "0p"]
+
+
+def test_tilted_photo_keeps_one_row():
+    # 8 degrees of tilt: the bottom edge climbs ~0.14 px per px, 2.5 tile heights over the row
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z", drift=-0.14)
+    layout = group_rows(dets)
+    assert len(layout.rows) == 1
+
+
+def test_winning_tile_not_set_apart_gives_no_request_and_says_why():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z")
+    req, reason = request_of(dets)
+    assert req is None
+    assert "winning tile" in reason
+
+
+def test_wrong_tile_count_gives_no_request():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z | 2z")
+    req, reason = request_of(dets)
+    assert req is None
+    assert "12 tiles" in reason
+
+
+def test_three_tiles_neither_chi_nor_pon_are_rejected():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 1ps 5s 9m")
+    req, reason = request_of(dets)
+    assert req is None
+    assert "neither a chi nor a pon" in reason
+
+
+def test_groups_are_numbered_in_reading_order():
+    dora = row("3m", x=0, bottom=100)
+    hand = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z")
+    assign_groups(group_rows(dora + hand))
+    assert dora[0].group == 0
+    assert {d.group for d in hand[:-1]} == {1}
+    assert hand[-1].group == 2
