@@ -12,9 +12,8 @@ Two levels, built once each so that no yaku ever re-analyses the tiles:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 
-from companion.hand import is_seven_pairs, is_thirteen_orphans
+from companion.hand import is_seven_pairs, is_thirteen_orphans, suit_splits
 from companion.rules.riichi.request import CHI, KAN, PON, Request
 from companion.tiles import GREEN, NUM_KINDS, RED, WHITE
 
@@ -49,37 +48,18 @@ class Reading:
         self.pairs = pairs
 
 
-@cache
-def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Every way to cover one suit's 9 counts exactly with sets: ((CHI|PON, position), ...), ascending."""
-    first = next((i for i, c in enumerate(counts) if c), None)
-    if first is None:
-        return ((),)
-    out: list[tuple[tuple[int, int], ...]] = []
-    c = list(counts)
-    if c[first] >= 3:
-        c[first] -= 3
-        out.extend(((PON, first),) + rest for rest in _suit_sets(tuple(c)))
-        c[first] += 3
-    if first <= 6 and c[first + 1] and c[first + 2]:
-        c[first] -= 1
-        c[first + 1] -= 1
-        c[first + 2] -= 1
-        out.extend(((CHI, first),) + rest for rest in _suit_sets(tuple(c)))
-    return tuple(out)
-
-
 def _part(pair: int, base: int, sets: tuple) -> tuple:
     absolute = []
     chis = []
     pons = []
     outside = True
-    for shape, pos in sets:
-        absolute.append((shape, base + pos, True))
-        if shape == CHI:
+    for kind, pos in sets:
+        if kind == "chi":
+            absolute.append((CHI, base + pos, True))
             chis.append(base + pos)
             outside = outside and pos in (0, 6)
         else:
+            absolute.append((PON, base + pos, True))
             pons.append(base + pos)
             outside = outside and pos in (0, 8)
     return (pair, tuple(absolute), tuple(chis), tuple(pons), outside)
@@ -87,38 +67,12 @@ def _part(pair: int, base: int, sets: tuple) -> tuple:
 
 def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
     """Ways to cover one suit: (pair kind or -1, concealed sets, chi firsts, triplet kinds, all sets
-    touch a terminal).
+    touch a terminal), from the shared table :func:`companion.hand.suit_splits`.
 
-    Memoised per suit (in ``_PARTS``), so a new hand mostly hits suits seen before: this is
-    what makes a cold hand cheap compared with splitting all 34 counts at once. The shapes
-    themselves do not depend on the suit and are memoised once for all three."""
-    shapes = _SHAPES.get(counts)
-    if shapes is None:
-        if len(_SHAPES) > 50000:
-            _SHAPES.clear()
-        shapes = _SHAPES[counts] = _suit_shapes(counts)
-    return tuple([_part(base + pair if pair >= 0 else -1, base, sets) for pair, sets in shapes])
-
-
-_SHAPES: dict[tuple[int, ...], tuple] = {}
-
-
-def _suit_shapes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
-    """(pair position or -1, sets) for every way to cover one suit's counts, positions 0-8."""
-    out = []
-    rest = sum(counts) % 3
-    if rest == 0:
-        for sets in _suit_sets(counts):
-            out.append((-1, sets))
-    elif rest == 2:
-        c = list(counts)
-        for i in range(9):
-            if c[i] >= 2:
-                c[i] -= 2
-                for sets in _suit_sets(tuple(c)):
-                    out.append((i, sets))
-                c[i] += 2
-    return tuple(out)
+    Memoised per suit (in ``_PARTS``) in the form the readings need, so a new hand mostly hits
+    suits seen before: this is what makes a cold hand cheap compared with splitting all 34 counts
+    at once."""
+    return tuple([_part(base + pair if pair >= 0 else -1, base, sets) for pair, sets in suit_splits(counts)])
 
 
 _PARTS: tuple[dict, dict, dict] = ({}, {}, {})

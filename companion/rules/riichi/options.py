@@ -185,19 +185,20 @@ def resolve_rules(rules: object) -> RiichiOptions:
     if isinstance(rules, str):
         return load_preset(rules)
     if isinstance(rules, dict):
-        # the same rules object arrives with every hand of a session: look it up by its items
+        # the same rules arrive with every hand of a session: look them up by their values, then
+        # check the names and the value types (1 == True, but only true is a valid switch)
+        values = tuple(rules.values())
         try:
-            hit = _RESOLVED.get(items := tuple(rules.items()))
+            hit = _RESOLVED.get(values)
         except TypeError:  # a list value (double_yakuman)
-            hit = items = None
-        # the value types are part of the key: 1 == True, but only true is a valid switch
-        if hit is not None and hit[0] == tuple(map(type, rules.values())):
-            return hit[1]
+            hit = values = None
+        if hit is not None and hit[0] == tuple(rules) and hit[1] == tuple(map(type, values)):
+            return hit[2]
         options = _resolve_dict(rules)
-        if items is not None:
+        if values is not None:
             if len(_RESOLVED) > 256:
                 _RESOLVED.clear()
-            _RESOLVED[items] = (tuple(map(type, rules.values())), options)
+            _RESOLVED[values] = (tuple(rules), tuple(map(type, values)), options)
         return options
     raise InvalidRequestError('"rules" must be a preset name or an object with "preset" and options')
 
