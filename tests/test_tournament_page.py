@@ -102,7 +102,7 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
         assert "+18.9" in detail and names[0] in detail
         page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
 
-        page.click("#lang")
+        page.click("[data-lang=de]")
         assert page.inner_text(".tabs button[data-tab=standings]") == "Tabelle"
         page.click(".tabs button[data-tab=rounds]")
         assert "2 / 4 Tische fertig" in page.inner_text("#rounds")

@@ -44,7 +44,7 @@ const TEXT = {
     open_game_big: "Open the game", waiting_round: "Waiting for the next round to be seated…",
     no_table: "This table is not used in this round.", game_over: "Game over – waiting for the next round…",
     table_links: "Table tablets: bookmark",
-    paper: "Score sheet…", paper_save: "Save final points",
+    paper: "Score sheet…", paper_save: "Save final points", games_link: "Games",
   },
   de: {
     title: "Turniere", tournaments: "Turniere", name: "Name", players: "Spieler", rounds: "Runden",
@@ -82,12 +82,15 @@ const TEXT = {
     open_game_big: "Spiel öffnen", waiting_round: "Warte, bis die nächste Runde gesetzt ist…",
     no_table: "Dieser Tisch wird in dieser Runde nicht gebraucht.", game_over: "Spiel beendet – warte auf die nächste Runde…",
     table_links: "Tisch-Tablets: Lesezeichen",
-    paper: "Spielzettel…", paper_save: "Endstände speichern",
+    paper: "Spielzettel…", paper_save: "Endstände speichern", games_link: "Spiele",
   },
 };
 
-let lang = localStorage.getItem("companion.lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");
+let lang = new URLSearchParams(location.search).get("lang") || localStorage.getItem("companion.lang")
+  || ((navigator.language || "en").startsWith("de") ? "de" : "en");
+if (!TEXT[lang]) lang = "en";
 const t = (key) => (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
+const windLetter = (w) => (lang === "de" && w === "E" ? "O" : w);  // as the tablet page: Ost
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const tid = document.body.dataset.tournament;
@@ -157,7 +160,7 @@ function fmt(points) {
 
 function applyLanguage() {
   document.documentElement.lang = lang;
-  $("#lang").textContent = lang === "de" ? "EN" : "DE";
+  for (const b of $$("[data-lang]")) b.classList.toggle("on", b.dataset.lang === lang);
   for (const node of $$("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   if (current) render(current);
   if (lastTable) renderTable(lastTable);
@@ -232,7 +235,7 @@ async function refresh() {
   try {
     current = await api("GET", `/api/tournaments/${encodeURIComponent(tid)}`);
     render(current);
-    $("#refreshed").textContent = `${t("updated")} ${new Date().toLocaleTimeString(lang)}`;
+    $("#refreshed").textContent = `${t("updated")} ${new Date().toLocaleTimeString(lang === "de" ? "de-DE" : "en-GB")}`;
   } catch (err) {
     showMessage(err.message);
   }
@@ -321,7 +324,7 @@ function paperForm(round, tb) {
     const input = el("input", { name: s.wind, type: "number", step: "100", required: true, inputmode: "numeric",
       "aria-label": `${s.wind} ${s.player_name}`, value: typed[s.wind] ?? null });
     input.addEventListener("input", () => paperValues.set(key, { ...(paperValues.get(key) || {}), [s.wind]: input.value }));
-    form.append(el("label", {}, el("span", { class: "wind", text: s.wind }), input));
+    form.append(el("label", {}, el("span", { class: "wind", text: windLetter(s.wind) }), input));
   }
   const clientId = typed.clientId || newClientId();
   paperValues.set(key, { ...typed, clientId });
@@ -355,11 +358,11 @@ function playerGames(v, r) {
       const seat = tb.seats.find((s) => s.player === r.player);
       if (!seat) continue;
       const res = seat.result;
-      const others = tb.seats.filter((s) => s !== seat).map((s) => `${s.wind} ${names[s.player] || s.player_name}`).join(", ");
+      const others = tb.seats.filter((s) => s !== seat).map((s) => `${windLetter(s.wind)} ${names[s.player] || s.player_name}`).join(", ");
       list.append(el("tr", {},
         el("td", { text: rnd.round }),
         el("td", {}, el("a", { href: GAME_URL(tb.game_id), target: "_blank", rel: "noopener", text: tb.table })),
-        el("td", { class: "wind", text: seat.wind }), el("td", { class: "muted", text: others }),
+        el("td", { class: "wind", text: windLetter(seat.wind) }), el("td", { class: "muted", text: others }),
         el("td", { class: "num", text: (res ? res.points : seat.points ?? "").toLocaleString(lang) }),
         el("td", { class: "num", text: res ? res.rank : t(tb.finished ? "finished" : "playing") }),
         el("td", { class: "num", text: res ? fmt(res.score) + (res.penalty ? ` (${t("chombo")} ${fmt(-res.penalty)})` : "") : "" })));
@@ -400,7 +403,7 @@ function renderRounds(v) {
       for (const s of tb.seats) {
         const res = s.result;
         seats.append(el("li", {},
-          el("span", { class: "wind", text: s.wind }),
+          el("span", { class: "wind", text: windLetter(s.wind) }),
           el("span", { class: "who", text: names[s.player] || s.player_name }),
           el("span", { class: "pts", text: res ? `${res.rank}. ${fmt(res.score)}` : s.points === null ? "" : s.points.toLocaleString(lang) })));
       }
@@ -450,7 +453,7 @@ function renderPlan(v) {
     for (const tb of rnd.tables) {
       grid.append(el("div", { class: "table-card" }, el("strong", { text: `${t("table")} ${tb.table}` }),
         el("ol", { class: "seats" }, tb.seats.map((pid, i) => el("li", {},
-          el("span", { class: "wind", text: "ESWN"[i] }), el("span", { class: "who", text: names[pid] || pid }))))));
+          el("span", { class: "wind", text: windLetter("ESWN"[i]) }), el("span", { class: "who", text: names[pid] || pid }))))));
     }
     card.append(el("h4", { text: `${t("round")} ${rnd.round}` }), grid);
   }
@@ -619,11 +622,13 @@ function setupTournament() {
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 }
 
-$("#lang").addEventListener("click", () => {
-  lang = lang === "de" ? "en" : "de";
-  localStorage.setItem("companion.lang", lang);
-  applyLanguage();
-});
+for (const b of $$("[data-lang]")) {
+  b.addEventListener("click", () => {
+    lang = b.dataset.lang;  // the same setting as the tablet page's
+    localStorage.setItem("companion.lang", lang);
+    applyLanguage();
+  });
+}
 
 // ------------------------------------------------------------------ a table's tablet
 
