@@ -130,6 +130,10 @@ def test_a_short_game_entered_by_tapping(server):
 
             page.click('[data-action="history"]')
             assert page.locator("#dialog tr.undone").count() == 1
+            # per hand: East 1 (riichi + ron), East 2 (draw) and East 3-1 (the chombo, undone, is no hand)
+            assert page.locator("#dialog .hands tbody tr").count() == 2
+            page.click("#dialog details.log summary")
+            page.screenshot(path=str(ARTIFACTS / "history.png"))
             page.click("#dialog-foot [data-close]")
 
             # end the game by hand; uma 15/5/-5/-15 around 30,000 (EMA 2016, no oka)

@@ -11,7 +11,7 @@
   if (!window.I18N[lang]) lang = "en";
   localStorage.setItem("companion.lang", lang);
   const t = (key) => (window.I18N[lang] && window.I18N[lang][key]) || window.I18N.en[key] || key;
-  const fmt = (n) => (typeof n === "number" ? n.toLocaleString(lang === "de" ? "de-DE" : "en-US") : String(n));
+  const fmt = (n) => (typeof n === "number" ? n.toLocaleString(lang === "de" ? "de-DE" : "en-US").replace("-", "\u2212") : String(n));
   const signed = (n) => (n === 0 ? "\u00b10" : (n > 0 ? "+" : "\u2212") + fmt(Math.abs(n)));
   const windLetter = (w) => ({ en: { E: "E", S: "S", W: "W", N: "N" }, de: { E: "O", S: "S", W: "W", N: "N" } }[lang][w] || w);
   const roundName = (st) => {
@@ -606,20 +606,37 @@
     refresh();
   }
 
+  // one row per hand with its point changes; the entries that made it up are listed under it
   function historyTable() {
     const players = state.players;
-    const rows = (state.history || []).map((h) => el("tr", { class: h.undone ? "undone" : "" },
-      el("td", {}, `#${h.seq}`), el("td", { class: "l" }, `${h.round}${h.honba ? ` \u00b7 ${h.honba} ${t("honba")}` : ""}`),
-      el("td", { class: "l" }, describe(h), h.undone ? ` (${t("undone")})` : ""),
-      players.map((p) => {
-        const v = h.deltas ? h.deltas[p] || 0 : 0;
-        return el("td", { class: v > 0 ? "up" : v < 0 ? "down" : "" }, v ? signed(v) : "");
-      })));
-    if (!rows.length) return el("p", {}, t("no_history"));
-    return el("table", { class: "grid" },
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("round")), el("th", {}, t("result")), players.map((p) => el("th", {}, p)))),
-      el("tbody", {}, rows),
-      el("tfoot", {}, el("tr", {}, el("td", {}, ""), el("td", {}, ""), el("td", { class: "l" }, t("total")), players.map((p) => el("td", {}, fmt(state.scores[p]))))));
+    const bySeq = {};
+    (state.history || []).forEach((h) => { bySeq[h.seq] = h; });
+    const deltaCells = (deltas) => players.map((p) => {
+      const v = deltas ? deltas[p] || 0 : 0;
+      return el("td", { class: v > 0 ? "up" : v < 0 ? "down" : "" }, v ? signed(v) : "");
+    });
+    const rows = [];
+    const shown = new Set();
+    (state.hands || []).forEach((hand) => {
+      const entries = hand.events.map((seq) => bySeq[seq]).filter(Boolean);
+      const main = entries.filter((e) => e.type !== "riichi").map(describe).join(" · ")
+        || (hand.result ? t(`ev_${hand.result}`) : "…");
+      rows.push(el("tr", { class: "hand-row" }, el("td", { class: "l" }, `${hand.round}${hand.honba ? `-${hand.honba}` : ""}`),
+        el("td", { class: "l" }, main), deltaCells(hand.deltas)));
+      entries.forEach((e) => shown.add(e.seq));
+    });
+    // undone entries and the undos themselves stay visible, struck through or marked
+    const others = (state.history || []).filter((h) => !shown.has(h.seq));
+    const log = (state.history || []).map((h) => el("tr", { class: h.undone ? "undone" : "" },
+      el("td", { class: "l" }, `#${h.seq} ${h.round}`), el("td", { class: "l" }, describe(h), h.undone ? ` (${t("undone")})` : ""),
+      deltaCells(h.deltas)));
+    if (!rows.length && !others.length) return el("p", {}, t("no_history"));
+    const head = (first) => el("thead", {}, el("tr", {}, el("th", {}, first), el("th", { class: "l" }, t("result")), players.map((p) => el("th", {}, p))));
+    return el("div", {},
+      el("table", { class: "grid hands" }, head(t("round")), el("tbody", {}, rows),
+        el("tfoot", {}, el("tr", {}, el("td", {}, ""), el("td", { class: "l" }, t("total")), players.map((p) => el("td", {}, fmt(state.scores[p])))))),
+      el("details", { class: "log" }, el("summary", {}, `${t("every_entry")} (${(state.history || []).length})`),
+        el("table", { class: "grid" }, head("#"), el("tbody", {}, log))));
   }
 
   function historyDialog() {
@@ -638,7 +655,9 @@
       el("tbody", {}, rows));
     const again = el("button", { type: "button", class: "secondary", onclick: async () => {
       try {
-        const st = await api("POST", "/api/games", { rules: state.preset, overrides: {}, players: state.players });
+        // same preset and house rules: the export carries the overrides the game was created with
+        const { game } = await api("GET", `/api/games/${state.id}/export`);
+        const st = await api("POST", "/api/games", { rules: game.preset, overrides: game.overrides || {}, players: game.players });
         location.hash = `#/game/${st.id}`;
       } catch (err) { toast(err.message, true); }
     } }, t("new_game_same"));
