@@ -684,6 +684,16 @@
     } });
   }
 
+  // a second tablet at the same table (or the scorekeeper's) sees changes within a few seconds;
+  // never while an entry is open, so nothing changes under the player's finger
+  setInterval(async () => {
+    if (!state || document.hidden || busy || !$("#dialog").hidden || $("#photo-overlay")) return;
+    try {
+      const st = await api("GET", `/api/games/${state.id}`);
+      if (state && st.id === state.id && st.next_seq !== state.next_seq) setState(st);
+    } catch (err) { /* offline for a moment: the next entry says so */ }
+  }, 4000);
+
   window.Companion = { t, api, el, fmt, toast, get state() { return state; } };
   applyLanguage();
   route();
