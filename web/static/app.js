@@ -302,7 +302,7 @@
         if (mine !== token) return;
         current = ev;
         confirm.disabled = false;
-        out.replaceChildren(previewGrid(res.deltas), detailLine(res.detail) || "");
+        out.replaceChildren(previewGrid(res.deltas), detailLine(res.detail, res.after) || "");
       } catch (err) {
         if (mine !== token) return;
         out.replaceChildren(el("p", { class: "error" }, err.message));
@@ -323,16 +323,22 @@
     return refresh;
   }
 
-  function detailLine(detail) {
-    if (!detail || !detail.winners) return null;
-    return el("p", { class: "grow" }, detail.winners.map((w) => {
+  function detailLine(detail, after) {
+    // what comes next, so a wrong renchan or a game end is seen before confirming
+    let next = "";
+    if (after) {
+      next = after.finished ? t("game_over")
+        : `\u2192 ${roundName({ round: after.round, round_wind: after.round[0] })} \u00b7 ${t("dealer")}: ${after.dealer}${after.honba ? ` \u00b7 ${after.honba} ${t("honba")}` : ""}`;
+    }
+    if (!detail || !detail.winners) return next ? el("p", { class: "grow" }, next) : null;
+    return el("p", { class: "grow" }, [detail.winners.map((w) => {
       const parts = [w.player];
       if (w.yakuman) parts.push(`${w.yakuman > 1 ? `${w.yakuman}\u00d7 ` : ""}${t("yakuman")}`);
       else if (w.han) parts.push(`${w.han} ${t("han")}${w.han < 5 && w.fu ? ` ${w.fu} ${t("fu")}` : ""}`);
       if (w.limit) parts.push(t(`limit_${w.limit}`));
       if (w.gain) parts.push(fmt(w.gain));
       return parts.join(" \u00b7 ");
-    }).join("   |   "));
+    }).join("   |   "), next].filter(Boolean).join("   "));
   }
 
   // ---------------------------------------------------------------- win
