@@ -254,6 +254,7 @@
     const box = el("div", { class: "choices" });
     const paint = () => $$("button", box).forEach((b) => {
       b.classList.toggle("on", chosen.has(b.value));
+      b.setAttribute("aria-pressed", chosen.has(b.value) ? "true" : "false");
       b.disabled = disabled(b.value) && !chosen.has(b.value);
     });
     for (const it of items) {

@@ -90,6 +90,8 @@
       status.textContent = t("tap_to_fix");
       const draw = () => drawBoxes(img);
       if (img.complete) draw(); else img.addEventListener("load", draw);
+      // turning the tablet rescales the photo; the boxes follow
+      window.addEventListener("resize", () => { if (overlay && result) draw(); });
       useBtn.disabled = false;
     }
 
