@@ -118,13 +118,20 @@ def _combine(suits: tuple[tuple[int, ...], ...]) -> list[tuple]:
         parts.append(found)
     pair, honor_sets, honor_pons = honors
     honor = bool(honor_sets)
+    parts_m, parts_p, parts_s = parts
+    # a suit's splits all have a pair or all have none (its tile count says which): one pair in all
+    if (parts_m[0][0] >= 0) + (parts_p[0][0] >= 0) + (parts_s[0][0] >= 0) + (pair >= 0) != 1:
+        return []
+    if len(parts_m) == 1 and len(parts_p) == 1 and len(parts_s) == 1:  # the usual case: one split
+        (pm, sm, cm, om, xm), (pp, sp, cp, op, xp), (ps, ss, cs, os_, xs) = parts_m[0], parts_p[0], parts_s[0]
+        return [(max(pm, pp, ps, pair), sm + sp + ss + honor_sets, cm + cp + cs, om + op + os_ + honor_pons,
+                 xm and xp and xs, honor)]
     out = []
-    for pm, sm, cm, om, xm in parts[0]:
-        for pp, sp, cp, op, xp in parts[1]:
-            for ps, ss, cs, os_, xs in parts[2]:
-                if (pm >= 0) + (pp >= 0) + (ps >= 0) + (pair >= 0) == 1:
-                    out.append((max(pm, pp, ps, pair), sm + sp + ss + honor_sets, cm + cp + cs,
-                                om + op + os_ + honor_pons, xm and xp and xs, honor))
+    for pm, sm, cm, om, xm in parts_m:
+        for pp, sp, cp, op, xp in parts_p:
+            for ps, ss, cs, os_, xs in parts_s:
+                out.append((max(pm, pp, ps, pair), sm + sp + ss + honor_sets, cm + cp + cs,
+                            om + op + os_ + honor_pons, xm and xp and xs, honor))
     return out
 
 

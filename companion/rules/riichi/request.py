@@ -166,7 +166,10 @@ def _group(token: str) -> tuple | None:
         else:
             counts[d - 1] += 1
             tiles.append(base + d - 1)
-    present = sum(1 << (base + i) for i in range(size) if counts[i])
+    present = 0
+    for i in range(size):
+        if counts[i]:
+            present |= 1 << (base + i)
     return (suit, tuple(tiles), tuple(counts), present, aka)
 
 
