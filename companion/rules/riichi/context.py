@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from companion.hand import is_seven_pairs, is_thirteen_orphans, suit_splits
+from companion.hand import is_thirteen_orphans, suit_splits
 from companion.rules.riichi.request import CHI, KAN, PON, Request
 from companion.tiles import GREEN, NUM_KINDS, RED, WHITE
 
@@ -207,7 +207,8 @@ def readings(s: Situation) -> Iterator[Reading]:
     if s.n_melds == 0:
         present = s.present
         n_kinds = present.bit_count()
-        if n_kinds == 7 and is_seven_pairs(counts):
+        # 14 tiles of 7 kinds are seven pairs exactly when no kind has more than two
+        if n_kinds == 7 and max(counts) == 2:
             yield Reading(CHIITOI, (), -1, "tanki", pairs=tuple(k for k in range(NUM_KINDS) if counts[k]))
         if n_kinds == 13 and not present & ~_TH_MASK and is_thirteen_orphans(counts):
             yield Reading(KOKUSHI, (), -1, "kokushi")

@@ -81,38 +81,34 @@ _PAIR_ITEM = {(key, fu, k): _template(key, fu, PAIR_TEXT[k])
 
 def count_fu(h: Reading, s: Situation, pinfu: bool, details: list | None = None) -> int:
     """Unrounded fu; with ``details`` given, append one item per source."""
+    if details is None:
+        details = []
     if h.shape == CHIITOI:
-        if details is not None:
-            details.append(_CHIITOITSU.copy())
+        details.append(_CHIITOITSU.copy())
         return 25
     if h.shape == KOKUSHI:
         return 0
     closed = s.closed
     fu = 20
-    if details is not None:
-        details.append(_BASE.copy())
+    details.append(_BASE.copy())
     if closed and not s.tsumo:
         fu += 10
-        if details is not None:
-            details.append(_MENZEN_RON.copy())
+        details.append(_MENZEN_RON.copy())
     if pinfu:
         return fu
     if s.tsumo:
         fu += 2
-        if details is not None:
-            details.append(_TSUMO.copy())
+        details.append(_TSUMO.copy())
     wait = h.wait
     if wait == "kanchan" or wait == "penchan" or wait == "tanki":
         fu += 2
-        if details is not None:
-            details.append(_WAIT[wait].copy())
+        details.append(_WAIT[wait].copy())
     set_fu = _SET_FU
     for st in h.sets:
         value = set_fu[st]
         if value:
             fu += value
-            if details is not None:
-                details.append(_SET_ITEM[st].copy())
+            details.append(_SET_ITEM[st].copy())
     pair = h.pair
     if pair >= 27:
         pair_fu = 0
@@ -124,12 +120,10 @@ def count_fu(h: Reading, s: Situation, pinfu: bool, details: list | None = None)
             pair_fu = 2
         if pair_fu:
             fu += pair_fu
-            if details is not None:
-                key = "double_wind_pair" if pair == s.seat == s.round else "pair"
-                details.append(_PAIR_ITEM[key, pair_fu, pair].copy())
+            key = "double_wind_pair" if pair == s.seat == s.round else "pair"
+            details.append(_PAIR_ITEM[key, pair_fu, pair].copy())
     if fu == 20 and not closed:
         # an open hand with a pinfu shape won on a discard has no fu at all: it counts 30
         fu = 30
-        if details is not None:
-            details.append(_OPEN_PINFU.copy())
+        details.append(_OPEN_PINFU.copy())
     return fu

@@ -57,7 +57,8 @@ def _ryuuiisou(h: Reading, s: Situation) -> bool:
 def _nine_gates_suit(s: Situation) -> list[int] | None:
     if s.n_melds or s.n_suits != 1 or s.has_honor:
         return None
-    base = 9 * next(k // 9 for k in range(27) if s.counts[k])
+    present = s.present  # one suit and no honours: the lowest set bit says which suit
+    base = 0 if present & 0x1FF else 9 if present & 0x3FE00 else 18
     suit = s.counts[base:base + 9]
     if all(c >= need for c, need in zip(suit, _NINE_GATES, strict=True)):
         return suit
