@@ -243,14 +243,15 @@ def _parse_meld(raw: object, index: int) -> Meld:
     """A checked meld; a (type, tiles) pair read before is looked up (a Meld is never changed)."""
     if type(raw) is dict:
         key = (raw.get("type"), raw.get("tiles"))
-        meld = _MELDS.get(key) if len(raw) == 2 and type(key[1]) is str else None
+        if type(key[1]) is not str or type(key[0]) is not str:  # only text is looked up (and hashable)
+            return _read_meld(raw, index)
+        meld = _MELDS.get(key) if len(raw) == 2 else None
         if meld is not None:
             return meld
         meld = _read_meld(raw, index)
-        if type(key[1]) is str:
-            if len(_MELDS) > 20_000:
-                _MELDS.clear()
-            _MELDS[key] = meld
+        if len(_MELDS) > 20_000:
+            _MELDS.clear()
+        _MELDS[key] = meld
         return meld
     return _read_meld(raw, index)
 
