@@ -310,3 +310,17 @@ def test_unknown_rule_option_is_unknown_rules_in_both_forms(score_cli):
     assert status == 2 and "unknown_rules" in err and "no_such_option" in err
     status, out, _ = score_cli([*argv, "--json"])
     assert status == 2 and json.loads(out)["code"] == "unknown_rules"
+
+
+@needs_engine
+def test_seed_000_worked_example_52_fu_through_the_human_form(score_cli):
+    # seed 000 (Punkteermittlung): 2 han 52 fu -> 60 fu, 60 * 2^4 = 960 base; a non-dealer ron pays
+    # 4 * 960 = 3840 -> 3900. Hand: 111m 999p 444s 678s 22z, South seat, ron on 6s (ryanmen).
+    # Yaku: sanankou 2 han. Fu: 20 + 10 closed ron + 8 (111m) + 8 (999p) + 4 (444s) + 2 (seat-wind
+    # pair 22z) = 52. With one honba (+300) and one riichi stick (+1000): 4200 paid, 5200 gained.
+    argv = ["111m999p444s78s22z @6s", "--seat", "S", "--round", "E", "--honba", "1", "--sticks", "1",
+            "--rules", "ema2016"]
+    status, out, err = score_cli(argv)
+    assert status == 0, err
+    assert "2 han, 60 fu" in out and "Base points: 960" in out
+    assert "discarder pays: 4200" in out and "Total gain: 5200" in out
