@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from statistics import median
 
-GROUP_GAP = 0.2  # gap between tiles, in tile widths, that starts a new group
+GROUP_GAP = 0.2  # gap between tiles, in tile pitches, that starts a new group (chosen on training-style scenes)
+SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
 
 
@@ -95,18 +96,35 @@ def group_rows(dets: list[Det]) -> Layout:
     return Layout(rows)
 
 
+def _pitch(row: list[Det], tile_w: float) -> float:
+    """Centre-to-centre distance of touching upright tiles in this row: most neighbours touch, so the lower
+    half of the distances is that pitch. Centres are steadier than box edges, whose sizes are regressed."""
+    d = [b.cx - a.cx for a, b in zip(row, row[1:], strict=False)
+         if not (a.sideways or b.sideways or a.stacked or b.stacked)]
+    d = sorted(v for v in d if v > 0.3 * tile_w)
+    if len(d) < 2:
+        return tile_w
+    return median(d[: max(1, (len(d) + 1) // 2)])
+
+
 def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
+    pitch = _pitch(row, tile_w)
     groups: list[list[Det]] = []
-    right = None
+    prev = None
     for d in row:
         if d.stacked and groups:
             groups[-1].append(d)
             continue
-        if right is None or d.box[0] - right > GROUP_GAP * tile_w:
+        if prev is None:
             groups.append([d])
         else:
-            groups[-1].append(d)
-        right = d.box[2] if right is None else max(right, d.box[2])
+            # half widths along the row: a sideways tile is as wide as an upright one is tall (about 4:3)
+            half = (SIDE_RATIO if prev.sideways else 1.0) * pitch / 2 + (SIDE_RATIO if d.sideways else 1.0) * pitch / 2
+            if d.cx - prev.cx - half > GROUP_GAP * pitch:
+                groups.append([d])
+            else:
+                groups[-1].append(d)
+        prev = d
     return groups
 
 

@@ -1,0 +1,121 @@
+"""The whole path photo file -> tiles -> scoring request, on small photos made by the synthetic generator
+(tests/fixtures/vision/NAME.jpg; NAME.json holds the tiles and the request as the generator placed them, so
+the expected values are the scene's construction, not the recogniser's output). Runs on the shipped ONNX
+models with onnxruntime only.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "vision"
+MODELS = Path(__file__).resolve().parents[1] / "models"
+PHOTOS = sorted(FIXTURES.glob("*.jpg"))
+
+pytestmark = pytest.mark.skipif(not (MODELS / "localiser.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
+                                reason="shipped ONNX models missing")
+
+
+def _norm(req: dict | None) -> object:
+    if req is None:
+        return None
+    return (req["hand"], req["win_tile"], sorted((m["type"], m["tiles"]) for m in req["melds"]),
+            req["dora_indicators"])
+
+
+@pytest.mark.parametrize("photo", PHOTOS, ids=[p.stem for p in PHOTOS])
+def test_photo_gives_the_tiles_in_reading_order_and_the_request(photo: Path):
+    # README "Recognition", photo convention: hand row, winning tile apart, melds right, dora row above
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads(photo.with_suffix(".json").read_text())
+    result = recognize_image(load_image(photo))
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    for t, lt in zip(result["tiles"], label["tiles"], strict=True):
+        assert t["sideways"] == lt["sideways"]
+        # boxes land on the tile: centre inside the labelled face
+        cx, cy = (t["box"][0] + t["box"][2]) / 2, (t["box"][1] + t["box"][3]) / 2
+        x1, y1, x2, y2 = lt["box"]
+        assert x1 <= cx <= x2 and y1 <= cy <= y2
+
+
+def test_fixtures_exist_and_stay_small():
+    assert len(PHOTOS) >= 3
+    assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2_000_000
+
+
+def test_recognize_json_prints_one_object_per_image_with_the_issue_keys():
+    # issue 4: {"image": ..., "tiles": [{"tile", "box", "confidence", "sideways", "group"}], "request": ...}
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "recognize", "--json", *map(str, PHOTOS[:2])],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert first["image"] == str(PHOTOS[0])
+    assert set(first) >= {"image", "tiles", "request"}
+    assert set(first["tiles"][0]) == {"tile", "box", "confidence", "sideways", "group"}
+
+
+def test_annotate_writes_the_photo_with_boxes(tmp_path: Path):
+    from companion.cli import main
+
+    assert main(["recognize", str(PHOTOS[0]), "--annotate", str(tmp_path)]) == 0
+    assert (tmp_path / f"{PHOTOS[0].stem}.annotated.jpg").stat().st_size > 0
+
+
+def test_a_file_that_is_not_a_photo_gives_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a picture")
+    assert main(["recognize", str(bad)]) == 2
+    assert "not an image" in capsys.readouterr().err
+
+
+def test_an_empty_table_gives_no_tiles_and_says_why():
+    from companion.vision import recognize_image
+
+    cloth = np.zeros((480, 640, 3), np.uint8)
+    cloth[:] = (60, 110, 40)
+    result = recognize_image(cloth)
+    assert result["tiles"] == []
+    assert result["request"] is None and result["reason"] == "no tiles found"
+
+
+def test_save_correction_keeps_a_labelled_crop(tmp_path: Path):
+    from companion.vision import save_correction
+    from companion.vision.pipeline import load_image
+
+    image = load_image(PHOTOS[0])
+    path = save_correction(image, [10, 10, 40, 50], "3p", tmp_path)
+    assert path.parent.name == "3p" and path.exists()
+
+
+def test_save_correction_rejects_an_unknown_tile(tmp_path: Path):
+    from companion.errors import InvalidRequestError
+    from companion.vision import save_correction
+
+    with pytest.raises(InvalidRequestError):
+        save_correction(np.zeros((50, 50, 3), np.uint8), [1, 1, 20, 30], "10m", tmp_path)
+
+
+def test_watch_with_a_missing_camera_says_so(capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    assert main(["watch", "--camera", "97", "--max-frames", "1"]) == 2
+    assert "camera 97 cannot be opened" in capsys.readouterr().err
+
+
+def test_train_without_finetune_explains_the_two_ways(capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    assert main(["train"]) == 2
+    assert "--finetune" in capsys.readouterr().err
