@@ -115,13 +115,15 @@ def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, flo
 
 
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
-    """Class index and probability of each box; sideways crops are read both ways round and averaged."""
+    """Class index and probability of each box (crops read upright and turned by 180 degrees, averaged)."""
     if not boxes:
         return np.zeros(0, np.int64), np.zeros(0, np.float32)
     crops = [crop_tile(image_bgr, b, s) for b, s in boxes]
     batch = np.concatenate([to_tensor(c) for c in crops])
-    logits = session("classifier").run(None, {"crops": batch})[0]
-    p = _softmax(logits)
+    # tiles lie either way round: reading each crop also turned by 180 degrees and averaging is cheap
+    both = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
+    logits = session("classifier").run(None, {"crops": np.ascontiguousarray(both)})[0]
+    p = (_softmax(logits[: len(batch)]) + _softmax(logits[len(batch):])) / 2
     return p.argmax(axis=1), p.max(axis=1)
 
 
