@@ -318,13 +318,19 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r = Request()
     r.options = r.opts = options
     get = request.get
-    flags = (get("riichi", False), get("double_riichi", False), get("ippatsu", False), get("rinshan", False),
-             get("chankan", False), get("haitei", False), get("houtei", False), get("tenhou", False),
-             get("chiihou", False), get("renhou", False), get("tsumo", False))
-    for value in flags:
-        if value is not False and value is not True:
-            flags = tuple(_flag(request, key) for key in _ALL_FLAGS)  # names the bad one
-            break
+    tsumo = get("tsumo", False)
+    if tsumo is False and request.keys().isdisjoint(_FLAG_SET):  # most requests name no situation flag
+        flags = _NO_FLAGS
+    elif tsumo is True and request.keys().isdisjoint(_FLAG_SET):
+        flags = _TSUMO_ONLY
+    else:
+        flags = (get("riichi", False), get("double_riichi", False), get("ippatsu", False), get("rinshan", False),
+                 get("chankan", False), get("haitei", False), get("houtei", False), get("tenhou", False),
+                 get("chiihou", False), get("renhou", False), tsumo)
+        for value in flags:
+            if value is not False and value is not True:
+                flags = tuple(_flag(request, key) for key in _ALL_FLAGS)  # names the bad one
+                break
     (r.riichi, r.double_riichi, r.ippatsu, r.rinshan, r.chankan, r.haitei, r.houtei, r.tenhou, r.chiihou,
      r.renhou, r.tsumo) = flags
     seat = get("seat_wind", "E")
@@ -458,6 +464,9 @@ _TERMINAL_MASK = _TH_MASK & ~_HONOR_MASK
 _GREEN_MASK = sum(1 << k for k in GREEN_KINDS)
 _MELD_BITS = tuple(7 << k if k < 32 else 0 for k in range(NUM_KINDS))
 _ALL_FLAGS = (*FLAGS, "tsumo")
+_FLAG_SET = frozenset(FLAGS)
+_NO_FLAGS = (False,) * 11
+_TSUMO_ONLY = (False,) * 10 + (True,)
 _WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}
 
 
