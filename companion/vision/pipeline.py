@@ -178,8 +178,14 @@ def annotate(image_bgr: np.ndarray, result: dict) -> np.ndarray:
     return out
 
 
-def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], tile: str, folder: Path) -> Path:
-    """Keep the corrected tile as a labelled crop (folder/<tile>/<time>.png) for `companion train --finetune`."""
+def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], tile: str, folder: Path,
+                    sideways: bool | None = None) -> Path:
+    """Keep the corrected tile as a labelled crop (folder/<tile>/<time>.png) for `companion train --finetune`.
+
+    A box alone does not say whether the tile lies sideways (a photo at a low angle makes upright tiles
+    wider than tall), so unless `sideways` is given both ways are tried and the one in which the classifier
+    finds the corrected tile more likely is kept.
+    """
     from companion.errors import InvalidRequestError
 
     if tile not in classes():
@@ -187,11 +193,20 @@ def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], til
     x1, y1, x2, y2 = (float(v) for v in box)
     if not (x2 > x1 and y2 > y1):
         raise InvalidRequestError("box must be [x1, y1, x2, y2] with x2 > x1 and y2 > y1")
-    sideways = (x2 - x1) > (y2 - y1)
-    crop = crop_tile(image_bgr, (x1, y1, x2, y2), sideways)
+    if sideways is None:
+        options = [crop_tile(image_bgr, (x1, y1, x2, y2), False), crop_tile(image_bgr, (x1, y1, x2, y2), True)]
+        try:
+            logits = session("classifier").run(None, {"crops": np.concatenate([to_tensor(c) for c in options])})[0]
+            k = classes().index(tile)
+            crop = options[int(np.argmax(_softmax(logits)[:, k]))]
+        except FileNotFoundError:
+            crop = options[int((x2 - x1) > 1.2 * (y2 - y1))]
+    else:
+        crop = crop_tile(image_bgr, (x1, y1, x2, y2), sideways)
     target = Path(folder) / tile
     target.mkdir(parents=True, exist_ok=True)
     path = target / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.perf_counter_ns() % 1_000_000:06d}.png"
     cv2.imwrite(str(path), crop)
-    (Path(folder) / "labels.jsonl").open("a").write(json.dumps({"file": str(path.relative_to(folder)), "tile": tile}) + "\n")
+    with (Path(folder) / "labels.jsonl").open("a") as log:
+        log.write(json.dumps({"file": str(path.relative_to(folder)), "tile": tile}) + "\n")
     return path
