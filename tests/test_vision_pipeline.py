@@ -119,3 +119,19 @@ def test_train_without_finetune_explains_the_two_ways(capsys: pytest.CaptureFixt
 
     assert main(["train"]) == 2
     assert "--finetune" in capsys.readouterr().err
+
+
+def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
+    # issue 4: corrections kept as labelled crops adapt the classifier (`companion train --finetune`)
+    pytest.importorskip("torch")
+    from companion.vision import save_correction
+    from companion.vision.finetune import finetune
+    from companion.vision.pipeline import load_image
+
+    label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
+    image = load_image(PHOTOS[0])
+    for t in label["tiles"][:6]:
+        save_correction(image, t["box"], t["tile"], tmp_path / "corr", sideways=t["sideways"])
+    report = finetune(tmp_path / "corr", tmp_path / "out", steps=3)
+    assert "6 corrected crops" in report
+    assert (tmp_path / "out" / "classifier.onnx").stat().st_size > 100_000

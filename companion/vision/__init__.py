@@ -17,11 +17,11 @@ def recognize_image(image_bgr: Any) -> dict:
     return run(image_bgr)
 
 
-def save_correction(image_bgr: Any, box: Any, tile: str, folder: Path) -> Path:
+def save_correction(image_bgr: Any, box: Any, tile: str, folder: Path, sideways: bool | None = None) -> Path:
     """See companion.vision.pipeline.save_correction."""
     from companion.vision.pipeline import save_correction as run
 
-    return run(image_bgr, box, tile, folder)
+    return run(image_bgr, box, tile, folder, sideways)
 
 
 __all__ = ["recognize_image", "save_correction"]
