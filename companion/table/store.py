@@ -16,9 +16,9 @@ import json
 import sqlite3
 import uuid
 from contextlib import closing
-from datetime import UTC, datetime
 from pathlib import Path
 
+from companion import storage
 from companion.errors import TableError
 
 EXPORT_FORMAT = "mahjong-companion-game"
@@ -64,11 +64,14 @@ class GameNotFoundError(TableError):
     code = "not_found"
 
 
-_READY: set[str] = set()  # database files whose schema this process has already checked
+_now = storage.utc_now
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def _add_rules_column(con: sqlite3.Connection) -> None:
+    """Files written before the rules were kept with each game get the column."""
+    columns = {row[1] for row in con.execute("PRAGMA table_info(games)")}
+    if "rules" not in columns:
+        con.execute("ALTER TABLE games ADD COLUMN rules TEXT")
 
 
 class Store:
@@ -76,24 +79,10 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        key = str(self.path.resolve()) if self.path.exists() else None
-        if key in _READY:
-            return  # the web layer opens a Store per request; the schema is there already
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as con:
-            con.execute("PRAGMA journal_mode=WAL")  # persistent in the file
-            con.executescript(_SCHEMA)
-            columns = {row[1] for row in con.execute("PRAGMA table_info(games)")}
-            if "rules" not in columns:  # files written before rules were kept with the game
-                con.execute("ALTER TABLE games ADD COLUMN rules TEXT")
-        _READY.add(str(self.path.resolve()))
+        storage.prepare(self.path, _SCHEMA, _add_rules_column)
 
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        con.execute("PRAGMA synchronous=FULL")
-        con.execute("PRAGMA foreign_keys=ON")
-        con.execute("PRAGMA busy_timeout=30000")
-        return con
+        return storage.connect(self.path)
 
     # ----- games ----------------------------------------------------------------------------
     def create_game(self, preset: str, overrides: dict | None, players: list[str],

@@ -15,9 +15,9 @@ import json
 import sqlite3
 import uuid
 from contextlib import closing
-from datetime import UTC, datetime
 from pathlib import Path
 
+from companion import storage
 from companion.errors import CompanionError
 
 _SCHEMA = """
@@ -56,11 +56,7 @@ class TournamentStateError(TournamentError):
     code = "conflict"
 
 
-_READY: set[str] = set()
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+now = storage.utc_now
 
 
 class TournamentStore:
@@ -68,21 +64,10 @@ class TournamentStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        key = str(self.path.resolve())
-        if key in _READY and self.path.exists():
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as con:
-            con.execute("PRAGMA journal_mode=WAL")
-            con.executescript(_SCHEMA)
-        _READY.add(key)
+        storage.prepare(self.path, _SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        con.execute("PRAGMA synchronous=FULL")
-        con.execute("PRAGMA foreign_keys=ON")
-        con.execute("PRAGMA busy_timeout=30000")
-        return con
+        return storage.connect(self.path)
 
     def create(self, record: dict, client_id: str | None = None) -> tuple[dict, bool]:
         """Store a new tournament record (an ``id`` is added); returns ``(record, duplicate)``.

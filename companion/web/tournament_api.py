@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.errors import CompanionError, InvalidRequestError
+from companion.web.api import json_body
 
 bp = Blueprint("tournament", __name__)
 
@@ -30,15 +31,6 @@ def _service() -> Any:
     from companion.tournament import Tournaments
 
     return Tournaments(current_app.config["DATABASE"])
-
-
-def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    if body is None:
-        raise InvalidRequestError("the request body must be JSON (Content-Type: application/json)")
-    if not isinstance(body, dict):
-        raise InvalidRequestError("the request body must be a JSON object")
-    return body
 
 
 def _client_id(body: dict[str, Any]) -> str:
@@ -71,7 +63,7 @@ def list_tournaments():  # noqa: ANN201
 
 @bp.post("/api/tournaments")
 def create_tournament():  # noqa: ANN201
-    view, duplicate = _service().create(_body())
+    view, duplicate = _service().create(json_body())
     return jsonify(view), 200 if duplicate else 201
 
 
@@ -87,7 +79,7 @@ def table_now(tid: str, number: int):  # noqa: ANN201
 
 @bp.post("/api/tournaments/<tid>/rounds")
 def seat_round(tid: str):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     force = body.get("force", False)
     if not isinstance(force, bool):
         raise InvalidRequestError('"force" must be true or false')
@@ -100,7 +92,7 @@ def seat_round(tid: str):  # noqa: ANN201
 
 @bp.post("/api/tournaments/<tid>/rounds/<int:rnd>/cancel")
 def cancel_round(tid: str, rnd: int):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     svc = _service()
     entry, duplicate = svc.cancel_round(tid, rnd, body.get("reason"), _client_id(body))
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
@@ -108,7 +100,7 @@ def cancel_round(tid: str, rnd: int):  # noqa: ANN201
 
 @bp.post("/api/tournaments/<tid>/settings")
 def change_settings(tid: str):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     unknown = sorted(set(body) - {"rounds", "reason", "client_id"})
     if unknown or "rounds" not in body:
         raise InvalidRequestError('settings: send "rounds" (the new number of rounds), "reason" and "client_id"')
@@ -119,7 +111,7 @@ def change_settings(tid: str):  # noqa: ANN201
 
 @bp.post("/api/tournaments/<tid>/rounds/<int:rnd>/tables/<int:number>/result")
 def enter_result(tid: str, rnd: int, number: int):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     svc = _service()
     game = svc.enter_result(tid, rnd, number, body.get("points"), _client_id(body))
     return jsonify({"game": game, "tournament": svc.view(tid)}), 201
@@ -127,7 +119,7 @@ def enter_result(tid: str, rnd: int, number: int):  # noqa: ANN201
 
 @bp.post("/api/tournaments/<tid>/clock")
 def start_clock(tid: str):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     svc = _service()
     entry, duplicate = svc.start_clock(tid, body.get("minutes"), _client_id(body))
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
@@ -136,13 +128,13 @@ def start_clock(tid: str):  # noqa: ANN201
 @bp.post("/api/tournaments/<tid>/penalties")
 def add_penalty(tid: str):  # noqa: ANN201
     svc = _service()
-    entry, duplicate = svc.add_penalty(tid, _body())
+    entry, duplicate = svc.add_penalty(tid, json_body())
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
 
 
 @bp.post("/api/tournaments/<tid>/players")
 def add_player(tid: str):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     svc = _service()
     entry, duplicate = svc.add_player(tid, body, _client_id(body))
     return jsonify({"entry": entry, "duplicate": duplicate, "tournament": svc.view(tid)}), 200 if duplicate else 201
@@ -151,7 +143,7 @@ def add_player(tid: str):  # noqa: ANN201
 @bp.post("/api/tournaments/<tid>/players/<pid>/withdraw")
 @bp.post("/api/tournaments/<tid>/players/<pid>/return")
 def withdraw_player(tid: str, pid: str):  # noqa: ANN201
-    body = _body()
+    body = json_body()
     svc = _service()
     back = request.path.endswith("/return")
     entry, duplicate = svc.withdraw_player(tid, pid, body.get("reason"), _client_id(body), back=back)
