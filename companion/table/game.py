@@ -38,7 +38,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from companion.errors import CompanionError, TableError
-from companion.rules.riichi.points import base_points, round_up_100
+from companion.rules.riichi.points import base_points, payments
 from companion.table.rules import TableRules, table_rules
 
 WINDS = "ESWN"
@@ -505,18 +505,8 @@ def _riichi_payments(st: GameState, w: int, entry: dict, tsumo: bool, honba: int
         base, limit = _check_han_fu(st, entry, tsumo)
         info = {"han": entry.get("han"), "fu": entry.get("fu"), "yakuman": entry.get("yakuman", 0),
                 "limit": limit}
-        return _payments(base, dealer, tsumo, honba, r.honba_value), info
+        return payments(base, dealer, tsumo, honba, r.honba_value), info
     raise TableError(f"winner {st.players[w]}: give han and fu, yakuman, points or a scoring request")
-
-
-def _payments(base: int, dealer: bool, tsumo: bool, honba: int, honba_value: int) -> dict:
-    # like points.payments, but with the table's honba value split in thirds on a tsumo
-    if tsumo:
-        per = honba * honba_value // 3
-        if dealer:
-            return {"each_non_dealer": round_up_100(2 * base) + per}
-        return {"dealer": round_up_100(2 * base) + per, "each_non_dealer": round_up_100(base) + per}
-    return {"discarder": round_up_100(base * (6 if dealer else 4)) + honba * honba_value}
 
 
 def _points_payments(points: object, dealer: bool, tsumo: bool, honba: int, honba_value: int) -> dict:
