@@ -163,14 +163,13 @@ def score_request(r: Request) -> dict:
     complete = False
     for win in wins:
         s.win = win
-        fixed_by_shape: dict[int, list] = {}
+        shape = -1  # readings come grouped by shape: the fixed rows change only with it
         for h in readings(s):
             complete = True
-            groups = table[h.shape, is_open]
-            fixed = fixed_by_shape.get(h.shape)
-            if fixed is None:
+            if h.shape != shape:
+                shape = h.shape
+                groups = table[shape, is_open]
                 fixed = _fixed_rows(h, s, groups)
-                fixed_by_shape[h.shape] = fixed
             best = _evaluate(h, s, groups, fixed, dora_han, opts, best)
     if not complete:
         n = shanten(r.counts, len(r.melds))
