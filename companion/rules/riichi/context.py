@@ -48,7 +48,8 @@ class Reading:
         self.pairs = pairs
 
 
-def _part(pair: int, base: int, sets: tuple) -> tuple:
+def _sets_part(base: int, sets: tuple) -> tuple:
+    """(concealed sets, chi firsts, triplet kinds, all sets touch a terminal) of one suit's sets."""
     absolute = []
     chis = []
     pons = []
@@ -62,7 +63,12 @@ def _part(pair: int, base: int, sets: tuple) -> tuple:
             absolute.append((PON, base + pos, True))
             pons.append(base + pos)
             outside = outside and pos in (0, 8)
-    return (pair, tuple(absolute), tuple(chis), tuple(pons), outside)
+    return (tuple(absolute), tuple(chis), tuple(pons), outside)
+
+
+# The same sets turn up in many suit patterns (with each possible pair, or none), so a new pattern
+# is mostly put together from sets read before.
+_SETS_PARTS: tuple[dict, dict, dict] = ({}, {}, {})
 
 
 def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
@@ -72,7 +78,16 @@ def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
     Memoised per suit (in ``_PARTS``) in the form the readings need, so a new hand mostly hits
     suits seen before: this is what makes a cold hand cheap compared with splitting all 34 counts
     at once."""
-    return tuple([_part(base + pair if pair >= 0 else -1, base, sets) for pair, sets in suit_splits(counts)])
+    memo = _SETS_PARTS[base // 9]
+    out = []
+    for pair, sets in suit_splits(counts):
+        part = memo.get(sets)
+        if part is None:
+            if len(memo) > 50000:
+                memo.clear()
+            part = memo[sets] = _sets_part(base, sets)
+        out.append((base + pair if pair >= 0 else -1, *part))
+    return tuple(out)
 
 
 _PARTS: tuple[dict, dict, dict] = ({}, {}, {})
