@@ -284,8 +284,9 @@ def fake_vision(monkeypatch, tmp_path):
         return {"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "confidence": 0.97, "sideways": False, "group": 0}],
                 "request": None}
 
-    def save_correction(image, box, tile, folder):
+    def save_correction(image, box, tile, folder, sideways=None):
         calls["saved"].append((image.shape, box, tile, folder))
+        calls["sideways"] = sideways
         return f"{folder}/{tile}/1.png"
 
     module.recognize_image = recognize_image
@@ -329,6 +330,15 @@ def test_correction_is_saved_in_the_instance_folder(client, fake_vision):
     assert shape == (40, 60, 3) and box == [1, 2, 30, 38] and tile == "0p"
     assert folder == client.application.config["CORRECTIONS_DIR"]
     assert folder.startswith(client.application.instance_path) and folder.endswith("corrections")
+    assert fake_vision["sideways"] is None  # not said: the recogniser guesses the crop's orientation
+
+
+def test_correction_passes_on_that_the_tile_lay_sideways(client, fake_vision):
+    r = client.post("/api/corrections", data={"image": (io.BytesIO(_png()), "a.png"), "tile": "3m",
+                                              "box": "1,2,30,20", "sideways": "true"},
+                    content_type="multipart/form-data")
+    assert r.status_code == 201, r.get_json()
+    assert fake_vision["sideways"] is True
 
 
 @pytest.mark.parametrize("form, fragment", [

@@ -305,6 +305,8 @@ def save_correction():  # noqa: ANN201
     height, width = image.shape[:2]
     if len(box) != 4 or not (0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
         raise InvalidRequestError(f'"box" must be x1,y1,x2,y2 inside the {width}x{height} photo')
+    # the recogniser knows whether the tile lay sideways; without it the crop's orientation is guessed
+    sideways = {"true": True, "false": False}.get(request.form.get("sideways", "").lower())
     vision = _vision()
-    path = vision.save_correction(image, box, tile, current_app.config["CORRECTIONS_DIR"])
+    path = vision.save_correction(image, box, tile, current_app.config["CORRECTIONS_DIR"], sideways=sideways)
     return jsonify({"saved": str(path) if path is not None else None, "tile": tile, "box": box}), 201

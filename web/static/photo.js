@@ -133,6 +133,7 @@
           form.append("image", file);
           form.append("tile", code);
           form.append("box", result.tiles[i].box.join(","));
+          form.append("sideways", result.tiles[i].sideways ? "true" : "false");
           try { await C.api("POST", "/api/corrections", undefined, { form }); } catch (err) { C.toast(err.message, true); }
         } }, tileFace(code))));
     }
