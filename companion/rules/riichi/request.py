@@ -437,8 +437,12 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.dora = tuple([v & 63 for v in dora]) if ind_reds else dora
     r.ura = tuple([v & 63 for v in ura]) if ind_reds else ura
     r.closed = closed
-    if True in flags[:10] or ura or r.discarder is not None:
+    if True in flags[:10]:
         _check_flags(r, bool(melds), n_kans > 0)
+    elif ura or r.discarder is not None:  # no flag set: only these two can contradict
+        if ura:
+            raise InvalidRequestError(_URA_WITHOUT_RIICHI)
+        _check_discarder(r)
     return r
 
 
@@ -506,6 +510,16 @@ def _check_copies(hand: tuple[int, ...], melds: list[Meld], dora: tuple[int, ...
         raise InvalidTilesError(f"{sum(reds)} red fives, but the rules {options.preset} have {options.red_fives}")
 
 
+_URA_WITHOUT_RIICHI = "contradicting flags: ura dora indicators are only turned over for a riichi hand"
+
+
+def _check_discarder(r: Request) -> None:
+    if r.tsumo:
+        raise InvalidRequestError("contradicting flags: a discarder was given for a tsumo")
+    if r.discarder == r.seat:
+        raise InvalidRequestError("contradicting flags: the winner cannot be the discarder")
+
+
 def _check_flags(r: Request, has_melds: bool, has_kan: bool) -> None:
     def bad(message: str) -> InvalidRequestError:
         return InvalidRequestError(f"contradicting flags: {message}")
@@ -517,7 +531,7 @@ def _check_flags(r: Request, has_melds: bool, has_kan: bool) -> None:
     if r.ippatsu and not r.riichi:
         raise bad("ippatsu without riichi")
     if r.ura and not r.riichi:
-        raise bad("ura dora indicators are only turned over for a riichi hand")
+        raise InvalidRequestError(_URA_WITHOUT_RIICHI)
     if r.rinshan:
         if not r.tsumo:
             raise bad("rinshan (win on the kan replacement tile) is always a tsumo, not a ron")
@@ -536,10 +550,7 @@ def _check_flags(r: Request, has_melds: bool, has_kan: bool) -> None:
     if r.houtei and r.tsumo:
         raise bad("houtei is a ron on the last discard; use haitei for a tsumo on the last tile")
     if r.discarder is not None:
-        if r.tsumo:
-            raise bad("a discarder was given for a tsumo")
-        if r.discarder == r.seat:
-            raise bad("the winner cannot be the discarder")
+        _check_discarder(r)
     if not (r.tenhou or r.chiihou or r.renhou):
         return
     first_turn = [f for f in ("tenhou", "chiihou", "renhou") if getattr(r, f)]
