@@ -384,8 +384,8 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
 
     dora = _indicators(get("dora_indicators"), "dora_indicators")
     ura = _indicators(get("ura_indicators"), "ura_indicators")
-    if len(dora) > 1 or ura:
-        _check_indicators(dora, ura, options)
+    if (len(dora) > 1 or len(ura) > 1) and (len(dora) > 5 or len(ura) > 5 or not options.kan_dora):
+        _check_indicators(dora, ura, options)  # only an error gets here: it words it
 
     full = concealed
     n_kans = 0
