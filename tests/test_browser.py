@@ -182,8 +182,9 @@ def photo_server(tmp_path, monkeypatch):
                   "sideways": False, "group": 0} for i, c in enumerate(codes)]
         return {"tiles": tiles, "request": {"hand": "134m567p33s456s789s", "win_tile": "9s"}}
 
-    def save_correction(image, box, tile, folder):
+    def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
+        assert sideways is False  # the recogniser said the tile stood upright
         return f"{folder}/{tile}.png"
 
     module.recognize_image = recognize_image
