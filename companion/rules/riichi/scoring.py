@@ -224,13 +224,14 @@ def _payments(r: Request, base: int, honba_value: int) -> tuple[dict, int, dict 
     point change per seat wind (a ron only when the discarder is known; the winner's own entry is
     filled in by the caller, sticks included)."""
     pay = points.payments(base, r.dealer, r.tsumo, r.honba, honba_value)
-    seats = {"E": 0, "S": 0, "W": 0, "N": 0}
     if not r.tsumo:
         gained = pay["discarder"]
         if r.discarder is None:
             return pay, gained, None
+        seats = {"E": 0, "S": 0, "W": 0, "N": 0}
         seats[WIND_LETTERS[r.discarder - EAST]] = -gained
         return pay, gained, seats
+    seats = {"E": 0, "S": 0, "W": 0, "N": 0}
     each = pay["each_non_dealer"]
     if r.dealer:
         seats["S"] = seats["W"] = seats["N"] = -each
