@@ -24,6 +24,7 @@
     $$("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
     $$("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
     $$("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+    $$("[data-i18n-label]").forEach((el) => { el.label = t(el.dataset.i18nLabel); });
     $$("[data-lang]").forEach((b) => b.classList.toggle("on", b.dataset.lang === lang));
   }
   document.addEventListener("click", (e) => {
@@ -54,6 +55,8 @@
   const newClientId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}-${Math.random().toString(36).slice(2, 10)}`;
 
   let state = null; // the current game as GET /api/games/<id> returns it
+  // riichi | hongkong | classical | oldjapanese: the win entry and the table differ per family
+  const family = () => (state && (state.family || (state.rules || {}).family)) || "riichi";
   let busy = false;
 
   async function postEvent(event) {
@@ -131,6 +134,7 @@
     // only what the organiser changed goes to the server; everything else stays the preset's
     const overrides = {};
     for (const input of $$("[data-override]", f)) {
+      if (input.closest("[data-families]").hidden) continue; // a rule the chosen family does not have
       const kind = input.dataset.override;
       if (kind === "bool") { if (input.checked) overrides[input.name] = true; continue; }
       const value = input.value.trim();
@@ -143,6 +147,15 @@
       location.hash = `#/game/${st.id}`;
     } catch (ex) { err.textContent = ex.message; err.hidden = false; }
   });
+
+  // the house-rule fields that exist in the chosen family (companion.table.rules per family)
+  function showOverridesFor() {
+    const opt = $("#preset").selectedOptions[0];
+    const fam = (opt && (opt.dataset.family || opt.parentElement.dataset.family)) || "riichi";
+    $$("#new-game [data-families]").forEach((lab) => { lab.hidden = !lab.dataset.families.split(" ").includes(fam); });
+  }
+  $("#preset").addEventListener("change", showOverridesFor);
+  showOverridesFor();
 
   $("#import-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
@@ -203,6 +216,10 @@
     $("#honba-count b").textContent = `${st.honba}`;
     $("#honba-count").title = t("honba");
     $("#stick-count b").textContent = `${st.riichi_sticks}`;
+    // families without riichi have no sticks; without counters no honba (old Japanese shows its 0-value ones)
+    $("#stick-count").hidden = (st.rules || {}).riichi === false;
+    $("#honba-count").hidden = (st.rules || {}).honba === false;
+    $('[data-action="draw"]').dataset.i18n = family() === "riichi" ? "draw" : "draw_plain";
     $("#stick-count").title = t("sticks");
     $("#yame-banner").hidden = !st.yame_available || st.finished;
     $$(".actions .action").forEach((b) => {
@@ -336,6 +353,9 @@
       const parts = [w.player];
       if (w.yakuman) parts.push(`${w.yakuman > 1 ? `${w.yakuman}\u00d7 ` : ""}${t("yakuman")}`);
       else if (w.han) parts.push(`${w.han} ${t("han")}${w.han < 5 && w.fu ? ` ${w.fu} ${t("fu")}` : ""}`);
+      if (w.fan !== undefined) parts.push(`${w.fan} ${t("fan")}`);
+      if (w.value !== undefined) parts.push(`${fmt(w.points)} ${t("points")} \u00b7 ${w.doubles} ${t("doubles")} \u2192 ${fmt(w.value)}`);
+      if (w.values_by_seat) parts.push(`${t("hand_values")}: ${Object.entries(w.values_by_seat).map(([k, x]) => `${windLetter(k)} ${fmt(x)}`).join(", ")}`);
       if (w.limit) parts.push(t(`limit_${w.limit}`));
       if (w.gain) parts.push(fmt(w.gain));
       return parts.join(" \u00b7 ");
@@ -382,10 +402,14 @@
       blocks.replaceChildren(...w.winners.map((p) => winnerBlock(p)));
     }
     function winnerBlock(p) {
-      const v = w.values[p] || (w.values[p] = { mode: "hanfu" });
+      const fam = family();
+      const v = w.values[p] || (w.values[p] = { mode: fam === "riichi" ? "hanfu" : "hand" });
       const box = el("div", { class: "winner-block", "data-winner": p });
       const inner = el("div");
-      const modes = [["hanfu", t("han_fu")], ["points", t("points")], ["hand", t("hand_tiles")], ["photo", t("photo")]];
+      // han/fu is Riichi's count; the other families are entered by tiles or by what changes hands
+      const modes = fam === "riichi"
+        ? [["hanfu", t("han_fu")], ["points", t("points")], ["hand", t("hand_tiles")], ["photo", t("photo")]]
+        : [["hand", t("hand_tiles")], ["direct", fam === "classical" ? t("hand_values") : t("payments")]];
       const tabs = choices(modes.map(([value, label]) => ({ value, label })), {
         selected: [v.mode], onchange: ([m]) => {
           if (!m) { tabs.repaint(); return; }
@@ -396,7 +420,9 @@
       tabs.classList.add("tabs");
       function paint() {
         $$("button", tabs).forEach((b) => b.classList.toggle("on", b.value === v.mode));
-        inner.replaceChildren(v.mode === "hanfu" ? hanFuEntry(p, v) : v.mode === "points" ? pointsEntry(p, v) : handEntry(p, v));
+        const entry = fam !== "riichi" ? (v.mode === "direct" ? directEntry(p, v) : familyHandEntry(p, v))
+          : v.mode === "hanfu" ? hanFuEntry(p, v) : v.mode === "points" ? pointsEntry(p, v) : handEntry(p, v);
+        inner.replaceChildren(entry);
       }
       paint();
       box.append(el("h4", {}, `${p} \u2013 ${t("how_scored")}`), tabs, inner);
@@ -458,8 +484,96 @@
         flag("riichi", t("riichi")), flag("ippatsu", t("ippatsu")), flag("double_riichi", t("double_riichi")));
     }
 
+    const textField = (v, key, label, size, attrs = {}) => {
+      const i = el("input", { value: v[key] || "", size: String(size), autocapitalize: "off", spellcheck: "false", "data-field": key, ...attrs });
+      i.addEventListener("input", () => { v[key] = i.value.trim(); refresh(); });
+      return el("label", { class: "field" }, label, i);
+    };
+    const flagField = (v, key, label) => {
+      const c = el("input", { type: "checkbox", "data-flag": key });
+      c.checked = !!v[key];
+      c.addEventListener("change", () => { v[key] = c.checked; refresh(); });
+      return el("label", { class: "check" }, c, label);
+    };
+    // the situations each family's book scores; "last tile" is haitei when drawn, houtei when called
+    const FAMILY_FLAGS = {
+      hongkong: ["last_tile", "rinshan", "chankan"],
+      classical: ["last_tile", "rinshan", "chankan"],
+      oldjapanese: ["riichi", "double_riichi", "last_tile"],
+    };
+    function familyHandEntry(p, v) {
+      const fam = family();
+      if (fam === "oldjapanese" && v.riichi === undefined) v.riichi = (state.riichi_declared || []).includes(p);
+      const rows = [textField(v, "hand", t("tiles"), 22), textField(v, "melds", t("melds"), 18), el("br"),
+        textField(v, "flowers", t("flowers"), 8, { placeholder: "1f3f" })];
+      if (fam === "oldjapanese") rows.push(textField(v, "dora", t("dora_ind"), 8));
+      rows.push(el("br"), ...FAMILY_FLAGS[fam].map((f) => flagField(v, f, t(`flag_${f}`))));
+      if (fam === "classical") {
+        // seed 002 scores every hand; the losers' hands make the full settlement
+        v.others = v.others || {};
+        const others = state.players.filter((q) => q !== p).map((q) => {
+          const o = v.others[q] || (v.others[q] = {});
+          return el("div", { class: "other-hand", "data-other": q }, el("h4", {}, `${q} (${t(`wind_${state.seat_winds[q]}`)})`),
+            textField(o, "hand", t("tiles"), 18), textField(o, "melds", t("melds"), 14), textField(o, "flowers", t("flowers"), 6));
+        });
+        rows.push(el("h3", {}, t("others_hands")), el("p", { class: "hint" }, t("others_hint")), ...others);
+      }
+      return el("div", {}, ...rows);
+    }
+    // Hong Kong / old Japanese: what each player pays; classical: the four hand values for the settlement
+    function directEntry(p, v) {
+      const fam = family();
+      v.amounts = v.amounts || {};
+      const who = fam === "classical" ? state.players : state.players.filter((q) => q !== p);
+      const inputs = who.map((q) => {
+        const i = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", value: v.amounts[q] ?? "", "data-amount": q });
+        i.addEventListener("input", () => { v.amounts[q] = i.value === "" ? null : Number(i.value); refresh(); });
+        return el("label", { class: "field" }, `${q} (${t(`wind_${state.seat_winds[q]}`)})`, i);
+      });
+      return el("div", {}, el("p", {}, t(fam === "classical" ? "values_hint" : "pays_hint")), ...inputs);
+    }
+    function familyEntry(p, v) {
+      const seat = (q) => state.seat_winds[q];
+      if (v.mode === "direct") {
+        const a = v.amounts || {};
+        if (family() === "classical") {
+          if (state.players.some((q) => a[q] === null || a[q] === undefined)) return null;
+          const vbs = {};
+          state.players.forEach((q) => { vbs[seat(q)] = a[q]; });
+          return { player: p, values_by_seat: vbs };
+        }
+        const pbs = { E: 0, S: 0, W: 0, N: 0 };
+        let total = 0;
+        state.players.filter((q) => q !== p).forEach((q) => { pbs[seat(q)] = -(a[q] || 0); total += a[q] || 0; });
+        if (!total) return null;
+        pbs[seat(p)] = total;
+        return { player: p, payments_by_seat: pbs };
+      }
+      const req = handRequest(v, { family: true });
+      if (!req) return null;
+      req.rules = state.preset;
+      if (v.flowers) req.flowers = v.flowers.replace(/\s+/g, "");
+      if (v.last_tile) req[w.tsumo ? "haitei" : "houtei"] = true;
+      for (const f of ["rinshan", "chankan"]) if (v[f]) req[f] = true;
+      if (family() === "classical" && v.others) {
+        const hands = state.players.filter((q) => q !== p).map((q) => [q, v.others[q] || {}]);
+        // all three or none: a partial table cannot be settled
+        if (hands.every(([, o]) => o.hand)) {
+          req.others = {};
+          for (const [q, o] of hands) {
+            const r = handRequest(o, { family: true }) || { hand: o.hand };
+            delete r.win_tile;
+            if (o.flowers) r.flowers = o.flowers.replace(/\s+/g, "");
+            req.others[seat(q)] = r;
+          }
+        } else if (hands.some(([, o]) => o.hand)) return null;
+      }
+      return { player: p, request: req };
+    }
+
     function entryFor(p) {
       const v = w.values[p] || {};
+      if (family() !== "riichi") return familyEntry(p, v);
       if (v.mode === "hanfu") {
         if (v.yakuman) return { player: p, yakuman: v.yakuman };
         if (!v.han) return null;
@@ -479,21 +593,22 @@
       const winners = w.winners.map(entryFor);
       if (winners.some((x) => !x)) return null;
       const ev = { type: "win", winners, discarder: w.tsumo ? null : w.discarder };
-      if (w.pao && w.winners.length === 1 && w.pao !== w.winners[0]) ev.pao = { player: w.winners[0], liable: w.pao };
+      if (w.pao && (state.rules || {}).pao !== false && w.winners.length === 1 && w.pao !== w.winners[0]) ev.pao = { player: w.winners[0], liable: w.pao };
       return ev;
     }
 
     const paoBox = el("details", {}, el("summary", {}, t("pao")), choices(playerItems(), {
       onchange: ([v]) => { w.pao = v || null; refresh(); },
     }));
+    paoBox.hidden = (state.rules || {}).pao === false;
     rebuildPlayers();
     body.append(step(t("pick_tsumo_ron"), tsumoRon), step(t("pick_winner"), winnerBox), el("div", { class: "step" }, discarderBox), blocks, paoBox);
     refresh = eventForm({ title: t("win"), build, body });
     winDialog.current = { w, redraw, refresh: () => refresh() };
   }
 
-  // "123m456p 789s" + melds "555z 6789s a1111m" -> a riichi scoring request
-  function handRequest(v) {
+  // "123m456p 789s" + melds "555z 6789s a1111m" -> a scoring request (riichi flags only for riichi)
+  function handRequest(v, { family: fam = false } = {}) {
     if (!v.hand) return null;
     const hand = v.hand.replace(/\s+/g, "");
     const m = hand.match(/(\d)([mpsz])$/);
@@ -509,6 +624,12 @@
       });
     }
     if (v.dora) req.dora_indicators = v.dora.replace(/\s+/g, "");
+    if (fam) {
+      // old Japanese has riichi and dora but no ura; the other families have neither
+      if (v.riichi) req.riichi = true;
+      if (v.double_riichi) { req.double_riichi = true; delete req.riichi; }
+      return req;
+    }
     if (v.ura) req.ura_indicators = v.ura.replace(/\s+/g, "");
     for (const f of ["riichi", "ippatsu", "double_riichi"]) if (v[f]) req[f] = true;
     if (req.double_riichi) delete req.riichi;
@@ -517,6 +638,12 @@
 
   // ---------------------------------------------------------------- draw, chombo, more
   function drawDialog() {
+    if ((state.rules || {}).tenpai_payment === 0 && family() !== "riichi") {
+      // no tenpai payments in these families: a draw only moves (or keeps) the deal
+      const r = eventForm({ title: t("draw_plain"), build: () => ({ type: "draw" }), body: el("p", {}, t("draw_hint")) });
+      r();
+      return;
+    }
     let tenpai = [];
     const body = step(t("tenpai_who"), choices(playerItems(), {
       multi: true, selected: [...(state.riichi_declared || [])],
@@ -529,8 +656,24 @@
 
   function chomboDialog() {
     let who = null;
+    let each = null;
     const body = step(t("chombo_who"), choices(playerItems(), { onchange: ([v]) => { who = v || null; refresh(); } }));
-    const refresh = eventForm({ title: t("chombo"), build: () => (who ? { type: "chombo", player: who } : null), body });
+    // seed 002 names no fixed penalty: the classical table says what the offender pays each player
+    const classical = family() === "classical";
+    if (classical) {
+      const i = el("input", { type: "number", min: "1", step: "1", inputmode: "numeric", "data-field": "penalty" });
+      i.addEventListener("input", () => { each = i.value ? Number(i.value) : null; refresh(); });
+      body.append(el("label", { class: "field" }, t("penalty_each"), i));
+    }
+    const build = () => {
+      if (!who) return null;
+      if (!classical) return { type: "chombo", player: who };
+      if (!each) return null;
+      const pbs = { E: each, S: each, W: each, N: each };
+      pbs[state.seat_winds[who]] = -3 * each;
+      return { type: "chombo", player: who, payments_by_seat: pbs };
+    };
+    const refresh = eventForm({ title: t("chombo"), build, body });
   }
 
   function nagashiDialog() {

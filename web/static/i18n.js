@@ -59,6 +59,16 @@ window.I18N = {
     chombo_mangan: "reverse Mangan Tsumo, hand replayed", chombo_penalty: "fixed penalty after Uma",
     extra_rounds: "Extra rounds", extra_none: "none", extra_sudden: "sudden death",
     extra_west: "West round, then sudden death", agari_yame: "Agari-yame / Tenpai-yame allowed",
+    // rule families other than Riichi (Hong Kong, classical, old Japanese)
+    group_riichi: "Riichi", group_other: "Other rule families", preset_hongkong: "Hong Kong",
+    preset_classical: "Classical (Gravon)", preset_oldjapanese: "Old Japanese", length_full: "all four winds",
+    draw_plain: "Draw", draw_hint: "Nobody won: the wall is exhausted. Nothing is paid.",
+    fan: "Fan", doubles: "doubles", flowers: "Flowers and seasons (e.g. 1f3f)", hand_values: "Hand values",
+    flag_last_tile: "Last tile", flag_rinshan: "Kong replacement tile", flag_chankan: "Robbing the kong",
+    flag_riichi: "Riichi", flag_double_riichi: "Double Riichi",
+    others_hands: "The other players' hands", others_hint: "Fill in all three for the full settlement; leave all empty to settle only the winner's value.",
+    values_hint: "Each player's hand value after doubling (the winner's included; 0 for none).",
+    pays_hint: "What each player pays the winner.", penalty_each: "Penalty paid to each other player",
   },
   de: {
     app_title: "Mahjong Companion", new_game: "Neues Spiel", rules: "Regeln", games: "Spiele",
@@ -117,5 +127,15 @@ window.I18N = {
     chombo_mangan: "Rückwärts-Mangan-Tsumo, Hand wird wiederholt", chombo_penalty: "feste Strafe nach Uma",
     extra_rounds: "Verlängerung", extra_none: "keine", extra_sudden: "Sudden Death",
     extra_west: "Westrunde, dann Sudden Death", agari_yame: "Agari-yame / Tenpai-yame erlaubt",
+    // andere Regelfamilien (Hongkong, klassisch, altes japanisches Regelbuch)
+    group_riichi: "Riichi", group_other: "Andere Regelfamilien", preset_hongkong: "Hongkong",
+    preset_classical: "Klassisch (Gravon)", preset_oldjapanese: "Altes japanisches Regelbuch", length_full: "alle vier Winde",
+    draw_plain: "Remis", draw_hint: "Niemand hat gewonnen, die Mauer ist aufgebraucht. Es wird nichts gezahlt.",
+    fan: "Fan", doubles: "Doppel", flowers: "Blumen und Jahreszeiten (z. B. 1f3f)", hand_values: "Handwerte",
+    flag_last_tile: "Letzter Stein", flag_rinshan: "Ersatzstein nach Kong", flag_chankan: "Kong beraubt",
+    flag_riichi: "Riichi", flag_double_riichi: "Doppel-Riichi",
+    others_hands: "Die Hände der anderen", others_hint: "Alle drei ausfüllen für die ganze Abrechnung; alle leer lassen, um nur den Wert des Gewinners abzurechnen.",
+    values_hint: "Handwert jedes Spielers nach dem Verdoppeln (auch der des Gewinners; 0 für keinen).",
+    pays_hint: "Was jeder Spieler dem Gewinner zahlt.", penalty_each: "Strafe an jeden anderen Spieler",
   },
 };

@@ -1,0 +1,105 @@
+"""The tablet page for the rule families other than Riichi, in Debian's headless Chromium.
+
+Issue 5: Hong Kong, classical (Gravon) and old Japanese games "work at the table page like Riichi
+does". Expected points are worked out by hand from the seeds (004 Hong Kong, 002 classical).
+The server fixture and the score reader are the Riichi browser test's.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _scores, server  # noqa: F401 (server is a fixture)
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+
+PLAYERS = ("Ann", "Bob", "Cid", "Dan")
+
+
+@pytest.fixture()
+def page(server):  # noqa: F811 (the imported fixture)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            pg = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+            pg.set_default_timeout(8000)
+            pg.goto(server + "/?lang=en")
+            yield pg
+        finally:
+            browser.close()
+
+
+def _start(page, preset: str) -> None:
+    page.select_option("#preset", preset)
+    for i, name in enumerate(PLAYERS):
+        page.fill(f'input[name="p{i}"]', name)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector('[data-score="Ann"]')
+
+
+def _confirm(page) -> None:
+    page.wait_for_selector("[data-confirm]:not([disabled])")
+    page.click("[data-confirm]")
+    page.wait_for_selector("#dialog", state="hidden")
+
+
+def test_new_game_form_offers_the_families_and_only_their_house_rules(page):
+    groups = page.eval_on_selector_all("#preset optgroup", "gs => gs.map(g => [g.label, g.children.length])")
+    assert groups == [["Riichi", 6], ["Other rule families", 3]]
+    page.click("#new-game .overrides summary")
+    assert page.locator('input[name="uma"]').is_visible()
+    page.select_option("#preset", "hongkong")
+    # Hong Kong has no uma and no honba (companion.table.rules family defaults)
+    assert page.locator('input[name="uma"]').is_hidden()
+    assert page.locator('input[name="honba_value"]').is_hidden()
+    assert page.locator('input[name="start_points"]').is_visible()
+    page.select_option("#preset", "ema2016")
+    assert page.locator('input[name="uma"]').is_visible()
+
+
+def test_hong_kong_self_drawn_win_by_typed_tiles(page):
+    _start(page, "hongkong")
+    # seed 004: no riichi, no sticks, no counters; everybody starts at 0
+    assert page.locator(".riichi-btn").count() == 0
+    assert page.locator("#stick-count").is_hidden() and page.locator("#honba-count").is_hidden()
+    assert _scores(page) == dict.fromkeys(PLAYERS, 0)
+
+    page.click('[data-action="win"]')
+    page.click('#dialog .choice[data-value="tsumo"]')
+    page.click('[data-step="winner"] .choice[data-value="Bob"]')
+    # han/fu is not offered for Hong Kong
+    assert page.locator('[data-winner="Bob"] .choice[data-value="hanfu"]').count() == 0
+    page.fill('[data-winner="Bob"] input[data-field="hand"]', "123m456m789m555z99m")
+    page.fill('[data-winner="Bob"] input[data-field="flowers"]', "2f")
+    page.wait_for_selector("[data-confirm]:not([disabled])")
+    # Bob sits South: self-drawn 1 + own flower (2 = South) 1 + mixed one suit 3 + dragon pung 1 = 6 fan;
+    # full doubling 2^6 = 64 with base unit 1; on a self-draw each of the three pays half: 32
+    preview = page.inner_text(".preview-box")
+    assert "+96" in preview and "6 Fan" in preview
+    page.screenshot(path=str(ARTIFACTS / "families_hongkong_preview.png"))
+    _confirm(page)
+    assert _scores(page) == {"Ann": -32, "Bob": 96, "Cid": -32, "Dan": -32}
+    st = page.evaluate("window.Companion.state")
+    # seed 004: the deal passes when someone other than the dealer wins
+    assert st["dealer"] == "Bob" and st["round"] == "E2"
+    page.screenshot(path=str(ARTIFACTS / "families_hongkong.png"))
+
+
+def test_classical_win_settles_as_seed_002_says(page):
+    _start(page, "classical")
+    page.click('[data-action="win"]')
+    page.click('#dialog .choice[data-value="tsumo"]')
+    page.click('[data-step="winner"] .choice[data-value="Bob"]')
+    page.click('[data-winner="Bob"] .choice[data-value="direct"]')
+    # seed 002's worked example: South's hand is 38 points with 3 doubles = 304, the others hold nothing
+    for name, value in {"Ann": 0, "Bob": 304, "Cid": 0, "Dan": 0}.items():
+        page.fill(f'[data-winner="Bob"] input[data-amount="{name}"]', str(value))
+    page.wait_for_selector("[data-confirm]:not([disabled])")
+    assert "+1,216" in page.inner_text(".preview-box")
+    _confirm(page)
+    # the winner collects 304 from West and North and double (608) from East: 1216
+    assert _scores(page) == {"Ann": -608, "Bob": 1216, "Cid": -304, "Dan": -304}
+    page.screenshot(path=str(ARTIFACTS / "families_classical.png"))
