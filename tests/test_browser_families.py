@@ -103,3 +103,38 @@ def test_classical_win_settles_as_seed_002_says(page):
     # the winner collects 304 from West and North and double (608) from East: 1216
     assert _scores(page) == {"Ann": -608, "Bob": 1216, "Cid": -304, "Dan": -304}
     page.screenshot(path=str(ARTIFACTS / "families_classical.png"))
+
+
+def test_classical_typed_tiles_seed_002_worked_example(page):
+    _start(page, "classical")
+    page.click('[data-action="win"]')
+    page.click('#dialog .choice[data-value="tsumo"]')
+    page.click('[data-step="winner"] .choice[data-value="Bob"]')
+    # seed 002: South, three chis, an open pong of East, red dragon pair completed by a drawn tile,
+    # flowers 2 and 4: 38 points, 3 doubles -> 304; the losers' hands are left empty (winner only)
+    page.fill('[data-winner="Bob"] input[data-field="hand"]', "234m567p678s77z")
+    page.fill('[data-winner="Bob"] input[data-field="melds"]', "111z")
+    page.fill('[data-winner="Bob"] input[data-field="flowers"]', "2f4f")
+    page.wait_for_selector("[data-confirm]:not([disabled])")
+    assert "304" in page.inner_text(".preview-box") and "+1,216" in page.inner_text(".preview-box")
+    _confirm(page)
+    assert _scores(page) == {"Ann": -608, "Bob": 1216, "Cid": -304, "Dan": -304}
+
+
+def test_old_japanese_riichi_ron_by_typed_tiles(page):
+    _start(page, "oldjapanese")
+    assert _scores(page) == dict.fromkeys(PLAYERS, 27000)  # seed 001: 27,000 in sticks each
+    page.click('.riichi-btn[data-player="Cid"]')
+    page.wait_for_selector('.riichi-btn.on[data-player="Cid"]')
+    page.click('[data-action="win"]')
+    page.click('#dialog .choice[data-value="ron"]')
+    page.click('[data-step="winner"] .choice[data-value="Cid"]')
+    page.click('[data-step="discarder"] .choice[data-value="Bob"]')
+    assert page.locator('[data-winner="Cid"] input[data-flag="riichi"]').is_checked()  # from the table
+    # seed 001 ch. 4 IV/V: West, riichi, 3m from South into the 2-4m kanchan: 36 points, 3 doubles;
+    # method 2 (the book's "more popular" one, the preset default) makes it 1300 from the discarder
+    page.fill('[data-winner="Cid"] input[data-field="hand"]', "24m234p234s666p55s3m")
+    page.wait_for_selector("[data-confirm]:not([disabled])")
+    _confirm(page)
+    # Cid: 27000 - 1000 stick + 1300 + his stick back
+    assert _scores(page) == {"Ann": 27000, "Bob": 25700, "Cid": 28300, "Dan": 27000}
