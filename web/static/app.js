@@ -501,13 +501,16 @@
       classical: ["last_tile", "rinshan", "chankan"],
       oldjapanese: ["riichi", "double_riichi", "last_tile"],
     };
+    // a replacement tile is drawn, a robbed kong is called; seed 004 forbids claiming the last discard
+    const flagApplies = (f) => !(f === "rinshan" && !w.tsumo) && !(f === "chankan" && w.tsumo)
+      && !(f === "last_tile" && !w.tsumo && family() === "hongkong");
     function familyHandEntry(p, v) {
       const fam = family();
       if (fam === "oldjapanese" && v.riichi === undefined) v.riichi = (state.riichi_declared || []).includes(p);
       const rows = [textField(v, "hand", t("tiles"), 22), textField(v, "melds", t("melds"), 18), el("br"),
         textField(v, "flowers", t("flowers"), 8, { placeholder: "1f3f" })];
       if (fam === "oldjapanese") rows.push(textField(v, "dora", t("dora_ind"), 8));
-      rows.push(el("br"), ...FAMILY_FLAGS[fam].map((f) => flagField(v, f, t(`flag_${f}`))));
+      rows.push(el("br"), ...FAMILY_FLAGS[fam].filter(flagApplies).map((f) => flagField(v, f, t(`flag_${f}`))));
       if (fam === "classical") {
         // seed 002 scores every hand; the losers' hands make the full settlement
         v.others = v.others || {};
@@ -553,8 +556,8 @@
       if (!req) return null;
       req.rules = state.preset;
       if (v.flowers) req.flowers = v.flowers.replace(/\s+/g, "");
-      if (v.last_tile) req[w.tsumo ? "haitei" : "houtei"] = true;
-      for (const f of ["rinshan", "chankan"]) if (v[f]) req[f] = true;
+      if (v.last_tile && flagApplies("last_tile")) req[w.tsumo ? "haitei" : "houtei"] = true;
+      for (const f of ["rinshan", "chankan"]) if (v[f] && flagApplies(f)) req[f] = true;
       if (family() === "classical" && v.others) {
         const hands = state.players.filter((q) => q !== p).map((q) => [q, v.others[q] || {}]);
         // all three or none: a partial table cannot be settled
