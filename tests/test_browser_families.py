@@ -87,6 +87,27 @@ def test_hong_kong_self_drawn_win_by_typed_tiles(page):
     assert st["dealer"] == "Bob" and st["round"] == "E2"
     page.screenshot(path=str(ARTIFACTS / "families_hongkong.png"))
 
+    # seed 004: after a draw the dealer stays (the common agreement); nobody pays, no tenpai question
+    page.click('[data-action="draw"]')
+    assert page.locator('#dialog .choice[data-value="Ann"]').count() == 0
+    _confirm(page)
+    st = page.evaluate("window.Companion.state")
+    assert st["dealer"] == "Bob" and st["round"] == "E2"
+    assert _scores(page) == {"Ann": -32, "Bob": 96, "Cid": -32, "Dan": -32}
+
+    # ending by hand: the running tally is the result; no uma or oka column in these rules
+    page.click('[data-action="more"]')
+    page.click('#dialog .choice:has-text("End game")')
+    _confirm_end = page.wait_for_selector("[data-confirm]:not([disabled])")
+    _confirm_end.click()
+    page.wait_for_selector(".end-screen")
+    head = page.inner_text(".final thead")
+    assert "Uma" not in head and "Oka" not in head
+    rows = [r.split("\t") for r in page.inner_text(".final tbody").split("\n") if r.strip()]
+    assert (rows[0][1], rows[0][-1]) == ("Bob", "+96")
+    assert sorted(r[-1] for r in rows[1:]) == ["\u221232"] * 3
+    page.screenshot(path=str(ARTIFACTS / "families_hongkong_end.png"))
+
 
 def test_classical_win_settles_as_seed_002_says(page):
     _start(page, "classical")

@@ -517,7 +517,7 @@
         const others = state.players.filter((q) => q !== p).map((q) => {
           const o = v.others[q] || (v.others[q] = {});
           return el("div", { class: "other-hand", "data-other": q }, el("h4", {}, `${q} (${t(`wind_${state.seat_winds[q]}`)})`),
-            textField(o, "hand", t("tiles"), 18), textField(o, "melds", t("melds"), 14), textField(o, "flowers", t("flowers"), 6));
+            textField(o, "hand", t("tiles_losing"), 18), textField(o, "melds", t("melds"), 14), textField(o, "flowers", t("flowers"), 6));
         });
         rows.push(el("h3", {}, t("others_hands")), el("p", { class: "hint" }, t("others_hint")), ...others);
       }
@@ -798,13 +798,17 @@
 
   function showEnd() {
     const reason = state.end_reason ? t(`reason_${state.end_reason}`) : "";
+    // families without uma (Hong Kong, classical, old Japanese) or without oka show no such column
+    const rules = state.rules || {};
+    const showUma = (rules.uma || []).some((x) => x);
+    const showOka = !!rules.oka;
     const rows = (state.placements || []).map((p) => el("tr", { class: `rank${p.rank}` },
       el("td", { class: "big" }, `${p.rank}.`), el("td", { class: "l big" }, p.player),
-      el("td", {}, fmt(p.points)), el("td", {}, signed(p.uma)), el("td", {}, p.oka ? signed(p.oka) : ""),
+      el("td", {}, fmt(p.points)), showUma ? el("td", {}, signed(p.uma)) : null, showOka ? el("td", {}, p.oka ? signed(p.oka) : "") : null,
       el("td", {}, p.penalty ? `\u2212${fmt(p.penalty)}` : ""), el("td", { class: "big" }, signed(p.score))));
     const table = el("table", { class: "grid final" },
-      el("thead", {}, el("tr", {}, el("th", {}, t("rank")), el("th", {}, ""), el("th", {}, t("final_points")), el("th", {}, t("uma")),
-        el("th", {}, t("oka")), el("th", {}, t("penalty")), el("th", {}, t("score")))),
+      el("thead", {}, el("tr", {}, el("th", {}, t("rank")), el("th", {}, ""), el("th", {}, t("final_points")), showUma ? el("th", {}, t("uma")) : null,
+        showOka ? el("th", {}, t("oka")) : null, el("th", {}, t("penalty")), el("th", {}, t("score")))),
       el("tbody", {}, rows));
     const again = el("button", { type: "button", class: "secondary", onclick: async () => {
       try {
