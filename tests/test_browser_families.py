@@ -159,3 +159,18 @@ def test_old_japanese_riichi_ron_by_typed_tiles(page):
     _confirm(page)
     # Cid: 27000 - 1000 stick + 1300 + his stick back
     assert _scores(page) == {"Ann": 27000, "Bob": 25700, "Cid": 28300, "Dan": 27000}
+
+
+def test_hong_kong_counted_fan_fills_the_discarder_payment(page):
+    _start(page, "hongkong")
+    page.click('[data-action="win"]')
+    page.click('#dialog .choice[data-value="ron"]')
+    page.click('[data-step="winner"] .choice[data-value="Dan"]')
+    page.click('[data-step="discarder"] .choice[data-value="Ann"]')
+    page.click('[data-winner="Dan"] .choice[data-value="direct"]')
+    page.click('[data-winner="Dan"] [data-step="fan"] .choice[data-value="3"]')
+    # seed 004, full doubling: 3 fan = 2^3 = 8, all of it from the discarder
+    _confirm(page)
+    assert _scores(page) == {"Ann": -8, "Bob": 0, "Cid": 0, "Dan": 8}
+    # the dealer (Ann) lost: the deal passes to Bob
+    assert page.evaluate("window.Companion.state.dealer") == "Bob"

@@ -528,12 +528,35 @@
       const fam = family();
       v.amounts = v.amounts || {};
       const who = fam === "classical" ? state.players : state.players.filter((q) => q !== p);
+      const boxes = {};
       const inputs = who.map((q) => {
         const i = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", value: v.amounts[q] ?? "", "data-amount": q });
         i.addEventListener("input", () => { v.amounts[q] = i.value === "" ? null : Number(i.value); refresh(); });
+        boxes[q] = i;
         return el("label", { class: "field" }, `${q} (${t(`wind_${state.seat_winds[q]}`)})`, i);
       });
-      return el("div", {}, el("p", {}, t(fam === "classical" ? "values_hint" : "pays_hint")), ...inputs);
+      const parts = [el("p", {}, t(fam === "classical" ? "values_hint" : "pays_hint")), ...inputs];
+      if (fam === "hongkong") {
+        // a counted fan fills the payments of the common table (seed 004: full doubling 2^fan,
+        // unit 1, the discarder pays all, on a self-draw each pays half); any figure can be edited
+        const fanBox = choices([0, 1, 2, 3, 4, 5, 6, 7, 8].map((f) => ({ value: String(f), label: String(f) })), {
+          small: true, selected: v.fan !== undefined && v.fan !== null ? [String(v.fan)] : [],
+          onchange: ([f]) => {
+            v.fan = f === undefined ? null : Number(f);
+            if (v.fan === null) return;
+            const full = 2 ** v.fan;
+            who.forEach((q) => {
+              const pay = w.tsumo ? full / 2 : q === w.discarder ? full : 0;
+              v.amounts[q] = pay;
+              boxes[q].value = String(pay);
+            });
+            refresh();
+          },
+        });
+        fanBox.dataset.step = "fan";
+        parts.unshift(el("h3", {}, t("fan_fills")), fanBox);
+      }
+      return el("div", {}, ...parts);
     }
     function familyEntry(p, v) {
       const seat = (q) => state.seat_winds[q];

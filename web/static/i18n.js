@@ -68,7 +68,7 @@ window.I18N = {
     flag_riichi: "Riichi", flag_double_riichi: "Double Riichi",
     others_hands: "The other players' hands", others_hint: "Fill in all three for the full settlement; leave all empty to settle only the winner's value.",
     values_hint: "Each player's hand value after doubling (the winner's included; 0 for none).",
-    tiles_losing: "Tiles (mpsz)", pays_hint: "What each player pays the winner.", penalty_each: "Penalty paid to each other player",
+    tiles_losing: "Tiles (mpsz)", fan_fills: "Fan (fills in the payments: full doubling, unit 1)", pays_hint: "What each player pays the winner.", penalty_each: "Penalty paid to each other player",
   },
   de: {
     app_title: "Mahjong Companion", new_game: "Neues Spiel", rules: "Regeln", games: "Spiele",
@@ -136,6 +136,6 @@ window.I18N = {
     flag_riichi: "Riichi", flag_double_riichi: "Doppel-Riichi",
     others_hands: "Die Hände der anderen", others_hint: "Alle drei ausfüllen für die ganze Abrechnung; alle leer lassen, um nur den Wert des Gewinners abzurechnen.",
     values_hint: "Handwert jedes Spielers nach dem Verdoppeln (auch der des Gewinners; 0 für keinen).",
-    tiles_losing: "Steine (mpsz)", pays_hint: "Was jeder Spieler dem Gewinner zahlt.", penalty_each: "Strafe an jeden anderen Spieler",
+    tiles_losing: "Steine (mpsz)", fan_fills: "Fan (trägt die Zahlungen ein: volle Verdopplung, Einheit 1)", pays_hint: "Was jeder Spieler dem Gewinner zahlt.", penalty_each: "Strafe an jeden anderen Spieler",
   },
 };
