@@ -125,8 +125,15 @@ def test_last_tile_on_draw_and_discard_and_the_self_draw_only_option():
     # seed 004: "Gewinn mit dem allerletzten Stein ... In einigen Spielen nur beim selbstgezogenen Stein"
     drawn = hk(PLAIN, tsumo=True, haitei=True)
     assert fan_of(drawn, "last_tile") == 1 and "self_drawn" in ids(drawn)
-    assert fan_of(hk(PLAIN, houtei=True), "last_tile") == 1
-    assert "last_tile" not in ids(hk(PLAIN, rules={**NO_MIN, "last_tile_tsumo_only": True}, houtei=True))
+    claimable = {**NO_MIN, "last_discard_claimable": True}
+    assert fan_of(hk(PLAIN, rules=claimable, houtei=True), "last_tile") == 1
+    assert "last_tile" not in ids(hk(PLAIN, rules={**claimable, "last_tile_tsumo_only": True}, houtei=True))
+
+
+def test_the_last_discard_cannot_be_claimed_by_default():
+    # seed 004: "Beanspruchung vom letzten Abwurf im Spiel ist nicht gestattet"
+    with pytest.raises(InvalidRequestError, match="last discard"):
+        hk(PLAIN, houtei=True)
     assert "last_tile" not in ids(hk(PLAIN, tsumo=True))
 
 

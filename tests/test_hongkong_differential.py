@@ -119,7 +119,7 @@ def random_hand(rng: random.Random) -> dict:
     elif rng.random() < 0.08:
         flags["haitei" if tsumo else "houtei"] = True
     request = {
-        "rules": {"preset": "hongkong", "min_fan": 0, "cap": 13, "concealed_hand": "on"},
+        "rules": {"preset": "hongkong", "min_fan": 0, "cap": 13, "concealed_hand": "on", "last_discard_claimable": True},
         "hand": "".join(_code(k) for k in sorted(concealed)), "win_tile": _code(win), "melds": melds,
         "tsumo": tsumo, "seat_wind": seat, "round_wind": round_wind,
         "flowers": [f"{n}f" for n in flowers], **flags,

@@ -87,6 +87,11 @@ def score(request: dict) -> dict:
         best_normal = responsible = None
     else:
         sit = read_situation(request, hand, seat, round_wind)
+        if sit.last_tile and not sit.tsumo and not options.last_discard_claimable:
+            raise InvalidRequestError(
+                "houtei: seed 004 does not allow claiming the last discard of the hand "
+                "(rules option last_discard_claimable true if your table does)"
+            )
         if not sit.tsumo:
             read_discarder(hand, seat)  # a missing discarder is a bad request, whatever the tiles
         responsible = read_responsible(request, hand, sit, seat)

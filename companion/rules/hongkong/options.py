@@ -51,6 +51,9 @@ class HongKongOptions:
     concealed_hand: Literal["auto", "on", "off"] = "auto"  # "auto": only when bonus tiles are not in play
     concealed_requires_tsumo: bool = False  # "in einigen Spielen wird ... eigener Zug auch benötigt"
     last_tile_tsumo_only: bool = False  # "in einigen Spielen nur beim selbstgezogenen Stein"
+    # "Beanspruchung vom letzten Abwurf im Spiel ist nicht gestattet": no win on the last discard
+    # (houtei) unless a table agrees otherwise
+    last_discard_claimable: bool = False
     seven_flowers_kong_replacement: bool = False  # "nach Verabredung darf ... dazugerechnet werden"
     all_pungs: int = 3
     little_four_winds: HandValue = "limit"
@@ -71,7 +74,7 @@ class HongKongOptions:
         require_choice("false_win", self.false_win, ("self_draw", "discard"))
         require_choice("concealed_hand", self.concealed_hand, ("auto", "on", "off"))
         require_positive("base", self.base)
-        for name in ("bonus_tiles", "concealed_requires_tsumo", "last_tile_tsumo_only",
+        for name in ("bonus_tiles", "concealed_requires_tsumo", "last_tile_tsumo_only", "last_discard_claimable",
                      "seven_flowers_kong_replacement"):
             require_bool(name, getattr(self, name))
         require_whole("all_pungs", self.all_pungs)
