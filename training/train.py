@@ -221,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=["loc", "cls"], default=None)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="continue the classifier from these weights (e.g. models/classifier.pt) on fresh scenes")
+    ap.add_argument("--lr", type=float, default=3e-3, help="classifier peak learning rate")
     args = ap.parse_args(argv)
     import torch
 
@@ -230,11 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers)
     print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
     if args.only in (None, "cls"):
-        train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out)
+        train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr)
     if args.only in (None, "loc"):
         train_localiser(data, args.loc_steps, args.seed, args.out)
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
             "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles,
+            "init": str(args.init) if args.init else None, "lr": args.lr,
             "train_seconds": round(time.time() - t0)}
     (args.out / f"train-{args.only or 'all'}.json").write_text(json.dumps(meta, indent=1))
     print(f"done in {time.time() - t0:.0f}s", flush=True)
