@@ -7,6 +7,7 @@ previewed and applied with the payments worked out by hand from the seeds.
 from __future__ import annotations
 
 import re
+import tempfile
 
 import pytest
 
@@ -76,3 +77,21 @@ def test_classical_penalty_from_the_chombo_dialog(client):
     r = client.post(f"/api/games/{st['id']}/events", json={**ev, "client_id": "c1", "expected_seq": st["next_seq"]})
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["scores"] == {"Ann": 100, "Bob": 100, "Cid": -300, "Dan": 100}
+
+
+def test_classical_settlement_api_from_four_hand_values():
+    # seed 002's example: South wins with 304, the others hold nothing: each pays 304, East double
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp()})
+    client = app.test_client()
+    r = client.post("/api/settle/classical", json={"values_by_seat": {"E": 0, "S": 304, "W": 0, "N": 0},
+                                                   "winner": "S"})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["payments_by_seat"] == {"E": -608, "S": 1216, "W": -304, "N": -304}
+    # losers settle differences: West 20 vs North 0 -> North pays West 20; East 36 receives double from both
+    # (E-W: 2 * 16 = 32 to East; E-N: 2 * 36 = 72 to East); South collects 2 * 304 + 304 + 304 = 1216
+    r = client.post("/api/settle/classical", json={"values_by_seat": {"E": 36, "S": 304, "W": 20, "N": 0},
+                                                   "winner": "S"})
+    assert r.get_json()["payments_by_seat"] == {"E": -608 + 32 + 72, "S": 1216, "W": -304 - 32 + 20,
+                                                "N": -304 - 72 - 20}
+    bad = client.post("/api/settle/classical", json={"values_by_seat": {"E": 1}, "winner": "S"})
+    assert bad.status_code == 400 and bad.get_json()["code"]

@@ -232,6 +232,18 @@ def score():  # noqa: ANN201
     return jsonify(companion.score(json_body()))
 
 
+@bp.post("/settle/classical")
+def settle_classical():  # noqa: ANN201
+    """Seed 002's settlement from the four hand values: the winner collects, the losers settle among
+    themselves, East pays and receives double."""
+    from companion.rules.classical.settlement import settle, transfers
+
+    body = json_body()
+    values, winner, east = body.get("values_by_seat"), body.get("winner"), body.get("east", "E")
+    return jsonify({"payments_by_seat": settle(values, winner, east),
+                    "transfers": transfers(values, winner, east)})
+
+
 def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
     """The uploaded photo decoded to a BGR array; a clear 400 for anything that is not an image."""
     upload = request.files.get(field)
