@@ -142,26 +142,24 @@ _CHOICES = {
 }
 
 # Families other than riichi: these readings are documented in the README table section.
+# Hong Kong and classical play alike at the table: a running tally from 0, no sticks, no honba,
+# one winner per discard, the dealer keeps the deal on a draw, all four wind rounds
+_TALLY_FROM_ZERO: dict = dict(start_points=0, return_points=0, uma=(0, 0, 0, 0), multiple_ron="head_bump",
+                              honba_value=0, tenpai_payment=0, renchan_on_dealer_tenpai=False,
+                              dealer_keeps_on_draw=True, length="full", riichi=False, riichi_needs_1000=False,
+                              abortive_draws=(), nagashi_mangan=False, pao=False, honba=False,
+                              leftover_sticks="lost", tie="share")
+
 _FAMILY_DEFAULTS: dict[str, dict] = {
     # seed 004: the dealer keeps the deal on a win; on a draw by agreement (common: keeps), and
     # the very last hand is always replayed after a draw. Points are a running tally from 0.
     # Several winners on one discard only by agreement; otherwise the first in turn after the
     # discarder wins ("dem Abwurf gegen den Uhrzeigersinn am nächsten").
-    "hongkong": dict(family="hongkong", start_points=0, return_points=0, uma=(0, 0, 0, 0),
-                     multiple_ron="head_bump",
-                     honba_value=0, tenpai_payment=0, renchan_on_dealer_tenpai=False,
-                     dealer_keeps_on_draw=True, length="full", riichi=False, riichi_needs_1000=False,
-                     abortive_draws=(), nagashi_mangan=False, pao=False, honba=False,
-                     leftover_sticks="lost", tie="share"),
+    "hongkong": dict(_TALLY_FROM_ZERO, family="hongkong"),
     # seed 002: everyone starts at 0; "Der Geber wechselt nur dann, wenn ein anderer Spieler als
     # Osten Mahjongg machen konnte", so East keeps the deal on a draw too; four wind rounds.
     # One player makes Mahjongg per hand at Gravon, so a second claim loses to the first in turn.
-    "classical": dict(family="classical", start_points=0, return_points=0, uma=(0, 0, 0, 0),
-                      multiple_ron="head_bump",
-                      honba_value=0, tenpai_payment=0, renchan_on_dealer_tenpai=False,
-                      dealer_keeps_on_draw=True, length="full", riichi=False, riichi_needs_1000=False,
-                      abortive_draws=(), nagashi_mangan=False, pao=False, honba=False,
-                      leftover_sticks="lost", tie="share"),
+    "classical": dict(_TALLY_FROM_ZERO, family="classical"),
     # seed 001: 27,000 in sticks counted as 30,000, the 12,000 difference goes to the winner of
     # the whole game; final scores rounded to thousands; riichi with a 1,000 stick; East keeps the
     # deal on a win or draw ("Ren chowa") and marks it with a 100-stick that pays nothing; no
