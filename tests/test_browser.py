@@ -8,6 +8,7 @@ uma 15/5/-5/-15, no oka; chombo is a 20,000 penalty after uma).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -25,6 +26,20 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed "
                                 "(apt-get install chromium); the browser test drives Debian's chromium only")
+
+
+@contextlib.contextmanager
+def tablet(sync_api, url: str):  # noqa: ANN001, ANN201
+    """Debian's chromium, headless, with a tablet-sized page open at ``url``."""
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+            page.set_default_timeout(8000)
+            page.goto(url)
+            yield page
+        finally:
+            browser.close()
 
 
 def _free_port() -> int:
@@ -68,97 +83,90 @@ def _scores(page) -> dict[str, int]:
 def test_a_short_game_entered_by_tapping(server):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-            page.set_default_timeout(8000)
-            page.goto(server + "/?lang=en")
+    with tablet(sync_api, server + "/?lang=en") as page:
 
-            page.select_option("#preset", "ema2016")
-            for i, name in enumerate(("Ann", "Bob", "Cid", "Dan")):
-                page.fill(f'input[name="p{i}"]', name)
-            page.click("#new-game button[type=submit]")
-            page.wait_for_selector('[data-score="Ann"]')
-            assert _scores(page) == {"Ann": 30000, "Bob": 30000, "Cid": 30000, "Dan": 30000}
+        page.select_option("#preset", "ema2016")
+        for i, name in enumerate(("Ann", "Bob", "Cid", "Dan")):
+            page.fill(f'input[name="p{i}"]', name)
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector('[data-score="Ann"]')
+        assert _scores(page) == {"Ann": 30000, "Bob": 30000, "Cid": 30000, "Dan": 30000}
 
-            # one tap declares riichi: Ann puts 1000 on the table
-            page.click('.riichi-btn[data-player="Ann"]')
-            page.wait_for_selector('.riichi-btn.on[data-player="Ann"]')
-            assert page.inner_text("#stick-count b") == "1"
-            assert _scores(page)["Ann"] == 29000
+        # one tap declares riichi: Ann puts 1000 on the table
+        page.click('.riichi-btn[data-player="Ann"]')
+        page.wait_for_selector('.riichi-btn.on[data-player="Ann"]')
+        assert page.inner_text("#stick-count b") == "1"
+        assert _scores(page)["Ann"] == 29000
 
-            # Bob (non-dealer) rons Cid with 3 han 30 fu: 30 * 2^5 * 4 = 3840 -> 3900, plus Ann's stick
-            page.click('[data-action="win"]')
-            page.click('#dialog .choice[data-value="ron"]')
-            page.click('[data-step="winner"] .choice[data-value="Bob"]')
-            page.click('[data-step="discarder"] .choice[data-value="Cid"]')
-            page.click('[data-step="han"] .choice[data-value="3"]')
-            page.click('[data-step="fu"] .choice[data-value="30"]')
-            page.wait_for_selector("[data-confirm]:not([disabled])")
-            assert "+4,900" in page.inner_text(".preview")  # previewed before confirming
-            page.click("[data-confirm]")
-            page.wait_for_selector("#dialog", state="hidden")
-            assert _scores(page) == {"Ann": 29000, "Bob": 34900, "Cid": 26100, "Dan": 30000}
+        # Bob (non-dealer) rons Cid with 3 han 30 fu: 30 * 2^5 * 4 = 3840 -> 3900, plus Ann's stick
+        page.click('[data-action="win"]')
+        page.click('#dialog .choice[data-value="ron"]')
+        page.click('[data-step="winner"] .choice[data-value="Bob"]')
+        page.click('[data-step="discarder"] .choice[data-value="Cid"]')
+        page.click('[data-step="han"] .choice[data-value="3"]')
+        page.click('[data-step="fu"] .choice[data-value="30"]')
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        assert "+4,900" in page.inner_text(".preview")  # previewed before confirming
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        assert _scores(page) == {"Ann": 29000, "Bob": 34900, "Cid": 26100, "Dan": 30000}
 
-            # exhaustive draw in East 2 (dealer Bob), only Ann tenpai: +3000, the others -1000
-            page.click('[data-action="draw"]')
-            page.click('#dialog .choice[data-value="Ann"]')
-            page.wait_for_selector("[data-confirm]:not([disabled])")
-            page.click("[data-confirm]")
-            page.wait_for_selector("#dialog", state="hidden")
-            assert _scores(page) == {"Ann": 32000, "Bob": 33900, "Cid": 25100, "Dan": 29000}
-            assert page.inner_text("#honba-count b") == "1"
-            page.screenshot(path=str(ARTIFACTS / "table.png"))
+        # exhaustive draw in East 2 (dealer Bob), only Ann tenpai: +3000, the others -1000
+        page.click('[data-action="draw"]')
+        page.click('#dialog .choice[data-value="Ann"]')
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        assert _scores(page) == {"Ann": 32000, "Bob": 33900, "Cid": 25100, "Dan": 29000}
+        assert page.inner_text("#honba-count b") == "1"
+        page.screenshot(path=str(ARTIFACTS / "table.png"))
 
-            # chombo by Dan, then undone: the log keeps both, the penalty is gone
-            page.click('[data-action="chombo"]')
-            page.click('#dialog .choice[data-value="Dan"]')
-            page.wait_for_selector("[data-confirm]:not([disabled])")
-            page.click("[data-confirm]")
-            page.wait_for_selector("#dialog", state="hidden")
-            state = page.evaluate("window.Companion.state")
-            assert state["chombo_penalties"]["Dan"] == 20000
-            page.click('[data-action="undo"]')
-            page.wait_for_selector("[data-confirm]:not([disabled])")
-            assert "Chombo" in page.inner_text("#dialog-body")
-            page.click("[data-confirm]")
-            page.wait_for_selector("#dialog", state="hidden")
-            state = page.evaluate("window.Companion.state")
-            assert state["chombo_penalties"]["Dan"] == 0
-            assert [h["type"] for h in state["history"]] == ["riichi", "win", "draw", "chombo", "undo"]
+        # chombo by Dan, then undone: the log keeps both, the penalty is gone
+        page.click('[data-action="chombo"]')
+        page.click('#dialog .choice[data-value="Dan"]')
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        state = page.evaluate("window.Companion.state")
+        assert state["chombo_penalties"]["Dan"] == 20000
+        page.click('[data-action="undo"]')
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        assert "Chombo" in page.inner_text("#dialog-body")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        state = page.evaluate("window.Companion.state")
+        assert state["chombo_penalties"]["Dan"] == 0
+        assert [h["type"] for h in state["history"]] == ["riichi", "win", "draw", "chombo", "undo"]
 
-            page.click('[data-action="history"]')
-            assert page.locator("#dialog tr.undone").count() == 1
-            # per hand: East 1 (riichi + ron), East 2 (draw) and East 3-1 (the chombo, undone, is no hand)
-            assert page.locator("#dialog .hands tbody tr").count() == 2
-            page.click("#dialog details.log summary")
-            page.screenshot(path=str(ARTIFACTS / "history.png"))
-            page.click("#dialog-foot [data-close]")
+        page.click('[data-action="history"]')
+        assert page.locator("#dialog tr.undone").count() == 1
+        # per hand: East 1 (riichi + ron), East 2 (draw) and East 3-1 (the chombo, undone, is no hand)
+        assert page.locator("#dialog .hands tbody tr").count() == 2
+        page.click("#dialog details.log summary")
+        page.screenshot(path=str(ARTIFACTS / "history.png"))
+        page.click("#dialog-foot [data-close]")
 
-            # end the game by hand; uma 15/5/-5/-15 around 30,000 (EMA 2016, no oka)
-            page.click('[data-action="more"]')
-            page.click('#dialog .choice:has-text("End game")')
-            page.wait_for_selector("[data-confirm]:not([disabled])")
-            page.click("[data-confirm]")
-            page.wait_for_selector(".end-screen")
-            rows = [r.split("\t") for r in page.inner_text(".final tbody").split("\n") if r.strip()]
-            assert [(r[1], r[-1]) for r in rows] == [("Bob", "+18,900"), ("Ann", "+7,000"),
-                                                      ("Dan", "\u22126,000"), ("Cid", "\u221219,900")]
-            page.screenshot(path=str(ARTIFACTS / "end.png"))
+        # end the game by hand; uma 15/5/-5/-15 around 30,000 (EMA 2016, no oka)
+        page.click('[data-action="more"]')
+        page.click('#dialog .choice:has-text("End game")')
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector(".end-screen")
+        rows = [r.split("\t") for r in page.inner_text(".final tbody").split("\n") if r.strip()]
+        assert [(r[1], r[-1]) for r in rows] == [("Bob", "+18,900"), ("Ann", "+7,000"),
+                                                  ("Dan", "\u22126,000"), ("Cid", "\u221219,900")]
+        page.screenshot(path=str(ARTIFACTS / "end.png"))
 
-            # /?game=<id> (the tournament page's link to a table) opens that game
-            page.goto(f"{server}/?game={state['id']}")
-            page.wait_for_selector('[data-score="Ann"]')
-            page.click("#dialog-foot .primary")
+        # /?game=<id> (the tournament page's link to a table) opens that game
+        page.goto(f"{server}/?game={state['id']}")
+        page.wait_for_selector('[data-score="Ann"]')
+        page.click("#dialog-foot .primary")
 
-            # the language switch is remembered across a reload
-            page.click('#view-table [data-lang="de"]')
-            assert page.inner_text('[data-action="history"]') == "Verlauf"
-            page.goto(server + "/")
-            page.wait_for_selector('[data-lang="de"].on')
-        finally:
-            browser.close()
+        # the language switch is remembered across a reload
+        page.click('#view-table [data-lang="de"]')
+        assert page.inner_text('[data-action="history"]') == "Verlauf"
+        page.goto(server + "/")
+        page.wait_for_selector('[data-lang="de"].on')
 
 
 @pytest.fixture()
@@ -218,33 +226,26 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
                                  headers={"Content-Type": "application/json"}, method="POST")
     gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.set_default_timeout(8000)
-            page.goto(f"{base}/?lang=en#/game/{gid}")
-            page.click('[data-action="win"]')
-            page.click('#dialog .choice[data-value="ron"]')
-            page.click('[data-step="winner"] .choice[data-value="Bob"]')
-            page.click('[data-step="discarder"] .choice[data-value="Cid"]')
-            page.click('#dialog .tabs .choice[data-value="photo"]')
-            page.set_input_files("[data-photo-input]", str(photo))
-            page.wait_for_selector(".tilebox.unsure")
-            assert page.locator(".tilebox").count() == 14
-            page.click('.tilebox[data-index="0"]')
-            page.click('.palette [data-tile="2m"]')
-            page.wait_for_selector('.tilebox.fixed[data-index="0"]')
-            page.screenshot(path=str(ARTIFACTS / "photo.png"))
-            page.click("#photo-overlay .primary")
-            page.wait_for_selector("#photo-overlay", state="detached")
-            hand = page.input_value("#dialog .winner-block input >> nth=0")
-            assert parse_tiles(hand) == parse_tiles("234m567p33s456s789s")
-            page.wait_for_selector("[data-confirm]:not([disabled])")
-            page.click("[data-confirm]")
-            page.wait_for_selector("#dialog", state="hidden")
-            state = page.evaluate("window.Companion.state")
-            assert state["scores"] == {"Ann": 30000, "Bob": 31000, "Cid": 29000, "Dan": 30000}
-            assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning
-        finally:
-            browser.close()
+    with tablet(sync_api, f"{base}/?lang=en#/game/{gid}") as page:
+        page.click('[data-action="win"]')
+        page.click('#dialog .choice[data-value="ron"]')
+        page.click('[data-step="winner"] .choice[data-value="Bob"]')
+        page.click('[data-step="discarder"] .choice[data-value="Cid"]')
+        page.click('#dialog .tabs .choice[data-value="photo"]')
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".tilebox.unsure")
+        assert page.locator(".tilebox").count() == 14
+        page.click('.tilebox[data-index="0"]')
+        page.click('.palette [data-tile="2m"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="0"]')
+        page.screenshot(path=str(ARTIFACTS / "photo.png"))
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value("#dialog .winner-block input >> nth=0")
+        assert parse_tiles(hand) == parse_tiles("234m567p33s456s789s")
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        state = page.evaluate("window.Companion.state")
+        assert state["scores"] == {"Ann": 30000, "Bob": 31000, "Cid": 29000, "Dan": 30000}
+        assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning

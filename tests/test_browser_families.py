@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _scores, server  # noqa: F401 (server is a fixture)
+from test_browser import ARTIFACTS, CHROMIUM, _scores, server, tablet  # noqa: F401 (server is a fixture)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
 
@@ -21,15 +21,8 @@ PLAYERS = ("Ann", "Bob", "Cid", "Dan")
 def page(server):  # noqa: F811 (the imported fixture)
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-            pg.set_default_timeout(8000)
-            pg.goto(server + "/?lang=en")
-            yield pg
-        finally:
-            browser.close()
+    with tablet(sync_api, server + "/?lang=en") as pg:
+        yield pg
 
 
 def _start(page, preset: str) -> None:
