@@ -234,6 +234,34 @@ class Palette:
         self.font = None
 
 
+INKS_MORE = {"brown": (95, 55, 25), "purple": (85, 35, 115), "teal": (10, 95, 105), "orange": (210, 90, 20)}
+
+
+class VariedPalette(Palette):
+    """A wider spread of real sets' looks: one-colour printing, other ink families, heavier or lighter
+    strokes, other proportions, and more bird, circle and bamboo designs. Kept apart from Palette so the
+    sets drawn by earlier seeds (and the models made from them) stay reproducible."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        inks = {**INKS, **INKS_MORE}
+        if rng.random() < 0.25:  # sets printed in a single ink
+            one = _jitter(rng, inks[rng.choice(["black", "navy", "brown", "darkred", "green", "teal"])], 25)
+            self.dark = self.red = self.green = self.blue = self.wind = self.man_top = one
+        elif rng.random() < 0.4:
+            self.green = _jitter(rng, inks[rng.choice(["green", "teal", "blue"])], 30)
+            self.blue = _jitter(rng, inks[rng.choice(["blue", "navy", "purple", "black"])], 30)
+            self.red = _jitter(rng, inks[rng.choice(["red", "darkred", "orange"])], 30)
+        self.weight = float(rng.uniform(-0.6, 1.8))
+        self.pin_style = int(rng.integers(6))
+        self.sou_style = int(rng.integers(4))
+        self.bird_style = int(rng.integers(4))
+        self.bird_left = bool(rng.random() < 0.5)
+        self.man_split = float(rng.uniform(0.4, 0.52))  # where the numeral ends and 萬 begins
+        self.man_inset = float(rng.uniform(0.1, 0.24))
+        self.corner = rng.random() < 0.4
+
+
 def _corner(p: Painter, pal: Palette, font: tuple[str, int], label: str) -> None:
     if pal.corner and label:
         p.text(label, font, (0.04, 0.02, 0.24, 0.2), pal.red if label.isdigit() else pal.dark)
@@ -241,14 +269,16 @@ def _corner(p: Painter, pal: Palette, font: tuple[str, int], label: str) -> None
 
 def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarray:
     p = Painter()
-    stroke = int(pal.weight * 3)
+    stroke = max(0, int(pal.weight * 3))
     top_col = pal.red if red else pal.man_top
     numeral = pal.five_glyph if n == 5 else NUMERALS[n - 1]
-    p.text(numeral, font, (0.18, 0.06, 0.82, 0.44), top_col, stroke)
+    split = getattr(pal, "man_split", 0.45)
+    inset = getattr(pal, "man_inset", 0.18)
+    p.text(numeral, font, (inset, 0.06, 1 - inset, split - 0.01), top_col, stroke)
     glyph_col = pal.red
     if red and pal.red_five == 1:
         glyph_col = (230, 40, 40, 255)
-    p.text(pal.man_glyph, font, (0.14, 0.46, 0.86, 0.94), glyph_col, stroke)
+    p.text(pal.man_glyph, font, (0.14, split + 0.01, 0.86, 0.94), glyph_col, stroke)
     if red and pal.red_five == 2:
         p.circle(0.85, 0.1, 0.05, pal.red, pal.red, 0.01)
     _corner(p, pal, font, str(n))
@@ -285,7 +315,7 @@ def _pin_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
 
 
 def _pin(p: Painter, pal: Palette, x: float, y: float, r: float, col: tuple) -> None:
-    w = 0.02 + 0.025 * pal.weight
+    w = max(0.008, 0.02 + 0.025 * pal.weight)
     st = pal.pin_style
     if st == 0:
         p.circle(x, y, r, col, None, w)
@@ -301,10 +331,17 @@ def _pin(p: Painter, pal: Palette, x: float, y: float, r: float, col: tuple) -> 
             a = k * np.pi / 4
             p.line([(x + 0.25 * r * np.cos(a), y + 0.25 * r * np.sin(a) * FACE_W / FACE_H),
                     (x + 0.8 * r * np.cos(a), y + 0.8 * r * np.sin(a) * FACE_W / FACE_H)], col, w * 0.8)
-    else:
+    elif st == 3:
         p.circle(x, y, r, col, None, w)
         p.circle(x, y, r * 0.75, col, None, w * 0.6)
         p.circle(x, y, r * 0.4, pal.red, pal.red, w)
+    elif st == 4:  # flat printed dot with a thin ring
+        p.circle(x, y, r, col, None, w * 0.5)
+        p.circle(x, y, r * 0.7, col, col, w * 0.5)
+    else:  # fine concentric rings
+        for k in (1.0, 0.78, 0.56, 0.34):
+            p.circle(x, y, r * k, col, None, w * 0.45)
+        p.circle(x, y, r * 0.12, col, col, w * 0.45)
 
 
 def draw_pin(pal: Palette, n: int, red: bool) -> np.ndarray:
@@ -354,8 +391,13 @@ def _sou_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
 
 
 def _stick(p: Painter, pal: Palette, x: float, y: float, h: float, col: tuple, tilt: float = 0.0) -> None:
-    w = 0.06 + 0.03 * pal.weight
-    if pal.sou_style == 0:
+    w = max(0.035, 0.06 + 0.03 * pal.weight)
+    if pal.sou_style == 3:  # two outlines with joints, as engraved sets draw bamboo
+        p.line([(x - w / 2, y - h / 2), (x - w / 2, y + h / 2)], col, 0.012)
+        p.line([(x + w / 2, y - h / 2), (x + w / 2, y + h / 2)], col, 0.012)
+        for k in (-0.5, -0.17, 0.17, 0.5):
+            p.line([(x - w / 2 - 0.01, y + k * h), (x + w / 2 + 0.01, y + k * h)], col, 0.016)
+    elif pal.sou_style == 0:
         p.rect((x - w / 2, y - h / 2, x + w / 2, y + h / 2), col, col, 0.01, radius=w / 2)
         p.line([(x - w / 2, y), (x + w / 2, y)], (250, 250, 245, 255), 0.012)
     elif pal.sou_style == 1:
@@ -368,7 +410,56 @@ def _stick(p: Painter, pal: Palette, x: float, y: float, h: float, col: tuple, t
     _ = tilt
 
 
+def _bird_outline(p: Painter, pal: Palette) -> None:
+    """A line drawing: body, head, wing and tail as thin strokes in one or two inks, facing either way."""
+    rng = pal.rng
+    f = -1.0 if pal.bird_left else 1.0
+
+    def fx(x: float) -> float:
+        return 0.5 + f * (x - 0.5)
+
+    ink = pal.dark if rng.random() < 0.5 else pal.green
+    w = float(rng.uniform(0.012, 0.03))
+    body = [(0.25, 0.55), (0.35, 0.4), (0.52, 0.36), (0.62, 0.28), (0.7, 0.3), (0.66, 0.42), (0.6, 0.6),
+            (0.45, 0.7), (0.3, 0.66), (0.25, 0.55)]
+    p.line([(fx(x), y + rng.uniform(-0.02, 0.02)) for x, y in body], ink, w)
+    p.line([(fx(0.7), 0.3), (fx(0.8), 0.32), (fx(0.7), 0.34)], pal.red, w)
+    p.line([(fx(0.36), 0.5), (fx(0.5), 0.45), (fx(0.55), 0.56)], ink, w)  # wing
+    for k in range(int(rng.integers(3, 7))):
+        p.line([(fx(0.27), 0.6), (fx(0.05 + 0.04 * k), 0.7 + 0.05 * k)], ink, w * 0.8)  # tail
+    p.line([(fx(0.45), 0.7), (fx(0.43), 0.88)], ink, w)
+    p.line([(fx(0.52), 0.68), (fx(0.56), 0.88)], ink, w)
+
+
+def _bird_peacock(p: Painter, pal: Palette) -> None:
+    """A fanned tail of feather eyes behind a small body."""
+    rng = pal.rng
+    n = int(rng.integers(5, 9))
+    for k in range(n):
+        a = np.pi * (0.15 + 0.7 * k / (n - 1))
+        x, y = 0.5 + 0.34 * np.cos(a), 0.62 - 0.42 * np.sin(a)
+        p.line([(0.5, 0.66), (x, y)], pal.green, 0.012)
+        p.circle(x, y, 0.06, pal.green, None, 0.015)
+        p.circle(x, y, 0.025, pal.blue, pal.blue, 0.01)
+    p.circle(0.5, 0.7, 0.09, pal.blue, pal.blue, 0.02)
+    p.circle(0.5, 0.56, 0.045, pal.blue, pal.blue, 0.02)
+    p.line([(0.47, 0.79), (0.45, 0.92)], pal.red, 0.02)
+    p.line([(0.53, 0.79), (0.55, 0.92)], pal.red, 0.02)
+
+
+def _one_stick(p: Painter, pal: Palette) -> None:
+    """The one of bamboo as a single large stick (some Chinese sets), often with a leaf or knot."""
+    _stick(p, pal, 0.5, 0.5, 0.7, pal.green)
+    if pal.rng.random() < 0.6:
+        p.line([(0.5, 0.35), (0.72, 0.22), (0.8, 0.28)], pal.green, 0.03)
+        p.circle(0.5, 0.5, 0.07, pal.red, pal.red, 0.01)
+
+
 def _bird(p: Painter, pal: Palette) -> None:
+    style = getattr(pal, "bird_style", 0)
+    if style:
+        (_bird_outline, _bird_peacock, _one_stick)[style - 1](p, pal)
+        return
     rng = pal.rng
     body = pal.green if rng.random() < 0.6 else pal.blue
     p.circle(0.45, 0.55, 0.2, body, body if rng.random() < 0.5 else None, 0.03)
@@ -404,14 +495,14 @@ def draw_sou(pal: Palette, n: int, red: bool) -> np.ndarray:
 
 def draw_honor(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
     p = Painter()
-    stroke = int(pal.weight * 3)
+    stroke = max(0, int(pal.weight * 3))
     if n <= 4:
         p.text(WINDS[n - 1], font, (0.1, 0.12, 0.9, 0.88), pal.wind, stroke)
         if pal.corner:
             p.text("ESWN"[n - 1], ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0), (0.04, 0.02, 0.24, 0.2), pal.red)
     elif n == 5:
         if pal.haku == 1:
-            p.rect((0.14, 0.12, 0.86, 0.88), pal.blue, None, 0.05 + 0.03 * pal.weight, radius=0.05)
+            p.rect((0.14, 0.12, 0.86, 0.88), pal.blue, None, max(0.02, 0.05 + 0.03 * pal.weight), radius=0.05)
         elif pal.haku == 2:
             p.rect((0.14, 0.12, 0.86, 0.88), pal.blue, None, 0.03, radius=0.05)
             p.rect((0.22, 0.19, 0.78, 0.81), pal.blue, None, 0.02, radius=0.03)
@@ -445,8 +536,8 @@ def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
     return p.result()
 
 
-def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]]) -> dict[str, np.ndarray]:
-    pal = Palette(rng)
+def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False) -> dict[str, np.ndarray]:
+    pal = VariedPalette(rng) if varied else Palette(rng)
     font = fonts[rng.integers(len(fonts))]
     out: dict[str, np.ndarray] = {}
     for n in range(1, 10):
@@ -463,7 +554,8 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]]) -> di
     return out
 
 
-def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True) -> FaceBank:
+def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0) -> FaceBank:
+    """The art styles plus n_procedural sets (Palette) and n_varied sets (VariedPalette, own random stream)."""
     rng = np.random.default_rng(seed)
     bank = FaceBank()
     add_fluffy(bank)
@@ -473,13 +565,18 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True) -> Face
     for i in range(n_procedural):
         for cls, face in procedural_set(rng, fonts).items():
             bank.add(f"proc{i:03d}", cls, face)
+    vrng = np.random.default_rng(seed + 7919)
+    for i in range(n_varied):
+        for cls, face in procedural_set(vrng, fonts, varied=True).items():
+            bank.add(f"procv{i:03d}", cls, face)
     return bank
 
 
 if __name__ == "__main__":
     import sys
 
-    b = build_bank(0, n_procedural=3)
+    b = build_bank(0, n_procedural=int(sys.argv[2]) if len(sys.argv) > 2 else 3,
+                   n_varied=int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     rows = []
     for style in b.styles():
         row = [b.faces[style].get(c, [np.zeros((FACE_H, FACE_W, 4), np.uint8)])[0] for c in ALL_CLASSES[:-1]]

@@ -26,9 +26,9 @@ CROP_WIN = (192, 256)
 _BANK = None
 
 
-def _init(seed: int, n_proc: int) -> None:
+def _init(seed: int, n_proc: int, n_varied: int = 0) -> None:
     global _BANK
-    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False)
+    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied)
 
 
 def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
@@ -62,10 +62,10 @@ def gen_chunk(args: tuple[int, int]) -> dict:
     return {"loc": np.stack(locs), "targets": targets, "crops": np.stack(crops), "ys": np.array(ys, np.int64)}
 
 
-def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int) -> dict:
+def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0) -> dict:
     chunk = 25
     jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
-    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles)) as pool:
+    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -216,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--scenes", type=int, default=2000)
     ap.add_argument("--styles", type=int, default=40, help="procedurally drawn tile sets")
+    ap.add_argument("--varied", type=int, default=0,
+                    help="more procedural sets drawn with the wider palette (one-ink, other birds, circles, bamboo)")
     ap.add_argument("--loc-steps", type=int, default=2500)
     ap.add_argument("--cls-steps", type=int, default=5000)
     ap.add_argument("--only", choices=["loc", "cls"], default=None)
@@ -230,14 +232,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers)
+    data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers,
+                    args.varied)
     print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
     if args.only in (None, "cls"):
         train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr)
     if args.only in (None, "loc"):
         train_localiser(data, args.loc_steps, args.seed, args.out)
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
-            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles,
+            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied,
             "init": str(args.init) if args.init else None, "lr": args.lr,
             "train_seconds": round(time.time() - t0)}
     (args.out / f"train-{args.only or 'all'}.json").write_text(json.dumps(meta, indent=1))
