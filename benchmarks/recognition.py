@@ -1,17 +1,19 @@
 """Our recogniser and the PyPI peer `mahjong-detector` (YOLO ONNX, bench extra) on the same labelled photos.
 
-    python benchmarks/recognition.py DIR [--limit N]
+    python benchmarks/recognition.py DIR [--limit N] [--fp32]
 
 DIR holds NAME.jpg + NAME.json labels (format: training/evaluate.py; make one with
 `python -m training.make_eval --out DIR --style uni`). Both run in this process on the same images; printed
 side by side: per-tile accuracy in order, exact-hand rate, ms per image, and the speed ratio.
 The peer knows only the 34 kinds (no red fives, flowers or backs) and orders tiles by x only, so besides the
-full score a "fair" score maps red fives to fives on both sides.
+full score a "fair" score maps red fives to fives on both sides. `--fp32` adds our pipeline on the float
+models (COMPANION_PRECISION=fp32) as a third contender, to show what the int8 run-time models gain.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -40,6 +42,14 @@ def peer_predict():  # noqa: ANN201
     return predict, ""
 
 
+def ours_fp32(image_bgr):  # noqa: ANN001, ANN201
+    os.environ["COMPANION_PRECISION"] = "fp32"
+    try:
+        return ours(image_bgr)
+    finally:
+        os.environ.pop("COMPANION_PRECISION")
+
+
 def fair(t: str) -> str:
     return ("5" + t[1]) if t[0] == "0" else t
 
@@ -61,12 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--fp32", action="store_true", help="also run our pipeline on the float models")
     args = ap.parse_args(argv)
+    os.environ.pop("COMPANION_PRECISION", None)
     items = load_folder(args.folder, args.limit)
     peer, why = peer_predict()
     if peer is None:
         print(f"peer not run: {why}")
     models = {"ours": ours} if peer is None else {"ours": ours, "mahjong-detector": peer}
+    if args.fp32:
+        models["ours, float models"] = ours_fp32
     preds: dict[str, dict] = {name: {} for name in models}
     times: dict[str, list[float]] = {name: [] for name in models}
     first = cv2.imread(str(items[0][0]))
@@ -95,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     if peer is not None:
         ratio = rows[2]["ms_per_image_mean"] / rows[0]["ms_per_image_mean"]
         print(f"speed: ours processes {ratio:.2f}x as many images per second as the peer")
+        if args.fp32:
+            ratio = rows[2]["ms_per_image_mean"] / rows[4]["ms_per_image_mean"]
+            print(f"       ours on the float models {ratio:.2f}x")
     return 0
 
 

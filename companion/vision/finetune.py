@@ -72,7 +72,7 @@ def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed:
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
     fast = _requantize(target, crops)
-    pipeline._sessions.pop("classifier", None)
+    pipeline.forget_sessions("classifier")
     return (f"fine-tuned on {len(ys)} corrected crops in {time.time() - t0:.0f}s: accuracy on them "
             f"{before:.0%} -> {after:.0%}; wrote {target} (original kept as classifier.base.onnx){fast}")
 

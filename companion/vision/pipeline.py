@@ -52,19 +52,27 @@ def model_path(name: str) -> Path:
 
 def session(name: str):  # noqa: ANN201 - onnxruntime is imported lazily
     """The cached onnxruntime session for the model called `name`."""
+    path = model_path(name)
+    key = str(path)  # keyed by file, so switching COMPANION_PRECISION in one process picks the other model
     with _lock:
-        if name not in _sessions:
+        if key not in _sessions:
             import onnxruntime as ort
 
-            path = model_path(name)
             if not path.exists():
                 raise FileNotFoundError(f"recognition model {path} is missing (train it: python -m training.train)")
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = THREADS
             # worker threads that spin while idle steal the core from the camera and page on a 2-core tablet
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            _sessions[name] = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        return _sessions[name]
+            _sessions[key] = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        return _sessions[key]
+
+
+def forget_sessions(name: str) -> None:
+    """Drop the cached sessions of model `name` (float and int8), e.g. after a fine-tune rewrote its files."""
+    with _lock:
+        for key in [k for k in _sessions if Path(k).name in (f"{name}.onnx", f"{name}.int8.onnx")]:
+            del _sessions[key]
 
 
 def load_image(path: str | Path) -> np.ndarray:
