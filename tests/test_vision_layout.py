@@ -118,3 +118,50 @@ def test_groups_are_numbered_in_reading_order():
     assert dora[0].group == 0
     assert {d.group for d in hand[:-1]} == {1}
     assert hand[-1].group == 2
+
+
+# The tests below place gaps that the plain gap rule misreads; README "Recognition" still fixes what they are:
+# right of the winning tile lie only called melds of three or four tiles.
+
+def test_chi_split_around_its_sideways_tile_is_cut_again_into_the_chi():
+    dets = row("1m 1m 1m 4p 5p 6p 7s 8s 9s 9p | 9p | 4ss | 3s 5s")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "chi", "tiles": "345s"}]
+    assert req["hand"] == "111m45699p789s"
+    assert req["win_tile"] == "9p"
+
+
+def test_first_tile_of_a_meld_set_apart_is_not_taken_for_a_concealed_tile():
+    dets = row("1m 1m 1m 7s 8s 9s 9p | 9p | 3s | 4ss 5s | 7zs 7z 7z")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "chi", "tiles": "345s"}, {"type": "pon", "tiles": "777z"}]
+    assert req["hand"] == "111m99p789s"
+
+
+def test_pon_right_of_the_winning_tile_counts_even_if_its_sideways_tile_was_missed():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5z 5z 5z")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "pon", "tiles": "555z"}]
+    assert req["win_tile"] == "1z"
+
+
+def test_three_plain_tiles_right_of_the_winning_tile_that_are_no_meld_give_no_request():
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5z 6z 7z")
+    req, reason = request_of(dets)
+    assert req is None
+    assert reason
+
+
+def test_winning_tile_a_little_apart_in_a_tightly_laid_hand_is_found():
+    # the other tiles touch (1 px); the winning tile lies 4 px away, narrower than the gap rule's 0.2 pitch
+    # but four times any other gap
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z")
+    x1, y1, x2, y2 = dets[-1].box
+    dets[-1].box = (x1 + 3, y1, x2 + 3, y2)
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["win_tile"] == "2z"
+    assert req["hand"] == "123m456p789s11222z"

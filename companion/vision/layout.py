@@ -5,6 +5,9 @@ tiles, then the winning tile set a little apart, then each called meld with a ga
 with the called tile turned sideways; an added kan with the added tile on top of the sideways one; a
 closed kan as back, face, face, back). Dora indicators lie in a separate row above the hand. Flowers may
 lie anywhere in the hand row. Anything that does not fit gives no request and a reason, never a guess.
+Because only called melds may lie right of the winning tile, tiles there are cut again into melds when the
+gaps split one apart, and three plain tiles there that form a chi or pon count as one whose sideways tile
+went unseen.
 """
 
 from __future__ import annotations
@@ -150,8 +153,9 @@ def _kind(t: str) -> str:
     return ("5" + t[1]) if t[0] == "0" else t
 
 
-def _meld(group: list[Det]) -> tuple[str, list[str]] | str:
-    """Meld type and tiles, or the reason it is not one."""
+def _meld(group: list[Det], sideways_seen: bool = True) -> tuple[str, list[str]] | str:
+    """Meld type and tiles, or the reason it is not one. With sideways_seen=False three tiles right of the
+    winning tile may be a chi or pon whose sideways tile the localiser did not flag."""
     tiles = [d.tile for d in group]
     side = [d for d in group if d.sideways]
     stacked = [d for d in group if d.stacked]
@@ -170,7 +174,7 @@ def _meld(group: list[Det]) -> tuple[str, list[str]] | str:
         return "closed kan with unreadable faces"
     if "x" in tiles:
         return "face-down tile outside a closed kan"
-    if len(group) == 3 and len(side) == 1:
+    if len(group) == 3 and (len(side) == 1 or (not sideways_seen and not side)):
         if len(set(kinds)) == 1:
             return "pon", tiles
         if all(k[1] == kinds[0][1] and k[1] in "mps" for k in kinds):
@@ -184,6 +188,60 @@ def _meld(group: list[Det]) -> tuple[str, list[str]] | str:
         if len(side) == 1:
             return "minkan", tiles
     return f"{len(group)} tiles ({' '.join(tiles)}) that are not a meld"
+
+
+def _gap(a: Det, b: Det) -> float:
+    return b.box[0] - a.box[2]
+
+
+def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
+    """The meld tiles cut again into 3- and 4-tile melds when the gaps split or joined one wrongly.
+
+    Gaps between melds are narrow and a sideways tile's box is estimated, so a chi can fall apart around its
+    turned tile. Of all cuttings into valid melds the one keeping most of the gap-based cuts wins, then the
+    one whose narrowest cut is widest; None when no cutting works.
+    """
+    dets = [d for g in groups for d in g]
+    old_cuts, k = set(), 0
+    for g in groups[:-1]:
+        k += len(g)
+        old_cuts.add(k)
+    best: tuple | None = None
+
+    def walk(start: int, cuts: list[int]) -> None:
+        nonlocal best
+        if start == len(dets):
+            inner = cuts[:-1]
+            key = (sum(c in old_cuts for c in inner), min((_gap(dets[c - 1], dets[c]) for c in inner), default=0.0))
+            if best is None or key > best[0]:
+                best = (key, list(cuts))
+            return
+        for size in (3, 4):
+            end = start + size
+            if end > len(dets) or (end < len(dets) and dets[end].stacked):
+                continue
+            if not isinstance(_meld(dets[start:end]), str):
+                walk(end, cuts + [end])
+
+    if len(dets) <= 16:  # at most four melds of at most four tiles: the search stays tiny
+        walk(0, [])
+    if best is None:
+        return None
+    out, start = [], 0
+    for c in best[1]:
+        out.append(dets[start:c])
+        start = c
+    return out
+
+
+def win_tile_apart(concealed: list[Det]) -> bool:
+    """The last concealed tile lies apart when the gap before it is clearly the widest among the concealed
+    tiles (twice the next widest), even where it is narrower than GROUP_GAP asks (a tightly laid hand)."""
+    gaps = [_gap(a, b) for a, b in zip(concealed, concealed[1:], strict=False)]
+    if len(gaps) < 2:
+        return False
+    tile_w = concealed[-1].box[2] - concealed[-1].box[0]
+    return gaps[-1] > 0.05 * tile_w and gaps[-1] >= 2.0 * max(max(gaps[:-1]), 0.0)
 
 
 def _mpsz(tiles: list[str]) -> str:
@@ -210,18 +268,44 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
     hand_groups = [[d for d in g if not d.tile.endswith("f")] for g in hand_groups]
     hand_groups = [g for g in hand_groups if g]
     concealed_groups: list[list[Det]] = []
-    melds: list[dict] = []
-    for i, g in enumerate(hand_groups):
+    meld_groups: list[list[Det]] = []
+    for g in hand_groups:
         plain = not any(d.sideways or d.tile == "x" for d in g)
-        if plain and not melds and not (len(g) == 4 and g[0].tile == "x"):
+        if plain and not meld_groups and not (len(g) == 4 and g[0].tile == "x"):
             concealed_groups.append(g)
-            continue
-        m = _meld(g)
+        else:
+            meld_groups.append(g)
+    # plain groups right of a lone winning tile can only be melds whose sideways tile went unseen
+    lenient: list[list[Det]] = []
+    tail: list[list[Det]] = []
+    lone = [i for i, g in enumerate(concealed_groups) if i > 0 and len(g) == 1]
+    if lone and lone[0] < len(concealed_groups) - 1:
+        tail = concealed_groups[lone[0] + 1:]
+        if all(not isinstance(_meld(g, sideways_seen=False), str) for g in tail):
+            concealed_groups = concealed_groups[:lone[0] + 1]
+            meld_groups = tail + meld_groups
+            lenient, tail = tail, []
+    parsed = [_meld(g, sideways_seen=not any(g is t for t in lenient)) for g in meld_groups]
+    if any(isinstance(m, str) for m in parsed) or (tail and meld_groups):
+        # a meld split by a wide gap leaves its first tiles looking concealed: they join the melds when
+        # only then do all the tiles right of the winning tile cut into melds
+        again = resplit_melds(tail + meld_groups) if tail else None
+        if again is not None:
+            concealed_groups = concealed_groups[:lone[0] + 1]
+        else:
+            again = resplit_melds(meld_groups)
+        if again is not None:
+            parsed = [_meld(g) for g in again]
+    melds: list[dict] = []
+    for i, m in enumerate(parsed):
         if isinstance(m, str):
-            return None, f"group {i + 1} of the hand row: {m}"
+            return None, f"group {len(concealed_groups) + i + 1} of the hand row: {m}"
         melds.append({"type": m[0], "tiles": _mpsz(m[1])})
     if len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1:
-        return None, "the winning tile is not set apart at the right end of the concealed tiles"
+        flat = [d for g in concealed_groups for d in g]
+        if len(flat) + 3 * len(melds) != 14 or not win_tile_apart(flat):
+            return None, "the winning tile is not set apart at the right end of the concealed tiles"
+        concealed_groups = [flat[:-1], flat[-1:]]
     concealed = [d.tile for g in concealed_groups for d in g]
     if "?" in concealed:
         return None, "unreadable tile in the hand"
