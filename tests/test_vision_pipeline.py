@@ -180,3 +180,44 @@ def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
         expected = c[..., ::-1].astype(np.float64).transpose(2, 0, 1) / 255.0 - 0.5  # RGB planes, centred
         assert np.allclose(batch[k], expected, atol=1e-6)
         assert np.array_equal(batch[k], to_tensor(c)[0])
+
+
+def _split_rows(photo: Path) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The fixture photo as two photos: the hand row alone and the dora row alone (the other row painted
+    over with the cloth's colour), so the dora indicators can come from a second photo."""
+    from companion.vision.pipeline import load_image
+
+    label = json.loads(photo.with_suffix(".json").read_text())
+    image = load_image(photo)
+    cloth = np.median(image[:20].reshape(-1, 3), axis=0).astype(np.uint8)
+    hand, dora = image.copy(), image.copy()
+    top_row = min(t["row"] for t in label["tiles"])
+    for t in label["tiles"]:
+        x1, y1, x2, y2 = (int(v) for v in t["box"])
+        target = hand if t["row"] == top_row else dora
+        target[max(0, y1 - 12):y2 + 12, max(0, x1 - 12):x2 + 12] = cloth
+    return hand, dora, label
+
+
+def test_dora_indicators_can_come_from_a_second_photo():
+    # issue 4: "dora indicators from their own row or a second photo"
+    from companion.vision.pipeline import recognize_image
+
+    hand, dora, label = _split_rows(FIXTURES / "pon_dora.jpg")
+    alone = recognize_image(hand)
+    assert alone["request"]["dora_indicators"] == []
+    both = recognize_image(hand, dora)
+    assert _norm(both["request"]) == _norm(label["request"])
+    assert [t["tile"] for t in both["dora_photo"]["tiles"]] == label["request"]["dora_indicators"]
+
+
+def test_recognize_dora_flag_adds_the_second_photos_indicators(tmp_path: Path):
+    import cv2
+
+    hand, dora, label = _split_rows(FIXTURES / "pon_dora.jpg")
+    cv2.imwrite(str(tmp_path / "hand.png"), hand)
+    cv2.imwrite(str(tmp_path / "dora.png"), dora)
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "recognize", "--json", str(tmp_path / "hand.png"),
+                          "--dora", str(tmp_path / "dora.png")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["request"]["dora_indicators"] == label["request"]["dora_indicators"]

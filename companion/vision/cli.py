@@ -16,6 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="+", metavar="IMG")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one line each")
     p.add_argument("--annotate", metavar="DIR", type=Path, help="write each photo with boxes and labels here")
+    p.add_argument("--dora", metavar="IMG", help="a second photo with the dora indicators (every face-up tile "
+                                                  "on it counts), added to each request")
     p.set_defaults(func=cmd_recognize)
 
     w = subparsers.add_parser("watch", help="live recognition from a webcam; prints the hand once it is stable")
@@ -46,10 +48,17 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     from companion.vision import pipeline
 
     status = 0
+    dora = None
+    if args.dora:
+        try:
+            dora = pipeline.load_image(args.dora)
+        except CompanionError as exc:
+            print(f"error: dora photo: {exc}", file=sys.stderr)
+            return 2
     for path in args.images:
         try:
             image = pipeline.load_image(path)
-            result = pipeline.recognize_image(image)
+            result = pipeline.recognize_image(image, dora)
         except CompanionError as exc:
             if args.json:
                 print(json.dumps({"image": path, "error": str(exc), "code": exc.code}))

@@ -163,13 +163,8 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def recognize_image(image_bgr: np.ndarray) -> dict:
-    """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
-
-    >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
-    >>> result["request"]["hand"]  # doctest: +SKIP
-    '123m456p...'
-    """
+def _read(image_bgr: np.ndarray) -> tuple[list[Det], list]:
+    """Located and classified tiles in reading order, and their groups per row."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -181,16 +176,43 @@ def recognize_image(image_bgr: np.ndarray) -> dict:
             for (b, s, sc), i, p in zip(found, idx, prob, strict=True)]
     layout = group_rows(dets)
     groups = assign_groups(layout)
-    ordered = [d for r in layout.rows for d in r]
-    tiles = [{"tile": d.tile, "box": [int(round(v)) for v in d.box], "confidence": round(d.confidence, 3),
-              "sideways": d.sideways, "group": d.group} for d in ordered]
+    return [d for r in layout.rows for d in r], groups
+
+
+def _tile_dicts(ordered: list[Det]) -> list[dict]:
+    return [{"tile": d.tile, "box": [int(round(v)) for v in d.box], "confidence": round(d.confidence, 3),
+             "sideways": d.sideways, "group": d.group} for d in ordered]
+
+
+def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None) -> dict:
+    """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
+
+    `dora_image`, a second photo of the dora indicators (e.g. the dead wall), adds every face-up tile on it to
+    the request's indicators (after those of a dora row in the first photo); its tiles are returned under
+    "dora_photo" with their own "uncertain" list.
+
+    >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
+    >>> result["request"]["hand"]  # doctest: +SKIP
+    '123m456p...'
+    """
+    ordered, groups = _read(image_bgr)
+    tiles = _tile_dicts(ordered)
     uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN]
     request, reason = build_request(groups)
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
+    dora_unsure: list[int] = []
+    if dora_image is not None:
+        dora_dets, _ = _read(dora_image)
+        dora_unsure = [i for i, d in enumerate(dora_dets) if d.confidence < CONFIDENCE_MIN]
+        result["dora_photo"] = {"tiles": _tile_dicts(dora_dets), "uncertain": dora_unsure}
+        if request is not None:
+            request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     if request is None:
         result["reason"] = reason
-    elif uncertain:
-        result["reason"] = f"{len(uncertain)} tile(s) read with low confidence; check them before scoring"
+    elif uncertain or dora_unsure:
+        where = " (dora photo)" if dora_unsure and not uncertain else ""
+        result["reason"] = (f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with low confidence; "
+                            "check them before scoring")
     return result
 
 
