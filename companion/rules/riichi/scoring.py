@@ -191,56 +191,61 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
             if n:
                 yaku.append({"id": key, "name": name, "name_de": name_de, "han": n})
     fu = b.fu
-    pay, gained, by_seat = _payments(r, b.base, opts.honba_value)
+    base = b.base
+    pay, gained, by_seat = _payments(r, base, opts.honba_value)
     total_gain = gained + 1000 * r.riichi_sticks
     limit = b.limit
+    wait = b.reading.wait
     result = {
         "han": b.han,
-        "fu": points.round_fu(fu) if fu else 0,
+        "fu": fu if fu == 25 else -(-fu // 10) * 10,  # points.round_fu, inline: this runs for every hand
         "yakuman": b.yakuman,
         "limit": limit,
         "yaku": yaku,
         "fu_details": b.fu_details,
         "payments": pay,
         "total_gain": total_gain,
-        "base_points": b.base,
+        "base_points": base,
         "fu_raw": fu,
         "dora": {"dora": dora[0], "ura": dora[1], "aka": dora[2], "counted": b.dora_used},
         "kazoe": b.kazoe and not b.yakuman and limit == "yakuman",
         "decomposition": describe_reading(b.reading),
-        "wait": b.reading.wait if b.reading.wait in _WAIT_NAMES else None,
+        "wait": wait if wait in _WAIT_NAMES else None,
         "win_tile": _TILE_TEXT[b.win],
         "dealer": r.dealer,
         "rules": opts.preset,
     }
     if by_seat is not None:
-        by_seat[WIND_LETTERS[r.seat - EAST]] = total_gain
+        by_seat[_SEAT_LETTER[r.seat]] = total_gain
         result["payments_by_seat"] = by_seat
     return result
+
+
+_SEAT_LETTER = {EAST + i: w for i, w in enumerate(WIND_LETTERS)}
 
 
 def _payments(r: Request, base: int, honba_value: int) -> tuple[dict, int, dict | None]:
     """``points.payments`` in the result format, what the winner collects from the others, and the
     point change per seat wind (a ron only when the discarder is known; the winner's own entry is
-    filled in by the caller, sticks included)."""
-    pay = points.payments(base, r.dealer, r.tsumo, r.honba, honba_value)
+    filled in by the caller, sticks included). The rounding is ``points.payments``' own, written out
+    here because it runs for every hand (the differential test holds both to the package)."""
+    honba = r.honba
     if not r.tsumo:
-        gained = pay["discarder"]
+        gained = -(-base * (6 if r.dealer else 4) // 100) * 100 + honba * honba_value
         if r.discarder is None:
-            return pay, gained, None
+            return {"discarder": gained}, gained, None
         seats = {"E": 0, "S": 0, "W": 0, "N": 0}
-        seats[WIND_LETTERS[r.discarder - EAST]] = -gained
-        return pay, gained, seats
-    seats = {"E": 0, "S": 0, "W": 0, "N": 0}
-    each = pay["each_non_dealer"]
+        seats[_SEAT_LETTER[r.discarder]] = -gained
+        return {"discarder": gained}, gained, seats
+    per_honba = honba * honba_value // 3
     if r.dealer:
-        seats["S"] = seats["W"] = seats["N"] = -each
-        return pay, 3 * each, seats
-    for w in WIND_LETTERS[1:]:
-        seats[w] = -each
-    seats["E"] = -pay["dealer"]
-    seats[WIND_LETTERS[r.seat - EAST]] = 0
-    return pay, pay["dealer"] + 2 * each, seats
+        each = -(-2 * base // 100) * 100 + per_honba
+        return {"each_non_dealer": each}, 3 * each, {"E": 0, "S": -each, "W": -each, "N": -each}
+    each = -(-base // 100) * 100 + per_honba
+    dealer = -(-2 * base // 100) * 100 + per_honba
+    seats = {"E": -dealer, "S": -each, "W": -each, "N": -each}
+    seats[_SEAT_LETTER[r.seat]] = 0
+    return {"dealer": dealer, "each_non_dealer": each}, dealer + 2 * each, seats
 
 
 def score(request: dict) -> dict:
