@@ -432,7 +432,8 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.all_green = not present & ~_GREEN_MASK
     r.all_honor = not present & ~_HONOR_MASK
     r.all_terminal = not present & ~_TERMINAL_MASK
-    r.facts = (flags, n_kans, r.all_simple, r.all_th, r.n_suits, r.has_honor, r.all_honor, r.all_terminal)
+    r.facts = (flags, n_kans, r.all_simple, r.all_th, r.n_suits, r.has_honor, r.all_honor, r.all_terminal,
+               r.all_green)
     r.aka = aka  # red fives among the indicators are no dora of the hand
     r.dora = tuple([v & 63 for v in dora]) if ind_reds else dora
     r.ura = tuple([v & 63 for v in ura]) if ind_reds else ura

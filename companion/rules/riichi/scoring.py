@@ -134,15 +134,18 @@ def _multiplier(row: tuple) -> int:
 
 def _fixed_rows(h: Reading, s: Situation, groups: tuple) -> list:
     """The rows of this hand shape that hold whatever the reading: the situation rows, memoised
-    per ``s.facts`` (few combinations of flags and tile facts recur), and the hand rows."""
+    per ``s.facts`` (few combinations of flags and tile facts recur), and the hand rows whose
+    gate (a condition on the facts) passes, memoised alike."""
     memo = groups[6]
-    fixed = memo.get(s.facts)
-    if fixed is None:
+    entry = memo.get(s.facts)
+    if entry is None:
         if len(memo) > 4096:
             memo.clear()
-        fixed = memo[s.facts] = [row for row in groups[0] if row[4](h, s)]
-    if groups[5]:
-        found = [row for row in groups[5] if row[4](h, s)]
+        entry = memo[s.facts] = ([row for row in groups[0] if row[4](h, s)],
+                                 tuple(row for row in groups[5] if row[0].gate is None or row[0].gate(s)))
+    fixed, hand_rows = entry
+    if hand_rows:
+        found = [row for row in hand_rows if row[4](h, s)]
         if found:
             fixed = sorted(fixed + found, key=_table_order)
     return fixed

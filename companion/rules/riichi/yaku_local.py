@@ -23,11 +23,15 @@ def _on(o) -> bool:
 
 YAKU: tuple[Yaku, ...] = (
     Yaku("uupin_kaihou", "Rinshan on 5 circles (uupin kaihou)", "Rinshan mit 5-Pin (Uupin Kaihou)", 1, 1,
-         lambda h, s: s.rinshan and s.win == _5P, shapes=ALL_SHAPES, enabled=_on, needs="hand"),
+         lambda h, s: s.rinshan and s.win == _5P, shapes=ALL_SHAPES, enabled=_on, needs="hand",
+         gate=lambda s: s.rinshan),
     Yaku("iipin_mouyue", "Haitei on 1 circle (iipin mouyue)", "Haitei mit 1-Pin (Iipin Mouyue)", 1, 1,
-         lambda h, s: s.haitei and s.win == _1P, shapes=ALL_SHAPES, enabled=_on, needs="hand"),
+         lambda h, s: s.haitei and s.win == _1P, shapes=ALL_SHAPES, enabled=_on, needs="hand",
+         gate=lambda s: s.haitei),
     Yaku("chuupin_raoyui", "Houtei on 9 circles (chuupin raoyui)", "Houtei mit 9-Pin (Chuupin Raoyui)", 1, 1,
-         lambda h, s: s.houtei and s.win == _9P, shapes=ALL_SHAPES, enabled=_on, needs="hand"),
+         lambda h, s: s.houtei and s.win == _9P, shapes=ALL_SHAPES, enabled=_on, needs="hand",
+         gate=lambda s: s.houtei),
     Yaku("ryanzou_chankan", "Chankan on 2 bamboo (ryanzou chankan)", "Chankan mit 2-Sou (Ryanzou Chankan)", 1, 1,
-         lambda h, s: s.chankan and s.win == _2S, shapes=ALL_SHAPES, enabled=_on, needs="hand"),
+         lambda h, s: s.chankan and s.win == _2S, shapes=ALL_SHAPES, enabled=_on, needs="hand",
+         gate=lambda s: s.chankan),
 )

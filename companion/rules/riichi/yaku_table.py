@@ -44,6 +44,9 @@ class Yaku:
     facts), ``hand`` (the situation plus the concealed counts or the winning tile: evaluated once per
     hand shape), ``chis2`` (two or more chi), ``pons3`` (three or more triplets/kans), ``honor_pons`` (a
     triplet of honours), ``outside`` (every set touches a terminal or honour)."""
+    gate: Callable[[Situation], bool] | None = None
+    """For ``hand`` rows: a condition on ``Situation.facts`` alone that the predicate cannot hold
+    without; the scorer memoises it with the situation rows and skips the predicate when it fails."""
 
 
 def all_yaku() -> tuple[Yaku, ...]:

@@ -65,6 +65,10 @@ def _nine_gates_suit(s: Situation) -> list[int] | None:
     return None
 
 
+def _one_suit_no_honours(s: Situation) -> bool:
+    return s.n_suits == 1 and not s.has_honor
+
+
 def _chuuren(h: Reading, s: Situation) -> bool:
     suit = _nine_gates_suit(s)
     return suit is not None and suit[s.win % 9] - 1 != _NINE_GATES[s.win % 9]
@@ -105,11 +109,12 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("chinroutou", "All terminals (chinroutou)", "Nur Randsteine (Chinroutou)", 13, 13,
          lambda h, s: s.all_terminal, yakuman=1),
     Yaku("ryuuiisou", "All green (ryuuiisou)", "Grüne Hand (Ryuuiisou)", 13, 13, _ryuuiisou, yakuman=1,
-         needs="hand"),
+         needs="hand", gate=lambda s: s.all_green),
     Yaku("chuuren", "Nine gates (chuuren poutou)", "Neun Pforten (Chuuren Poutou)", 13, 0, _chuuren, yakuman=1,
-         needs="hand"),
+         needs="hand", gate=_one_suit_no_honours),
     Yaku("junsei_chuuren", "True nine gates, 9-sided wait (junsei chuuren poutou)",
-         "Neun Pforten mit 9-fachem Wait (Junsei Chuuren Poutou)", 13, 0, _junsei_chuuren, yakuman=1, needs="hand"),
+         "Neun Pforten mit 9-fachem Wait (Junsei Chuuren Poutou)", 13, 0, _junsei_chuuren, yakuman=1, needs="hand",
+         gate=_one_suit_no_honours),
     Yaku("suukantsu", "Four kans (suukantsu)", "Vier Vierlinge (Suukantsu)", 13, 13, _suukantsu, yakuman=1),
     Yaku("suukan_kaihou", "Four kans with rinshan (suukan kaihou)", "Vier Vierlinge mit Rinshan (Suukan Kaihou)",
          13, 13, _suukan_kaihou, yakuman=1),
