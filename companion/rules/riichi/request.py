@@ -118,19 +118,22 @@ def _fast_tiles(text: str) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def _hand_info(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int]:
-    """The tiles, their counts per suit (m, p, s: 9 each; z: 7), the bit mask of kinds present and
-    the number of red fives."""
+def _hand_info(tiles: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...], int, int, int]:
+    """The number of tiles, their counts per suit (m, p, s: 9 each; z: 7), the bit mask of kinds
+    present, the number of red fives and the suits (bit 0 m, 1 p, 2 s) that have one."""
     counts = [0] * NUM_KINDS
     present = 0  # bit k set: kind k is somewhere in the hand (melds are added later)
     aka = 0
+    red_suits = 0
     for v in tiles:
         if v >= RED_BIT:
             aka += 1
             v -= RED_BIT
+            red_suits |= 1 << (v // 9)
         counts[v] += 1
         present |= 1 << v
-    return tiles, (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:])), present, aka
+    return (len(tiles), (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:])), present,
+            aka, red_suits)
 
 
 # A hand in mpsz is a few suit groups ("336688m", "056677p", "77s"). A new hand is almost always made
@@ -141,17 +144,16 @@ _GROUPS: dict[str, tuple | None] = {}
 
 
 def _group(token: str) -> tuple | None:
-    """(suit index, tile ints, counts of that suit, present mask, red fives) of one group; suit -1 for
-    spaces; ``None`` if the full parser has to look at it (and word the error)."""
+    """(suit index, number of tiles, counts of that suit, present mask, red fives) of one group;
+    suit -1 for spaces; ``None`` if the full parser has to look at it (and word the error)."""
     if token[0] == " ":
-        return (-1, (), (), 0, 0)
+        return (-1, 0, (), 0, 0)
     suit = "mpsz".find(token[-1])
     if suit < 0 or len(token) < 2:
         return None
     size = 7 if suit == 3 else 9
     base = 9 * suit
     counts = [0] * size
-    tiles = []
     aka = 0
     for ch in token[:-1]:
         d = ord(ch) - 48
@@ -159,28 +161,27 @@ def _group(token: str) -> tuple | None:
             if suit == 3:
                 return None
             counts[4] += 1
-            tiles.append(base + 4 + RED_BIT)
             aka += 1
         elif d > size:
             return None
         else:
             counts[d - 1] += 1
-            tiles.append(base + d - 1)
     present = 0
     for i in range(size):
         if counts[i]:
             present |= 1 << (base + i)
-    return (suit, tuple(tiles), tuple(counts), present, aka)
+    return (suit, len(token) - 1, tuple(counts), present, aka)
 
 
-def _fast_hand(text: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int] | None:
+def _fast_hand(text: str) -> tuple[int, tuple[tuple[int, ...], ...], int, int, int] | None:
     """The hand as :func:`_hand_info` gives it, put together from memoised suit groups."""
     groups = _GROUPS
-    tiles: tuple[int, ...] = ()
+    n = 0
     suits = list(_NO_TILES)
     seen = 0
     present = 0
     aka = 0
+    red_suits = 0
     for token in _GROUP.findall(text):
         info = groups.get(token)
         if info is None:
@@ -191,17 +192,19 @@ def _fast_hand(text: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...],
             info = groups[token] = _group(token)
             if info is None:
                 return None
-        suit, part, counts, bits, reds = info
+        suit, size, counts, bits, reds = info
         if suit < 0:
             continue
         if seen >> suit & 1:  # the same suit written twice ("1m2m3m")
             counts = tuple(a + b for a, b in zip(suits[suit], counts, strict=True))
         seen |= 1 << suit
         suits[suit] = counts
-        tiles += part
+        n += size
         present |= bits
-        aka += reds
-    return tiles, tuple(suits), present, aka
+        if reds:
+            aka += reds
+            red_suits |= 1 << suit
+    return n, tuple(suits), present, aka, red_suits
 
 
 def _tiles(value: object, what: str, backs: bool = False) -> tuple[int, ...]:
@@ -329,7 +332,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
                  get("chiihou", False), get("renhou", False), tsumo)
         for value in flags:
             if value is not False and value is not True:
-                flags = tuple(_flag(request, key) for key in _ALL_FLAGS)  # names the bad one
+                flags = _flags(request)  # names the bad one
                 break
     (r.riichi, r.double_riichi, r.ippatsu, r.rinshan, r.chankan, r.haitei, r.houtei, r.tenhou, r.chiihou,
      r.renhou, r.tsumo) = flags
@@ -352,7 +355,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     info = _fast_hand(text) if type(text) is str else None
     if info is None:
         info = _hand_info(_tiles(text, "hand"))
-    hand, suits, present, aka = info
+    n_tiles, suits, present, aka, red_suits = info
     concealed = suits[0] + suits[1] + suits[2] + suits[3]
     raw_melds = get("melds") or []
     if type(raw_melds) is not list:
@@ -362,24 +365,27 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     melds = [_parse_meld(m, i) for i, m in enumerate(raw_melds)]
     r.melds = melds
     expected = 14 - 3 * len(melds)
-    if len(hand) != expected:
+    if n_tiles != expected:
         with_melds = f"with {len(melds)} meld{'s' if len(melds) != 1 else ''}" if melds else "without melds"
-        raise InvalidRequestError(f"hand {_show(hand)!r} has {len(hand)} tiles; {with_melds} the "
+        raise InvalidRequestError(f"hand {_show(_tiles(text, 'hand'))!r} has {n_tiles} tiles; {with_melds} the "
                                   f"concealed part including the winning tile has {expected}")
 
     if "win_tile" not in request:
         raise InvalidRequestError('"win_tile" is missing: which tile completed the hand')
     value = request["win_tile"]
-    win_tiles = _fast_tiles(value) if type(value) is str else None
-    if win_tiles is None:
+    win = _ONE_TILE.get(value) if type(value) is str else None
+    if win is None:
         win_tiles = _tiles(value, "win_tile")
-    if len(win_tiles) != 1:
-        raise InvalidRequestError(f"win_tile must be exactly one tile, got {request['win_tile']!r}")
-    win = win_tiles[0]
-    if win not in hand and (win >= RED_BIT or win + RED_BIT not in hand):
-        raise InvalidRequestError(f"the winning tile {_show(win_tiles)} is not in the hand {_show(hand)}: "
-                                  "\"hand\" holds the concealed tiles including the winning tile")
-    r.win = win & 63
+        if len(win_tiles) != 1:
+            raise InvalidRequestError(f"win_tile must be exactly one tile, got {request['win_tile']!r}")
+        win = win_tiles[0]
+    kind = win & 63
+    # counts hold a red five as a five; a red winning tile needs a red five of its suit in the hand
+    if not concealed[kind] or (win >= RED_BIT and not red_suits >> (kind // 9) & 1):
+        raise InvalidRequestError(f"the winning tile {_show((win,))} is not in the hand "
+                                  f"{_show(_tiles(text, 'hand'))}: \"hand\" holds the concealed tiles including "
+                                  "the winning tile")
+    r.win = kind
     r.win_red = win >= RED_BIT
 
     dora = _indicators(get("dora_indicators"), "dora_indicators")
@@ -417,7 +423,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     ind_reds = sum(v >= RED_BIT for v in dora + ura) if (dora or ura) and max(dora + ura) >= RED_BIT else 0
     # one red five is within every rule set that has red fives at all: only more need the full check
     if (aka or ind_reds) and (aka + ind_reds > 1 or not options.red_fives) or max(counts) > 4:
-        _check_copies(hand, melds, dora, ura, counts, options)
+        _check_copies(_tiles(text, "hand"), melds, dora, ura, counts, options)
     r.counts = concealed
     r.suits = suits
     r.full = full
@@ -452,13 +458,12 @@ def _indicators(value: object, what: str) -> tuple[int, ...]:
     if not value:
         return ()
     if type(value) is list:
-        out: tuple[int, ...] = ()
-        for text in value:
-            tiles = _fast_tiles(text) if type(text) is str else None
-            if tiles is None:
-                return _tiles(value, what)
-            out += tiles
-        return out
+        try:
+            out = tuple(map(_ONE_TILE.get, value))  # the usual form: one tile per text
+        except TypeError:  # an unhashable item: the full reader names it
+            return _tiles(value, what)
+        if None not in out:
+            return out
     return _tiles(value, what)
 
 
@@ -473,6 +478,14 @@ _FLAG_SET = frozenset(FLAGS)
 _NO_FLAGS = (False,) * 11
 _TSUMO_ONLY = (False,) * 10 + (True,)
 _WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}
+_ONE_TILE = {f"{d}{suit}": _fast_tiles(f"{d}{suit}")[0] for suit in "mpsz" for d in range(10 if suit != "z" else 8)
+             if suit != "z" or d > 0}
+"""One tile in mpsz (``"0p"`` a red five) as a tile int: the usual winning tile and indicator."""
+
+
+def _flags(request: dict) -> tuple[bool, ...]:
+    """The flags read one by one, so that an error names the bad one."""
+    return tuple(_flag(request, key) for key in _ALL_FLAGS)
 
 
 def _check_indicators(dora: tuple[int, ...], ura: tuple[int, ...], options: RiichiOptions) -> None:
