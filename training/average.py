@@ -1,0 +1,41 @@
+"""Average the weights of classifiers fine-tuned from the same starting point and export the result.
+
+    python -m training.average --out DIR A/classifier.pt B/classifier.pt [...]
+
+Runs continued from one set of weights stay in one basin of the loss, so their mean is a model of its own
+that can read unseen styles better than either (weight averaging, "model soup"). BatchNorm statistics are
+averaged like the weights. Writes DIR/classifier.pt and DIR/classifier.onnx.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("weights", type=Path, nargs="+")
+    args = ap.parse_args(argv)
+    import torch
+
+    from training.faces import ALL_CLASSES
+    from training.nets import CROP_H, CROP_W, Classifier
+
+    states = [torch.load(w) for w in args.weights]
+    mean = {k: (sum(sd[k].float() for sd in states) / len(states)).to(states[0][k].dtype) for k in states[0]}
+    net = Classifier(len(ALL_CLASSES))
+    net.load_state_dict(mean)
+    net.eval()
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), args.out / "classifier.pt")
+    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(args.out / "classifier.onnx"), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    print(f"averaged {len(states)} classifiers into {args.out / 'classifier.onnx'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
