@@ -196,6 +196,35 @@ def test_real_riichi_engine_hand():
     assert st["scores"] == {"Ann": 25000, "Bob": 24000 + 1300 + 1000, "Cid": 25000 - 1300, "Dan": 25000}
 
 
+def test_house_rules_for_scoring_apply_to_every_hand_of_the_game():
+    # chi 234m called, 567p 345s 678s 88p concealed, Bob (South) wins on Cid's 5p (two-sided wait):
+    # all simples and nothing else. EMA 2016 allows open tanyao (kuitan): 1 han; fu 20, an open hand
+    # without fu counts 30; non-dealer ron 30 * 2^3 * 4 = 960 -> 1000 from Cid
+    win = {"type": "win", "discarder": "Cid", "winners": [
+        {"player": "Bob", "request": {"hand": "567p345678s88p", "win_tile": "5p",
+                                      "melds": [{"type": "chi", "tiles": "234m"}]}}]}
+    st = s(game("ema2016"), [win])
+    assert st["scores"]["Bob"] - st["scores"]["Cid"] == 2000
+    # the same game with the house rule "no open tanyao": the hand has no yaku at this table
+    with pytest.raises(companion.errors.NoYakuError):
+        fold(game("ema2016", scoring={"open_tanyao": False}), [win])
+    # a request naming other rules than the game's is refused, not silently rescored
+    other = {"type": "win", "discarder": "Cid", "winners": [
+        {"player": "Bob", "request": dict(win["winners"][0]["request"], rules="wrc")}]}
+    with pytest.raises(TableError, match="ema2016"):
+        fold(game("ema2016"), [other])
+
+
+def test_hong_kong_minimum_fan_is_a_house_rule_of_the_game():
+    # seed 004 "3-Fan-Pflicht": a self-drawn plain hand (1 fan: self-draw) does not count ...
+    win = {"type": "win", "discarder": None, "winners": [{"player": "Bob", "request": {"hand": "123m456m789m222p55s"}}]}
+    with pytest.raises(companion.errors.BelowMinimumError):
+        fold(game("hongkong"), [win])
+    # ... unless the table plays without a minimum ("nach Verabredung"): 1 fan, Bob gains
+    st = s(game("hongkong", scoring={"min_fan": 0}), [win])
+    assert st["scores"]["Bob"] > 0 and sum(st["scores"].values()) == 0
+
+
 def test_hong_kong_second_claim_loses_to_the_first_in_turn_unless_agreed():
     # seed 004: several winners only by agreement, otherwise the player nearest after the discarder
     two = {"type": "win", "discarder": "Ann", "winners": [

@@ -79,3 +79,37 @@ def test_hong_kong_and_classical_have_no_riichi_and_four_winds():
     for fam in ("hongkong", "classical"):
         r = table_rules(fam)
         assert r.family == fam and not r.riichi and r.length == "full" and r.start_points == 0
+
+
+# ----- house rules for scoring hands (the "scoring" table rule) ------------------------------------
+
+def test_scoring_house_rules_are_kept_and_become_the_requests_rules():
+    r = table_rules("ema2016", {"scoring": {"open_tanyao": False}})
+    assert r.scoring == {"open_tanyao": False}
+    assert r.scoring_rules == {"preset": "ema2016", "open_tanyao": False}
+    assert r.to_dict()["scoring"] == {"open_tanyao": False}
+    # no house rules: the bare preset name, as every request without a table sends it
+    assert table_rules("hongkong").scoring_rules == "hongkong"
+
+
+@pytest.mark.parametrize("preset, scoring, text", [
+    ("ema2016", {"open_tanyoa": False}, "open_tanyoa"),          # a typo is named
+    ("ema2016", {"kazoe": "sometimes"}, "kazoe"),               # a value the option does not have
+    ("hongkong", {"min_fan": -1}, "min_fan"),
+    ("hongkong", {"open_tanyao": True}, "open_tanyao"),         # a riichi option in a Hong Kong game
+    ("classical", {"limit": 7}, "limit"),
+    ("oldjapanese", {"rounding": "dice"}, "rounding"),
+    ("ema2016", {"preset": "wrc"}, "preset is the game's"),
+    ("ema2016", ["open_tanyao"], "object"),
+])
+def test_scoring_house_rules_are_checked_when_the_game_is_made(preset, scoring, text):
+    with pytest.raises(UnknownRulesError, match=text):
+        table_rules(preset, {"scoring": scoring})
+
+
+def test_riichi_scoring_limits_carry_over_to_han_fu_entry():
+    # seed 003 plays without kiriage; a club that rounds 4 han 30 fu up to mangan says so once
+    r = table_rules("ryanzou", {"scoring": {"kiriage": True}})
+    assert r.kiriage is True and r.scoring == {"kiriage": True}
+    # an explicit table override wins over the scoring section
+    assert table_rules("ryanzou", {"scoring": {"kiriage": True}, "kiriage": False}).kiriage is False

@@ -50,6 +50,23 @@ def family(rules: object) -> ModuleType:
     return importlib.import_module(FAMILIES[preset_name(rules)])
 
 
+# where each family reads a ``rules`` value into its options object (module, function)
+_OPTIONS_READERS: dict[str, tuple[str, str]] = {
+    "companion.rules.riichi": ("companion.rules.riichi.options", "resolve_rules"),
+    "companion.rules.hongkong": ("companion.rules.hongkong.options", "options_from_rules"),
+    "companion.rules.classical": ("companion.rules.classical.request", "parse_options"),
+    "companion.rules.oldjapanese": ("companion.rules.oldjapanese.options", "parse_options"),
+}
+
+
+def resolve_options(rules: object) -> object:
+    """The family's options object for a ``rules`` value: how a table checks house rules once,
+    when a game is created, instead of at its first hand. Raises what scoring would raise
+    (``UnknownRulesError`` for an unknown option, ``InvalidRequestError`` for a bad value)."""
+    module, function = _OPTIONS_READERS[FAMILIES[preset_name(rules)]]
+    return getattr(importlib.import_module(module), function)(rules)
+
+
 def score(request: dict) -> dict:
     if not isinstance(request, dict):
         raise InvalidRequestError("a scoring request must be a JSON object")

@@ -570,7 +570,13 @@ def _fill_request(st: GameState, w: int, request: object, tsumo: bool, honba: in
         said = "tsumo" if tsumo else "ron"
         raise TableError(f"the request says tsumo={req['tsumo']} but the win event says {said}")
     req["tsumo"] = tsumo
-    req.setdefault("rules", st.rules.preset)
+    # the table's rules value every hand, house scoring rules included; a request may name the
+    # game's preset (as a client that does not know the house rules does), but no other rules
+    given = req.get("rules", st.rules.preset)
+    if given != st.rules.preset and given != st.rules.scoring_rules:
+        raise TableError(f"this game scores hands under {st.rules.preset!r}"
+                         f"{' with its house rules' if st.rules.scoring else ''}; the request names other rules")
+    req["rules"] = st.rules.scoring_rules
     req["seat_wind"] = st.seat_wind(w)
     req["round_wind"] = st.round_wind
     if st.rules.family == "riichi":

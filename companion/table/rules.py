@@ -73,6 +73,10 @@ class TableRules:
     - ``kiriage`` / ``kazoe`` / ``allow_1han_20fu_tsumo``: how han/fu entry is turned into points
       (seed 003 allows tsumo nomi as 1 han 20 fu).
     - ``final_rounding``: final points are rounded to this (seed 001: thousands, 500 rounds up).
+    - ``scoring``: the house rules for valuing hands, as the family's scoring options over the
+      preset's own (riichi ``{"open_tanyao": false}``, Hong Kong ``{"min_fan": 1, "cap": 10}``, ...);
+      every hand scored at this table uses them. Checked by the family's engine when the game is
+      made. Riichi's ``kiriage`` and ``kazoe`` given here apply to han/fu entry too.
     """
 
     family: str = "riichi"
@@ -110,6 +114,7 @@ class TableRules:
     kazoe: str = "yakuman"
     allow_1han_20fu_tsumo: bool = False
     final_rounding: int = 0
+    scoring: dict = field(default_factory=dict)
 
     @property
     def oka(self) -> int:
@@ -126,6 +131,11 @@ class TableRules:
         d["abortive_draws"] = list(self.abortive_draws)
         d["oka"] = self.oka
         return d
+
+    @property
+    def scoring_rules(self) -> str | dict:
+        """The ``rules`` value of every scoring request at this table."""
+        return {"preset": self.preset, **self.scoring} if self.scoring else self.preset
 
 
 _CHOICES = {
@@ -210,6 +220,12 @@ def _check(name: str, value: object) -> object:
         if sum(value) != 0:
             raise UnknownRulesError(f"table rule 'uma' must add up to 0, {list(value)} adds up to {sum(value)}")
         return tuple(value)
+    elif name == "scoring":
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise UnknownRulesError("table rule 'scoring' must be an object of scoring option names and values")
+        if "preset" in value:
+            raise UnknownRulesError("table rule 'scoring' takes options only; the preset is the game's")
+        return dict(value)
     elif name == "abortive_draws":
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
             raise UnknownRulesError("table rule 'abortive_draws' must be a list of kinds")
@@ -267,4 +283,23 @@ def table_rules(preset: str, overrides: dict | None = None) -> TableRules:
         values[key] = _check(key, value)
     if values.get("leftover_sticks") == "winner":
         values["leftover_sticks"] = "first_place"
+    if values.get("scoring"):
+        _check_scoring(preset, values, overrides or {})
     return TableRules(**values)
+
+
+def _check_scoring(preset: str, values: dict, overrides: dict) -> None:
+    """Let the family's engine read the scoring options now, so that a game never starts with
+    house rules its hands cannot be scored under; carry riichi's limits over to han/fu entry."""
+    from companion.errors import CompanionError
+    from companion.rules import resolve_options
+
+    scoring = values["scoring"]
+    try:
+        options = resolve_options({"preset": preset, **scoring})
+    except CompanionError as e:
+        raise UnknownRulesError(f"table rule 'scoring': {e}") from None
+    if values.get("family") == "riichi":
+        for key in ("kiriage", "kazoe"):
+            if key in scoring and key not in overrides:
+                values[key] = _check(key, getattr(options, key))
