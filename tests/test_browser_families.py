@@ -53,6 +53,19 @@ def test_new_game_form_offers_the_families_and_only_their_house_rules(page):
     assert page.locator('input[name="uma"]').is_visible()
 
 
+def test_house_rules_for_scoring_are_stored_with_the_game(page):
+    # a Hong Kong club playing without the 3-fan minimum (seed 004: minimum "nach Verabredung") and
+    # with a 10-fan limit: the form sends them as the game's scoring rules
+    page.select_option("#preset", "hongkong")
+    page.click("#new-game .overrides summary")
+    assert page.locator('select[name="open_tanyao"]').is_hidden()  # a riichi rule
+    page.fill('input[name="min_fan"]', "0")
+    page.select_option('select[name="cap"]', "10")
+    _start(page, "hongkong")
+    state = page.evaluate("window.Companion.state")
+    assert state["rules"]["scoring"] == {"min_fan": 0, "cap": 10}
+
+
 def test_hong_kong_self_drawn_win_by_typed_tiles(page):
     _start(page, "hongkong")
     # seed 004: no riichi, no sticks, no counters; everybody starts at 0

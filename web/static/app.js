@@ -142,6 +142,14 @@
       overrides[input.name] = kind === "number" ? Number(value) : kind === "list" ? value.split(",").map((x) => Number(x.trim())) : value;
     }
     if (overrides.agari_yame) overrides.tenpai_yame = true;
+    // house rules for valuing hands go to the family's engine as scoring options
+    const scoring = {};
+    for (const input of $$("[data-scoring]", f)) {
+      if (input.closest("[data-families]").hidden || !input.value.trim()) continue;
+      const kind = input.dataset.scoring, value = input.value.trim();
+      scoring[input.name] = kind === "bool" ? value === "true" : kind === "number" ? Number(value) : kind === "json" ? JSON.parse(value) : value;
+    }
+    if (Object.keys(scoring).length) overrides.scoring = scoring;
     try {
       const st = await api("POST", "/api/games", { rules: f.rules.value, overrides, players });
       location.hash = `#/game/${st.id}`;

@@ -59,6 +59,9 @@ window.I18N = {
     chombo_mangan: "reverse Mangan Tsumo, hand replayed", chombo_penalty: "fixed penalty after Uma",
     extra_rounds: "Extra rounds", extra_none: "none", extra_sudden: "sudden death",
     extra_west: "West round, then sudden death", agari_yame: "Agari-yame / Tenpai-yame allowed",
+    scoring_rules_hint: "How hands are valued at this table:", open_tanyao: "Open Tanyao (Kuitan)", allowed: "allowed",
+    not_allowed: "not allowed", red_fives: "Red fives (Aka-Dora)", kiriage: "Kiriage Mangan", yes: "yes", no: "no",
+    min_fan: "Minimum fan", fan_cap: "Fan limit", hand_limit: "Hand limit", no_limit: "no limit",
     // rule families other than Riichi (Hong Kong, classical, old Japanese)
     group_riichi: "Riichi", group_other: "Other rule families", preset_hongkong: "Hong Kong",
     preset_classical: "Classical (Gravon)", preset_oldjapanese: "Old Japanese", length_full: "all four winds",
@@ -127,6 +130,9 @@ window.I18N = {
     chombo_mangan: "Rückwärts-Mangan-Tsumo, Hand wird wiederholt", chombo_penalty: "feste Strafe nach Uma",
     extra_rounds: "Verlängerung", extra_none: "keine", extra_sudden: "Sudden Death",
     extra_west: "Westrunde, dann Sudden Death", agari_yame: "Agari-yame / Tenpai-yame erlaubt",
+    scoring_rules_hint: "So werden Hände an diesem Tisch bewertet:", open_tanyao: "Offenes Tanyao (Kuitan)", allowed: "erlaubt",
+    not_allowed: "nicht erlaubt", red_fives: "Rote Fünfen (Aka-Dora)", kiriage: "Kiriage-Mangan", yes: "ja", no: "nein",
+    min_fan: "Mindest-Fan", fan_cap: "Fan-Limit", hand_limit: "Limit pro Hand", no_limit: "kein Limit",
     // andere Regelfamilien (Hongkong, klassisch, altes japanisches Regelbuch)
     group_riichi: "Riichi", group_other: "Andere Regelfamilien", preset_hongkong: "Hongkong",
     preset_classical: "Klassisch (Gravon)", preset_oldjapanese: "Altes japanisches Regelbuch", length_full: "alle vier Winde",
