@@ -61,3 +61,33 @@ def test_many_readings_of_a_pure_suit():
     for k, c in enumerate((3, 3, 3, 3, 2)):  # 11122233344455m: triplets or runs in several ways
         counts[k] = c
     assert _ours(counts) == _theirs(counts, 0) and len(_ours(counts)) >= 2
+
+
+def test_hand_row_gates_never_hide_a_yaku_that_holds():
+    # the scorer skips a "hand" row whose gate (a condition on the memoised facts) fails; a gate
+    # that is too strict would silently drop the yaku, so every predicate is asked directly on
+    # random hands (the differential test's, biased towards the rare yaku) and must agree
+    import riichi_random
+
+    from companion.errors import CompanionError
+    from companion.rules.riichi.context import readings
+    from companion.rules.riichi.options import resolve_rules
+    from companion.rules.riichi.request import parse_request
+    from companion.rules.riichi.yaku_table import all_yaku
+
+    gated = [y for y in all_yaku() if y.gate is not None]
+    assert {y.id for y in gated} >= {"chuuren", "junsei_chuuren", "ryuuiisou"}
+    held = dict.fromkeys((y.id for y in gated), 0)
+    for request in riichi_random.random_requests(6000, 23):
+        for rules in ("ryanzou", request["rules"]):  # ryanzou has the pinzu bonus yaku switched on
+            try:
+                r = parse_request(dict(request, rules=rules), resolve_rules(rules))
+            except CompanionError:
+                continue
+            for h in readings(r):
+                for y in gated:
+                    if y.test(h, r):
+                        held[y.id] += 1
+                        assert y.gate(r), (y.id, request)
+    # the hands reach the gated yaku at all (else this test would prove nothing)
+    assert held["chuuren"] and held["ryuuiisou"]
