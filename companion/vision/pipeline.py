@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.paths import shipped
 from companion.vision.layout import Det, assign_groups, build_request, group_rows
 from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, to_tensor
 
@@ -22,7 +23,7 @@ DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
-MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", Path(__file__).resolve().parents[2] / "models"))
+MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
 _lock = threading.Lock()
 _sessions: dict[str, object] = {}

@@ -8,14 +8,15 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from companion.paths import shipped
+
 # the page lives at the repository root (web/), next to the package, so designers can work on it
-# without touching Python; an editable install (the README's first command) keeps it there
-WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
+# without touching Python; a regular install ships it as data (companion.paths)
+WEB_ROOT = shipped("web")
 
 # photos from a tablet camera are a few MB; anything far larger is not a photo of tiles
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
