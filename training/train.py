@@ -242,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
             "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied,
             "init": str(args.init) if args.init else None, "lr": args.lr,
+            "cls_steps": args.cls_steps if args.only != "loc" else None,
+            "loc_steps": args.loc_steps if args.only != "cls" else None,
             "train_seconds": round(time.time() - t0)}
     (args.out / f"train-{args.only or 'all'}.json").write_text(json.dumps(meta, indent=1))
     print(f"done in {time.time() - t0:.0f}s", flush=True)
