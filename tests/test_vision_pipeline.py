@@ -221,3 +221,28 @@ def test_recognize_dora_flag_adds_the_second_photos_indicators(tmp_path: Path):
                           "--dora", str(tmp_path / "dora.png")], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["request"]["dora_indicators"] == label["request"]["dora_indicators"]
+
+
+def test_photo_api_takes_the_dora_indicators_from_a_second_photo(tmp_path: Path):
+    # the page's API: the hand in the field "image", the dead wall in the optional field "dora"
+    import io
+
+    import cv2
+
+    from companion.web import create_app
+
+    hand, dora, label = _split_rows(FIXTURES / "pon_dora.jpg")
+    client = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True}).test_client()
+
+    def png(img):  # noqa: ANN001, ANN202
+        return io.BytesIO(cv2.imencode(".png", img)[1].tobytes())
+
+    alone = client.post("/api/recognize", data={"image": (png(hand), "hand.png")}, content_type="multipart/form-data")
+    assert alone.status_code == 200 and alone.get_json()["request"]["dora_indicators"] == []
+    both = client.post("/api/recognize", data={"image": (png(hand), "hand.png"), "dora": (png(dora), "wall.png")},
+                       content_type="multipart/form-data")
+    assert both.status_code == 200
+    assert both.get_json()["request"]["dora_indicators"] == label["request"]["dora_indicators"]
+    bad = client.post("/api/recognize", data={"image": (png(hand), "hand.png"), "dora": (io.BytesIO(b"no"), "x.txt")},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 400 and "x.txt" in bad.get_json()["error"]

@@ -284,9 +284,11 @@ def _model_missing(exc: Exception) -> ApiError:
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
     image, _ = _uploaded_image()
+    # an optional second photo of the dora indicators (the dead wall), in the field "dora"
+    dora = _uploaded_image("dora")[0] if "dora" in request.files else None
     vision = _vision()
     try:
-        result = vision.recognize_image(image)
+        result = vision.recognize_image(image) if dora is None else vision.recognize_image(image, dora)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
