@@ -249,3 +249,42 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         state = page.evaluate("window.Companion.state")
         assert state["scores"] == {"Ann": 30000, "Bob": 31000, "Cid": 29000, "Dan": 30000}
         assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning
+
+
+def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tmp_path):
+    # issue 4: dora indicators "from their own row or a second photo". The fixture photo (a generator scene
+    # with its label) cut in two: the hand alone, and its dora row alone, as a player photographs the dead wall
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    import cv2
+    import numpy as np
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "pon_dora.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    image = cv2.imread(str(fixture))
+    cloth = np.median(image[:20].reshape(-1, 3), axis=0).astype(np.uint8)
+    hand, wall = image.copy(), image.copy()
+    top_row = min(t["row"] for t in label["tiles"])
+    for t in label["tiles"]:
+        x1, y1, x2, y2 = (int(v) for v in t["box"])
+        (hand if t["row"] == top_row else wall)[max(0, y1 - 12):y2 + 12, max(0, x1 - 12):x2 + 12] = cloth
+    cv2.imwrite(str(tmp_path / "hand.jpg"), hand)
+    cv2.imwrite(str(tmp_path / "wall.jpg"), wall)
+    req = urllib.request.Request(server + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
+    with tablet(sync_api, f"{server}/?lang=en#/game/{gid}") as page:
+        page.click('[data-action="win"]')
+        page.click('#dialog .choice[data-value="tsumo"]')
+        page.click('[data-step="winner"] .choice[data-value="Bob"]')
+        page.click('#dialog .tabs .choice[data-value="photo"]')
+        page.set_input_files("[data-photo-input]", str(tmp_path / "hand.jpg"))
+        page.wait_for_selector(".tilebox")
+        assert page.locator(".dora-strip img").count() == 0  # the hand photo alone shows no dora row
+        page.set_input_files("[data-dora-input]", str(tmp_path / "wall.jpg"))
+        page.wait_for_selector(".dora-strip img")
+        shown = page.eval_on_selector_all(".dora-strip img", "imgs => imgs.map(i => i.alt)")
+        assert shown == label["request"]["dora_indicators"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))

@@ -51,9 +51,20 @@
     const input = el("input", { type: "file", accept: "image/*", capture: "environment", "data-photo-input": "" });
     input.addEventListener("change", () => { if (input.files[0]) recognise(input.files[0]); });
     const useBtn = el("button", { type: "button", class: "primary", disabled: "" }, t("use_tiles"));
+    // the dora indicators often lie on the dead wall, away from the hand: a second photo adds them
+    let doraFile = null;
+    const doraStrip = el("div", { class: "tile-row dora-strip" });
+    const doraInput = el("input", { type: "file", accept: "image/*", capture: "environment", "data-dora-input": "" });
+    doraInput.addEventListener("change", () => {
+      if (!doraInput.files[0]) return;
+      doraFile = doraInput.files[0];
+      if (file) recognise(file); else doraStrip.replaceChildren(el("span", {}, t("dora_photo_waiting")));
+    });
 
-    const buttons = [el("label", { class: "secondary choice" }, t("take_photo"), input)];
+    const buttons = [el("label", { class: "secondary choice" }, t("take_photo"), input),
+      el("label", { class: "secondary choice" }, t("dora_photo"), doraInput)];
     input.style.display = "none";
+    doraInput.style.display = "none";
     if (window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
       buttons.push(el("button", { type: "button", class: "secondary", onclick: liveCamera }, t("live_camera")));
     }
@@ -77,15 +88,21 @@
 
     async function recognise(f) {
       file = f; fixes = {}; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      doraStrip.replaceChildren();
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
       picture.replaceChildren(img);
       const form = new FormData();
       form.append("image", f);
+      if (doraFile) form.append("dora", doraFile);
       try {
         result = await C.api("POST", "/api/recognize", undefined, { form });
       } catch (err) { status.textContent = err.message; status.className = "error"; return; }
       status.className = "grow";
+      if (result.dora_photo) {
+        const faces = result.dora_photo.tiles.map((tile) => tile.tile).filter((code) => code !== "x");
+        doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
+      }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
       status.textContent = t("tap_to_fix");
       const draw = () => drawBoxes(img);
@@ -198,7 +215,7 @@
         el("header", {}, el("h2", {}, `${t("photo")} \u2013 ${player}`),
           el("button", { type: "button", class: "icon close", onclick: close, "aria-label": t("close") }, "\u00d7")),
         el("div", { id: "photo-body", style: "padding:6px 26px 12px;overflow-y:auto" },
-          el("div", { class: "choices", style: "margin-bottom:12px" }, buttons), picture, strip, palette, scored),
+          el("div", { class: "choices", style: "margin-bottom:12px" }, buttons), picture, strip, doraStrip, palette, scored),
         el("footer", { style: "display:flex;gap:14px;align-items:center;padding:12px 26px 18px;border-top:1px solid #e2e0d8" },
           status, el("button", { type: "button", class: "secondary", onclick: close }, t("cancel")), useBtn)));
     overlay.stopCamera = stopCamera;
