@@ -1,6 +1,7 @@
 """Write a labelled folder of synthetic photos (image + JSON label with the same stem) for evaluate.py.
 
     python -m training.make_eval --out /tmp/eval-uni --style uni --n 200 --seed 99
+    python -m training.make_eval --out /tmp/eval-won --style uni --winning --n 200 --seed 98   # won hands
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -27,15 +28,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=0, help="photo width (0 = random 640-1500)")
     ap.add_argument("--quality", type=int, default=90)
     ap.add_argument("--hand-only", action="store_true", help="only hand scenes (each label has a request)")
+    ap.add_argument("--winning", action="store_true",
+                    help="hands that are complete (as a photo of a won hand is); implies --hand-only")
     args = ap.parse_args(argv)
     bank = build_bank(args.seed, n_procedural=6 if args.style != "uni" else 0, with_uni=True)
     styles = ["uni"] if args.style == "uni" else [s for s in bank.styles() if s != "uni"]
     rng = np.random.default_rng(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
-        hand = True if args.hand_only else bool(rng.random() < 0.8)
+        hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
         size = (args.width, args.width * 3 // 4) if args.width else None
-        img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand)
+        img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

@@ -165,7 +165,33 @@ def _sort_key(t: str) -> tuple:
     return ("mpsz".index(t[1]) if t[1] in "mpsz" else 5, n, t)
 
 
-def hand_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
+def _draw_complete(rng: np.random.Generator, n_sets: int, counts: dict[str, int]) -> list[str] | None:
+    """``n_sets`` runs or triplets and a pair from the tiles still free: a winning hand's concealed part."""
+    out: list[str] = []
+    for _ in range(n_sets):
+        for _try in range(50):
+            base = KINDS[rng.integers(len(KINDS))]
+            run = rng.random() < 0.6 and base[1] != "z" and int(base[0]) <= 7
+            ts = [f"{int(base[0]) + i}{base[1]}" for i in range(3)] if run else [base] * 3
+            if all(counts.get(t, 0) + ts.count(t) <= 4 for t in set(ts)):
+                for t in ts:
+                    counts[t] = counts.get(t, 0) + 1
+                out += ts
+                break
+        else:
+            return None
+    for _try in range(50):
+        k = KINDS[rng.integers(len(KINDS))]
+        if counts.get(k, 0) <= 2:
+            counts[k] = counts.get(k, 0) + 2
+            return out + [k, k]
+    return None
+
+
+def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False) -> list[Placed]:
+    """A hand with its melds (and often a dora row above). ``winning``: the concealed tiles and the
+    winning tile make a complete hand with the melds (evaluation photos of won hands); otherwise the
+    concealed tiles are drawn freely, as training has always drawn them."""
     counts: dict[str, int] = {}
     n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4], p=[0.25, 0.15, 0.2, 0.1, 0.15, 0.1, 0.05]))
     melds: list[tuple[str, list[str]]] = []
@@ -184,11 +210,19 @@ def hand_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
                     counts[t] = counts.get(t, 0) + 1
                 melds.append((str(kind), _reddify(rng, ts, 0.3)))
                 break
-    concealed = _draw_kinds(rng, 13 - 3 * len(melds), counts)
+    part = _draw_complete(rng, 4 - len(melds), counts) if winning else None
+    if part is not None:
+        win = part.pop(int(rng.integers(len(part))))
+        concealed = part
+    else:
+        concealed = _draw_kinds(rng, 13 - 3 * len(melds), counts)
     if rng.random() < 0.75:
         concealed.sort(key=_sort_key)
     concealed = _reddify(rng, concealed, 0.25)
-    win = _reddify(rng, _draw_kinds(rng, 1, counts), 0.25)[0]
+    if part is not None:
+        win = _reddify(rng, [win], 0.25)[0]
+    else:
+        win = _reddify(rng, _draw_kinds(rng, 1, counts), 0.25)[0]
     placed: list[Placed] = []
     y = 0.0
     x = 0.0
@@ -347,7 +381,7 @@ def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
 
 
 def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], out_size: tuple[int, int] | None = None,
-                 hand: bool | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 hand: bool | None = None, winning: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
@@ -355,7 +389,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     st = make_style(rng, style_pick)
     if hand is None:
         hand = rng.random() < 0.6
-    placed = hand_layout(rng, st) if hand else random_layout(rng, st)
+    placed = hand_layout(rng, st, winning) if hand else random_layout(rng, st)
     band_t = int(st.thickness * TW)
     xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
     ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t for p in placed]
