@@ -165,3 +165,42 @@ def test_winning_tile_a_little_apart_in_a_tightly_laid_hand_is_found():
     assert reason == ""
     assert req["win_tile"] == "2z"
     assert req["hand"] == "123m456p789s11222z"
+
+
+# ----- complete_hand: a photo of a won hand shows a winning hand ------------------------------------------
+
+def _row(codes: list[str], alternatives: dict[int, tuple]) -> list[list[list[Det]]]:
+    """One hand row: the concealed tiles, then the winning tile apart; tile i may carry alternatives."""
+    dets = []
+    for i, code in enumerate(codes):
+        alts = alternatives.get(i, ((code, 0.99), ("x", 0.01)))
+        dets.append(Det(box=(40.0 * i, 0.0, 40.0 * i + 36, 50.0), sideways=False, tile=code, confidence=alts[0][1],
+                        alternatives=alts))
+    return [[dets[:-1], dets[-1:]]]
+
+
+def test_a_hand_that_is_no_winning_hand_is_read_with_the_next_likeliest_tile():
+    from companion.vision.pipeline import build_request, complete_hand
+
+    # 123m 456p 789s 234s 5z5z: the 2s was read as 3s (0.55), 2s the classifier's second choice (0.40)
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3s", "3s", "4s", "5z", "5z"]
+    groups = _row(codes, {9: (("3s", 0.55), ("2s", 0.40), ("5s", 0.05))})
+    request, _ = build_request(groups)
+    changed = complete_hand(groups, request)
+    assert [d.tile for d in changed] == ["2s"] and changed[0].confidence == 0.40  # listed as uncertain
+    from companion.tiles import parse_tiles
+
+    assert sorted(parse_tiles(build_request(groups)[0]["hand"])) == sorted(parse_tiles("123m456p789s234s55z"))
+
+
+def test_a_winning_hand_and_a_hand_no_reading_completes_are_left_alone():
+    from companion.vision.pipeline import build_request, complete_hand
+
+    won = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "5z", "5z"]
+    groups = _row(won, {9: (("2s", 0.55), ("3s", 0.40))})
+    assert complete_hand(groups, build_request(groups)[0]) == []
+    # a scattered hand: no single or double change makes it win, so nothing is guessed
+    scattered = ["1m", "4m", "7m", "1p", "4p", "7p", "1s", "4s", "7s", "1z", "2z", "3z", "4z", "5z"]
+    groups = _row(scattered, {0: (("1m", 0.5), ("2m", 0.4)), 1: (("4m", 0.5), ("3m", 0.4))})
+    assert complete_hand(groups, build_request(groups)[0]) == []
+    assert [d.tile for g in groups[0] for d in g] == scattered  # every trial put back

@@ -31,6 +31,7 @@ class Det:
     row: int = -1
     group: int = -1
     stacked: bool = False
+    alternatives: tuple[tuple[str, float], ...] = ()  # the classifier's best readings (class, probability)
 
     @property
     def cx(self) -> float:

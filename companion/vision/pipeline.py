@@ -22,6 +22,9 @@ CONFIDENCE_MIN = 0.6  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
+ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
+COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
+COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
@@ -147,7 +150,13 @@ def _rescaled(box: tuple[float, float, float, float], f: float) -> tuple[float, 
 
 
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
-    """Class index and probability of each box.
+    """Class index and probability of each box (see :func:`class_probabilities`)."""
+    p = class_probabilities(image_bgr, boxes)
+    return p.argmax(axis=1), p.max(axis=1)
+
+
+def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> np.ndarray:
+    """The probability of every class for each box (one row per box).
 
     Every crop is read once. A crop read with less than TURN_CHECK is read three more times, in one batch:
     turned by 180 degrees (tiles lie either way round) and cut with its box 10% smaller and 10% larger (the
@@ -157,7 +166,7 @@ def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float,
     take the three extra reads.
     """
     if not boxes:
-        return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        return np.zeros((0, len(classes())), np.float32)
     batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in boxes])
     net = session("classifier")
     p = _softmax(net.run(None, {"crops": batch})[0])
@@ -170,7 +179,7 @@ def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float,
         q = _softmax(net.run(None, {"crops": np.ascontiguousarray(np.concatenate(again))})[0])
         n = len(doubt)
         p[doubt] = (p[doubt] + sum(q[k * n:(k + 1) * n] for k in range(len(again)))) / (1 + len(again))
-    return p.argmax(axis=1), p.max(axis=1)
+    return p
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -186,10 +195,13 @@ def _read(image_bgr: np.ndarray) -> tuple[list[Det], list]:
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     found = localise(image_bgr)
-    idx, prob = classify(image_bgr, [(b, s) for b, s, _ in found])
+    probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
     names = classes()
-    dets = [Det(box=b, sideways=s, tile=names[int(i)], confidence=float(p) * min(1.0, sc / 0.5))
-            for (b, s, sc), i, p in zip(found, idx, prob, strict=True)]
+    dets = []
+    for (b, s, sc), p in zip(found, probs, strict=True):
+        best = np.argsort(-p)[:ALTERNATIVES]
+        dets.append(Det(box=b, sideways=s, tile=names[int(best[0])], confidence=float(p[best[0]]) * min(1.0, sc / 0.5),
+                        alternatives=tuple((names[int(j)], float(p[j])) for j in best)))
     layout = group_rows(dets)
     groups = assign_groups(layout)
     return [d for r in layout.rows for d in r], groups
@@ -212,10 +224,15 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None)
     '123m456p...'
     """
     ordered, groups = _read(image_bgr)
-    tiles = _tile_dicts(ordered)
-    uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN]
     request, reason = build_request(groups)
+    changed = complete_hand(groups, request)
+    if changed:
+        request, reason = build_request(groups)
+    tiles = _tile_dicts(ordered)
+    uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN or d in changed]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
+    if changed:
+        result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []
     if dora_image is not None:
         dora_dets, _ = _read(dora_image)
@@ -225,11 +242,71 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None)
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     if request is None:
         result["reason"] = reason
+    elif changed:
+        result["reason"] = (f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
+                            "make a winning hand; check them before scoring")
     elif uncertain or dora_unsure:
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         result["reason"] = (f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with low confidence; "
                             "check them before scoring")
     return result
+
+
+def _is_complete(request: dict) -> bool | None:
+    """Whether the request's tiles make a winning hand (None: the tile count is off, which a different
+    reading of a tile cannot mend)."""
+    from companion.errors import CompanionError
+    from companion.hand import shanten
+    from companion.tiles import parse_tiles, to_counts
+
+    try:
+        tiles = parse_tiles(request["hand"], max_red_per_suit=4)
+        n_melds = len(request.get("melds") or [])
+        if len(tiles) != 14 - 3 * n_melds:
+            return None
+        concealed = to_counts(tiles)
+        everything = list(concealed)
+        for meld in request.get("melds") or []:
+            for tile in parse_tiles(meld["tiles"], max_red_per_suit=4):
+                if tile.kind < len(everything):
+                    everything[tile.kind] += 1
+    except (CompanionError, KeyError, TypeError):
+        return False
+    return max(everything) <= 4 and shanten(concealed, n_melds) == -1
+
+
+def complete_hand(groups: list, request: dict | None) -> list[Det]:
+    """A photo of a won hand shows a winning hand. When the tiles as read make none, the least sure hand tiles
+    are read as their next likeliest classes (one, then two at a time) and the likeliest combination that
+    makes a winning hand is kept. Returns the tiles changed (their ``tile`` and ``confidence`` updated, so
+    that they are listed as uncertain); nothing when the hand is complete already or no such reading exists."""
+    if request is None or _is_complete(request) is not False:
+        return []
+    hand = [d for g in groups[-1] for d in g if len(d.alternatives) > 1 and d.tile not in ("x", "?")
+            and not d.tile.endswith("f")]
+    hand.sort(key=lambda d: d.alternatives[0][1])
+    choices = [(d, tile, prob / d.alternatives[0][1]) for d in hand[:COMPLETE_CANDIDATES]
+               for tile, prob in d.alternatives[1:] if tile != "x" and not tile.endswith("f")]
+    best: tuple[float, list] | None = None
+    trials = [[c] for c in choices] + [[a, b] for i, a in enumerate(choices) for b in choices[i + 1:] if a[0] is not b[0]]
+    for trial in trials:
+        odds = float(np.prod([c[2] for c in trial]))
+        if best is not None and odds <= best[0]:
+            continue
+        before = [(d, d.tile) for d, _, _ in trial]
+        for d, tile, _ in trial:
+            d.tile = tile
+        req, _ = build_request(groups)
+        if req is not None and _is_complete(req):
+            best = (odds, trial)
+        for d, tile in before:
+            d.tile = tile
+    if best is None or best[0] < COMPLETE_MIN_ODDS:
+        return []
+    for d, tile, _ in best[1]:
+        d.tile = tile
+        d.confidence = min(d.confidence, dict(d.alternatives)[tile])
+    return [d for d, _, _ in best[1]]
 
 
 def annotate(image_bgr: np.ndarray, result: dict) -> np.ndarray:
