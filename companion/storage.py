@@ -8,8 +8,8 @@ acknowledged. A connection per call keeps a store safe to share between waitress
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -23,6 +23,21 @@ def connect(path: Path) -> sqlite3.Connection:
     con.execute("PRAGMA foreign_keys=ON")
     con.execute("PRAGMA busy_timeout=30000")
     return con
+
+
+@contextmanager
+def transaction(path: Path) -> Iterator[sqlite3.Connection]:
+    """A write transaction on its own connection: ``BEGIN IMMEDIATE`` queues writers, so what the body
+    reads and then writes is atomic; committed when the body ends, rolled back if it raises."""
+    with closing(connect(path)) as con:
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            yield con
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        con.execute("COMMIT")
 
 
 def prepare(path: Path, schema: str, migrate: Callable[[sqlite3.Connection], None] | None = None) -> None:

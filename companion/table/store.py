@@ -146,35 +146,28 @@ class Store:
         if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
             raise TableError("expected_seq must be the seq number the new event will get")
         body = json.dumps({k: v for k, v in event.items() if k not in ("seq", "client_id")})
-        with closing(self._connect()) as con:
-            con.execute("BEGIN IMMEDIATE")  # serialises writers: the seq check and insert are atomic
-            try:
-                if con.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                    raise GameNotFoundError(f"no game with id {game_id!r}")
-                dup = con.execute("SELECT seq FROM events WHERE game_id = ? AND client_id = ?",
-                                  (game_id, client_id)).fetchone()
-                if dup is not None:
-                    con.execute("ROLLBACK")
-                    return dup[0], True
-                current = con.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?",
-                                      (game_id,)).fetchone()[0]
-                if expected_seq != current:
-                    raise ConflictError(f"the game has changed: the next event is number {current}, "
-                                        f"not {expected_seq}; reload and enter it again", current)
-                now = _now()
-                con.execute("INSERT INTO events (game_id, seq, client_id, event, created) VALUES (?, ?, ?, ?, ?)",
-                            (game_id, current, client_id, body, now))
-                if finished is None:
-                    con.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
-                else:
-                    con.execute("UPDATE games SET updated = ?, finished = ? WHERE id = ?",
-                                (now, int(finished), game_id))
-                con.execute("COMMIT")
-                return current, False
-            except BaseException:
-                if con.in_transaction:
-                    con.execute("ROLLBACK")
-                raise
+        # one write transaction: the seq check and the insert are atomic
+        with storage.transaction(self.path) as con:
+            if con.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFoundError(f"no game with id {game_id!r}")
+            dup = con.execute("SELECT seq FROM events WHERE game_id = ? AND client_id = ?",
+                              (game_id, client_id)).fetchone()
+            if dup is not None:
+                return dup[0], True
+            current = con.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?",
+                                  (game_id,)).fetchone()[0]
+            if expected_seq != current:
+                raise ConflictError(f"the game has changed: the next event is number {current}, "
+                                    f"not {expected_seq}; reload and enter it again", current)
+            now = _now()
+            con.execute("INSERT INTO events (game_id, seq, client_id, event, created) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, current, client_id, body, now))
+            if finished is None:
+                con.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+            else:
+                con.execute("UPDATE games SET updated = ?, finished = ? WHERE id = ?",
+                            (now, int(finished), game_id))
+            return current, False
 
     # ----- export / import ------------------------------------------------------------------
     def export_game(self, game_id: str) -> dict:
@@ -201,8 +194,7 @@ class Store:
         new = self.create_game(game["preset"], game.get("overrides") or {}, game["players"],
                                game_id=None if taken else gid, created=game.get("created"),
                                rules=game.get("rules"))
-        with closing(self._connect()) as con:
-            con.execute("BEGIN IMMEDIATE")
+        with storage.transaction(self.path) as con:
             now = _now()
             con.executemany("INSERT INTO events (game_id, seq, client_id, event, created) VALUES (?, ?, ?, ?, ?)",
                             [(new["id"], i + 1, clients[i],
@@ -210,5 +202,4 @@ class Store:
                              for i, e in enumerate(events)])
             con.execute("UPDATE games SET finished = ?, updated = ? WHERE id = ?",
                         (int(state.finished), now, new["id"]))
-            con.execute("COMMIT")
         return new

@@ -73,25 +73,17 @@ class TournamentStore:
         """Store a new tournament record (an ``id`` is added); returns ``(record, duplicate)``.
 
         With a ``client_id`` seen before, nothing is written and the earlier record comes back."""
-        with closing(self._connect()) as con:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                if client_id:
-                    row = con.execute("SELECT record FROM tournaments WHERE client_id = ?",
-                                      (client_id,)).fetchone()
-                    if row is not None:
-                        con.execute("ROLLBACK")
-                        return json.loads(row[0]), True
-                record = {**record, "id": uuid.uuid4().hex[:10], "created": now()}
-                con.execute("INSERT INTO tournaments (id, record, client_id, created, updated) "
-                            "VALUES (?, ?, ?, ?, ?)",
-                            (record["id"], json.dumps(record), client_id, record["created"], record["created"]))
-                con.execute("COMMIT")
-                return record, False
-            except BaseException:
-                if con.in_transaction:
-                    con.execute("ROLLBACK")
-                raise
+        with storage.transaction(self.path) as con:
+            if client_id:
+                row = con.execute("SELECT record FROM tournaments WHERE client_id = ?",
+                                  (client_id,)).fetchone()
+                if row is not None:
+                    return json.loads(row[0]), True
+            record = {**record, "id": uuid.uuid4().hex[:10], "created": now()}
+            con.execute("INSERT INTO tournaments (id, record, client_id, created, updated) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (record["id"], json.dumps(record), client_id, record["created"], record["created"]))
+            return record, False
 
     def list(self) -> list[dict]:
         """All tournament records (``updated`` added), most recently changed first."""
@@ -121,42 +113,34 @@ class TournamentStore:
         request seated it first); the entry stored then comes back as a duplicate."""
         if not isinstance(client_id, str) or not client_id or len(client_id) > 200:
             raise TournamentError('"client_id" must be a string of 1-200 characters unique to this request')
-        with closing(self._connect()) as con:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                if con.execute("SELECT 1 FROM tournaments WHERE id = ?", (tid,)).fetchone() is None:
-                    raise TournamentNotFoundError(f"no tournament with id {tid!r}")
-                dup = con.execute("SELECT seq, entry, created FROM tournament_log "
-                                  "WHERE tournament_id = ? AND client_id = ?", (tid, client_id)).fetchone()
-                if dup is None and unique_round is not None:
-                    seated: dict = {}
-                    for seq, entry, created in con.execute(
-                            "SELECT seq, entry, created FROM tournament_log WHERE tournament_id = ? ORDER BY seq",
-                            (tid,)):
-                        e = json.loads(entry)
-                        if e.get("type") == "round":
-                            seated[e.get("round")] = (seq, entry, created)
-                        elif e.get("type") == "round_cancelled":
-                            seated.pop(e.get("round"), None)
-                    dup = seated.get(unique_round)
-                if dup is not None:
-                    con.execute("ROLLBACK")
-                    return [{**json.loads(dup[1]), "seq": dup[0], "client_id": client_id, "at": dup[2]}], True
-                seq = con.execute("SELECT COALESCE(MAX(seq), 0) FROM tournament_log WHERE tournament_id = ?",
-                                  (tid,)).fetchone()[0]
-                at = now()
-                stored = []
-                for i, entry in enumerate(entries):
-                    seq += 1
-                    cid = client_id if i == len(entries) - 1 else f"{client_id}#{i + 1}"
-                    body = {k: v for k, v in entry.items() if k not in ("seq", "client_id", "at")}
-                    con.execute("INSERT INTO tournament_log (tournament_id, seq, client_id, entry, created) "
-                                "VALUES (?, ?, ?, ?, ?)", (tid, seq, cid, json.dumps(body), at))
-                    stored.append({**body, "seq": seq, "client_id": cid, "at": at})
-                con.execute("UPDATE tournaments SET updated = ? WHERE id = ?", (at, tid))
-                con.execute("COMMIT")
-                return stored, False
-            except BaseException:
-                if con.in_transaction:
-                    con.execute("ROLLBACK")
-                raise
+        with storage.transaction(self.path) as con:
+            if con.execute("SELECT 1 FROM tournaments WHERE id = ?", (tid,)).fetchone() is None:
+                raise TournamentNotFoundError(f"no tournament with id {tid!r}")
+            dup = con.execute("SELECT seq, entry, created FROM tournament_log "
+                              "WHERE tournament_id = ? AND client_id = ?", (tid, client_id)).fetchone()
+            if dup is None and unique_round is not None:
+                seated: dict = {}
+                for seq, entry, created in con.execute(
+                        "SELECT seq, entry, created FROM tournament_log WHERE tournament_id = ? ORDER BY seq",
+                        (tid,)):
+                    e = json.loads(entry)
+                    if e.get("type") == "round":
+                        seated[e.get("round")] = (seq, entry, created)
+                    elif e.get("type") == "round_cancelled":
+                        seated.pop(e.get("round"), None)
+                dup = seated.get(unique_round)
+            if dup is not None:
+                return [{**json.loads(dup[1]), "seq": dup[0], "client_id": client_id, "at": dup[2]}], True
+            seq = con.execute("SELECT COALESCE(MAX(seq), 0) FROM tournament_log WHERE tournament_id = ?",
+                              (tid,)).fetchone()[0]
+            at = now()
+            stored = []
+            for i, entry in enumerate(entries):
+                seq += 1
+                cid = client_id if i == len(entries) - 1 else f"{client_id}#{i + 1}"
+                body = {k: v for k, v in entry.items() if k not in ("seq", "client_id", "at")}
+                con.execute("INSERT INTO tournament_log (tournament_id, seq, client_id, entry, created) "
+                            "VALUES (?, ?, ?, ?, ?)", (tid, seq, cid, json.dumps(body), at))
+                stored.append({**body, "seq": seq, "client_id": cid, "at": at})
+            con.execute("UPDATE tournaments SET updated = ? WHERE id = ?", (at, tid))
+            return stored, False
