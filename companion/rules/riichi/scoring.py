@@ -201,7 +201,7 @@ def _result(r: Request, s: Situation, b: _Best, dora: tuple[int, int, int]) -> d
     wait = b.reading.wait
     result = {
         "han": b.han,
-        "fu": fu if fu == 25 else -(-fu // 10) * 10,  # points.round_fu, inline: this runs for every hand
+        "fu": points.round_fu(fu),
         "yakuman": b.yakuman,
         "limit": limit,
         "yaku": yaku,
@@ -230,25 +230,21 @@ _SEAT_LETTER = {EAST + i: w for i, w in enumerate(WIND_LETTERS)}
 def _payments(r: Request, base: int, honba_value: int) -> tuple[dict, int, dict | None]:
     """``points.payments`` in the result format, what the winner collects from the others, and the
     point change per seat wind (a ron only when the discarder is known; the winner's own entry is
-    filled in by the caller, sticks included). The rounding is ``points.payments``' own, written out
-    here because it runs for every hand (the differential test holds both to the package)."""
-    honba = r.honba
+    filled in by the caller, sticks included)."""
+    pay = points.payments(base, r.dealer, r.tsumo, r.honba, honba_value)
     if not r.tsumo:
-        gained = -(-base * (6 if r.dealer else 4) // 100) * 100 + honba * honba_value
+        gained = pay["discarder"]
         if r.discarder is None:
-            return {"discarder": gained}, gained, None
+            return pay, gained, None
         seats = {"E": 0, "S": 0, "W": 0, "N": 0}
         seats[_SEAT_LETTER[r.discarder]] = -gained
-        return {"discarder": gained}, gained, seats
-    per_honba = honba * honba_value // 3
+        return pay, gained, seats
+    each = pay["each_non_dealer"]
     if r.dealer:
-        each = -(-2 * base // 100) * 100 + per_honba
-        return {"each_non_dealer": each}, 3 * each, {"E": 0, "S": -each, "W": -each, "N": -each}
-    each = -(-base // 100) * 100 + per_honba
-    dealer = -(-2 * base // 100) * 100 + per_honba
-    seats = {"E": -dealer, "S": -each, "W": -each, "N": -each}
+        return pay, 3 * each, {"E": 0, "S": -each, "W": -each, "N": -each}
+    seats = {"E": -pay["dealer"], "S": -each, "W": -each, "N": -each}
     seats[_SEAT_LETTER[r.seat]] = 0
-    return {"dealer": dealer, "each_non_dealer": each}, dealer + 2 * each, seats
+    return pay, pay["dealer"] + 2 * each, seats
 
 
 def score(request: dict) -> dict:
