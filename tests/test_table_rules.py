@@ -88,6 +88,8 @@ def test_scoring_house_rules_are_kept_and_become_the_requests_rules():
     assert r.scoring == {"open_tanyao": False}
     assert r.scoring_rules == {"preset": "ema2016", "open_tanyao": False}
     assert r.to_dict()["scoring"] == {"open_tanyao": False}
+    # the page scores a photo with the same rules value the table uses
+    assert r.to_dict()["scoring_rules"] == {"preset": "ema2016", "open_tanyao": False}
     # no house rules: the bare preset name, as every request without a table sends it
     assert table_rules("hongkong").scoring_rules == "hongkong"
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from companion.errors import CompanionError, TableError
 from companion.rules.riichi.points import base_points, payments
-from companion.table.rules import TableRules, table_rules
+from companion.table.rules import NOT_OVERRIDES, TableRules, table_rules
 
 WINDS = "ESWN"
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -245,7 +245,7 @@ def new_state(game: dict) -> GameState:
         if not isinstance(frozen, dict):
             raise TableError("the game's rules must be an object")
         rules = table_rules(game.get("preset", ""),
-                            {k: v for k, v in frozen.items() if k not in ("family", "preset", "oka")})
+                            {k: v for k, v in frozen.items() if k not in NOT_OVERRIDES})
     else:
         rules = table_rules(game.get("preset", ""), game.get("overrides") or None)
     st = GameState(game=game, rules=rules, players=list(players), scores=[rules.start_points] * 4)

@@ -130,12 +130,17 @@ class TableRules:
         d["uma"] = list(self.uma)
         d["abortive_draws"] = list(self.abortive_draws)
         d["oka"] = self.oka
+        d["scoring_rules"] = self.scoring_rules
         return d
 
     @property
     def scoring_rules(self) -> str | dict:
         """The ``rules`` value of every scoring request at this table."""
         return {"preset": self.preset, **self.scoring} if self.scoring else self.preset
+
+
+NOT_OVERRIDES = ("family", "preset", "oka", "scoring_rules")
+"""Keys of :meth:`TableRules.to_dict` that are no overridable rules: the preset's own and what is derived."""
 
 
 _CHOICES = {

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError, InvalidRequestError
 from companion.table import service as table_service
-from companion.table.rules import table_rules
+from companion.table.rules import NOT_OVERRIDES, table_rules
 from companion.table.store import Store
 from companion.tournament import seating, standings
 from companion.tournament.model import (
@@ -418,7 +418,7 @@ def _game_overrides(record: dict) -> dict:
     frozen = record.get("rules") or {}
     now = table_rules(record["preset"]).to_dict()
     changed = {k: v for k, v in frozen.items()
-               if k not in ("family", "preset", "oka") and k in now and now[k] != v}
+               if k not in NOT_OVERRIDES and k in now and now[k] != v}
     return {**changed, **record["overrides"]}
 
 

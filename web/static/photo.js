@@ -185,10 +185,8 @@
     useBtn.addEventListener("click", async () => {
       const req = correctedRequest();
       const st = C.state;
-      // the game's house rules for valuing hands, as the table will score the win
-      const scoring = (st.rules || {}).scoring || {};
-      const rules = Object.keys(scoring).length ? { preset: st.preset, ...scoring } : st.preset;
-      const probe = { ...req, rules, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
+      // the game's rules value, house rules for valuing hands included, as the table will score the win
+      const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
       if ((st.riichi_declared || []).includes(player)) probe.riichi = true;
       try {
         const res = await C.api("POST", "/api/score", probe);
