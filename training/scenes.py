@@ -165,6 +165,15 @@ def _sort_key(t: str) -> tuple:
     return ("mpsz".index(t[1]) if t[1] in "mpsz" else 5, n, t)
 
 
+def _take(counts: dict[str, int], tiles: list[str]) -> bool:
+    """Take ``tiles`` from the set if every one is still free (4 copies of each kind)."""
+    if not all(counts.get(t, 0) + tiles.count(t) <= 4 for t in set(tiles)):
+        return False
+    for t in tiles:
+        counts[t] = counts.get(t, 0) + 1
+    return True
+
+
 def _draw_complete(rng: np.random.Generator, n_sets: int, counts: dict[str, int]) -> list[str] | None:
     """``n_sets`` runs or triplets and a pair from the tiles still free: a winning hand's concealed part."""
     out: list[str] = []
@@ -173,17 +182,14 @@ def _draw_complete(rng: np.random.Generator, n_sets: int, counts: dict[str, int]
             base = KINDS[rng.integers(len(KINDS))]
             run = rng.random() < 0.6 and base[1] != "z" and int(base[0]) <= 7
             ts = [f"{int(base[0]) + i}{base[1]}" for i in range(3)] if run else [base] * 3
-            if all(counts.get(t, 0) + ts.count(t) <= 4 for t in set(ts)):
-                for t in ts:
-                    counts[t] = counts.get(t, 0) + 1
+            if _take(counts, ts):
                 out += ts
                 break
         else:
             return None
     for _try in range(50):
         k = KINDS[rng.integers(len(KINDS))]
-        if counts.get(k, 0) <= 2:
-            counts[k] = counts.get(k, 0) + 2
+        if _take(counts, [k, k]):
             return out + [k, k]
     return None
 
@@ -205,9 +211,7 @@ def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False) -> l
                 ts = [f"{int(base[0]) + i}{base[1]}" for i in range(3)]
             else:
                 ts = [base] * (3 if kind == "pon" else 4)
-            if all(counts.get(t, 0) + ts.count(t) <= 4 for t in set(ts)):
-                for t in ts:
-                    counts[t] = counts.get(t, 0) + 1
+            if _take(counts, ts):
                 melds.append((str(kind), _reddify(rng, ts, 0.3)))
                 break
     part = _draw_complete(rng, 4 - len(melds), counts) if winning else None
