@@ -196,6 +196,11 @@ class Painter:
         self.draw.line([(x * FACE_W * s, y * FACE_H * s) for x, y in pts], fill=fill,
                        width=max(1, int(width * FACE_W * s)), joint="curve")
 
+    def polygon(self, pts: list[tuple[float, float]], outline: tuple | None, fill: tuple | None, width: float) -> None:
+        s = self.S
+        self.draw.polygon([(x * FACE_W * s, y * FACE_H * s) for x, y in pts], outline=outline, fill=fill,
+                          width=max(1, int(width * FACE_W * s)))
+
     def result(self) -> np.ndarray:
         return np.asarray(self.img.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS))
 
@@ -262,9 +267,51 @@ class VariedPalette(Palette):
         self.corner = rng.random() < 0.4
 
 
+class WidePalette(VariedPalette):
+    """Sets further from the ones above: more bird designs (songbird, crane, flying bird, fowl, phoenix-like)
+    in outline or filled and in any ink, characters printed smaller with wide margins, and the whole
+    picture drawn smaller on the face on some sets. Drawn from its own random stream (build_bank), so
+    the Palette and VariedPalette sets of every seed stay as they were."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        inks = {**INKS, **INKS_MORE}
+        self.bird_style = int(rng.integers(9)) if rng.random() < 0.35 else int(rng.integers(4, 9))
+        self.bird_ink = _jitter(rng, inks[rng.choice(["green", "green", "blue", "navy", "black", "teal", "brown",
+                                                       "red", "purple"])], 30)
+        self.bird_accent = self.bird_ink if rng.random() < 0.4 else self.red
+        self.bird_filled = bool(rng.random() < 0.45)
+        self.bird_w = float(rng.uniform(0.01, 0.035))
+        self.bird_twig = bool(rng.random() < 0.4)
+        lo = float(rng.uniform(0.5, 0.9))
+        self.bird_size = (lo, lo + 0.15)
+        small = rng.random() < 0.5
+        self.num_scale = float(rng.uniform(0.5, 0.85)) if small else float(rng.uniform(0.85, 1.0))
+        self.glyph_scale = float(rng.uniform(0.6, 0.9)) if small else float(rng.uniform(0.85, 1.0))
+        self.art_scale = float(rng.uniform(0.65, 0.95)) if rng.random() < 0.4 else 1.0
+
+
+def _scaled(face: np.ndarray, k: float, rng: np.random.Generator) -> np.ndarray:
+    """The face picture drawn k times as large, a little off-centre, on an empty face."""
+    w, h = max(8, int(FACE_W * k)), max(8, int(FACE_H * k))
+    small = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    out = np.zeros_like(face)
+    x0 = (FACE_W - w) // 2 + int(rng.integers(-(FACE_W - w) // 4, (FACE_W - w) // 4 + 1))
+    y0 = (FACE_H - h) // 2 + int(rng.integers(-(FACE_H - h) // 4, (FACE_H - h) // 4 + 1))
+    out[y0:y0 + h, x0:x0 + w] = small
+    return out
+
+
 def _corner(p: Painter, pal: Palette, font: tuple[str, int], label: str) -> None:
     if pal.corner and label:
         p.text(label, font, (0.04, 0.02, 0.24, 0.2), pal.red if label.isdigit() else pal.dark)
+
+
+def _shrink(box: tuple[float, float, float, float], k: float) -> tuple[float, float, float, float]:
+    """The box scaled by k about its centre: real sets print their characters anywhere from bold and
+    edge-filling to small with wide margins."""
+    cx, cy, hw, hh = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, (box[2] - box[0]) / 2 * k, (box[3] - box[1]) / 2 * k
+    return (cx - hw, cy - hh, cx + hw, cy + hh)
 
 
 def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarray:
@@ -274,11 +321,16 @@ def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarr
     numeral = pal.five_glyph if n == 5 else NUMERALS[n - 1]
     split = getattr(pal, "man_split", 0.45)
     inset = getattr(pal, "man_inset", 0.18)
-    p.text(numeral, font, (inset, 0.06, 1 - inset, split - 0.01), top_col, stroke)
+    top_box = (inset, 0.06, 1 - inset, split - 0.01)
+    glyph_box = (0.14, split + 0.01, 0.86, 0.94)
+    if hasattr(pal, "num_scale"):
+        top_box = _shrink(top_box, pal.num_scale)
+        glyph_box = _shrink(glyph_box, pal.glyph_scale)
+    p.text(numeral, font, top_box, top_col, stroke)
     glyph_col = pal.red
     if red and pal.red_five == 1:
         glyph_col = (230, 40, 40, 255)
-    p.text(pal.man_glyph, font, (0.14, split + 0.01, 0.86, 0.94), glyph_col, stroke)
+    p.text(pal.man_glyph, font, glyph_box, glyph_col, stroke)
     if red and pal.red_five == 2:
         p.circle(0.85, 0.1, 0.05, pal.red, pal.red, 0.01)
     _corner(p, pal, font, str(n))
@@ -455,8 +507,116 @@ def _one_stick(p: Painter, pal: Palette) -> None:
         p.circle(0.5, 0.5, 0.07, pal.red, pal.red, 0.01)
 
 
+# Birds for the one of bamboo drawn by WidePalette sets. Real sets draw anything from a peacock filling the
+# tile to a small songbird, a crane or a flying bird in outline, in one ink or several, facing either way.
+# Shapes are given in a unit square (u right, v down, -1..1) and placed at a per-tile centre and size.
+
+
+def _place(pal: Palette, cx: float, cy: float, k: float, pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    f = -1.0 if pal.bird_left else 1.0
+    return [(cx + f * u * k * 0.5, cy + v * k * 0.5 * FACE_W / FACE_H) for u, v in pts]
+
+
+def _ellipse(u: float, v: float, ru: float, rv: float, n: int = 20) -> list[tuple[float, float]]:
+    return [(u + ru * np.cos(a), v + rv * np.sin(a)) for a in np.linspace(0, 2 * np.pi, n, endpoint=False)]
+
+
+def _shape(p: Painter, pts: list[tuple[float, float]], ink: tuple, filled: bool, w: float) -> None:
+    if filled:
+        p.polygon(pts, ink, ink, w)
+    else:
+        p.line(pts + pts[:1], ink, w)
+
+
+SONGBIRD = [(0.85, -0.48), (0.6, -0.58), (0.55, -0.72), (0.4, -0.78), (0.22, -0.7), (0.12, -0.5), (-0.2, -0.35),
+            (-0.55, -0.05), (-0.95, 0.3), (-0.9, 0.4), (-0.55, 0.25), (-0.3, 0.4), (0.05, 0.42), (0.35, 0.25),
+            (0.5, 0.0), (0.55, -0.35), (0.62, -0.42)]
+
+
+def _bird_songbird(p: Painter, pal: Palette, cx: float, cy: float, k: float) -> None:
+    """A small bird in profile, perched (sometimes on a twig), outlined or filled."""
+    ink, w, filled = pal.bird_ink, pal.bird_w, pal.bird_filled
+    _shape(p, _place(pal, cx, cy, k, SONGBIRD), ink, filled, w)
+    detail = (250, 250, 245, 255) if filled else ink
+    p.line(_place(pal, cx, cy, k, [(0.3, -0.25), (-0.1, -0.05), (-0.45, 0.1), (-0.1, 0.15), (0.25, 0.05)]), detail, w * 0.8)
+    ex, ey = _place(pal, cx, cy, k, [(0.38, -0.6)])[0]
+    p.circle(ex, ey, 0.012 * k + 0.006, detail, detail, 0.005)
+    for leg in ([(0.05, 0.42), (0.0, 0.75)], [(0.22, 0.35), (0.24, 0.75)]):
+        p.line(_place(pal, cx, cy, k, leg), pal.bird_accent, w)
+    if pal.bird_twig:
+        p.line(_place(pal, cx, cy, k, [(-0.7, 0.78), (0.1, 0.74), (0.85, 0.82)]), pal.bird_accent, w * 1.2)
+
+
+def _bird_crane(p: Painter, pal: Palette, cx: float, cy: float, k: float) -> None:
+    """A standing crane or heron: long neck and legs, a red crown on some."""
+    ink, w = pal.bird_ink, pal.bird_w
+    _shape(p, _place(pal, cx, cy, k, _ellipse(-0.1, 0.05, 0.45, 0.25)), ink, pal.bird_filled, w)
+    p.line(_place(pal, cx, cy, k, [(0.25, -0.05), (0.42, -0.45), (0.48, -0.8)]), ink, w * 1.3)
+    hx, hy = _place(pal, cx, cy, k, [(0.48, -0.82)])[0]
+    p.circle(hx, hy, 0.05 * k, ink, ink if pal.bird_filled else None, w)
+    p.line(_place(pal, cx, cy, k, [(0.52, -0.82), (0.92, -0.72)]), pal.bird_accent, w)
+    if pal.rng.random() < 0.6:
+        p.circle(hx, hy - 0.02 * k, 0.022 * k + 0.004, pal.red, pal.red, 0.005)
+    for tail in ([(-0.5, 0.0), (-0.85, 0.2)], [(-0.5, 0.08), (-0.8, 0.35)]):
+        p.line(_place(pal, cx, cy, k, tail), ink, w)
+    for leg in ([(-0.05, 0.28), (-0.08, 0.95)], [(0.1, 0.28), (0.16, 0.95)]):
+        p.line(_place(pal, cx, cy, k, leg), pal.bird_accent, w * 0.8)
+
+
+def _bird_flying(p: Painter, pal: Palette, cx: float, cy: float, k: float) -> None:
+    """A bird in flight seen from the side: wings raised in a V, forked tail."""
+    ink, w, filled = pal.bird_ink, pal.bird_w, pal.bird_filled
+    _shape(p, _place(pal, cx, cy, k, _ellipse(0.0, 0.1, 0.45, 0.16)), ink, filled, w)
+    _shape(p, _place(pal, cx, cy, k, [(-0.1, 0.0), (-0.75, -0.8), (-0.45, -0.05)]), ink, filled, w)
+    _shape(p, _place(pal, cx, cy, k, [(0.1, 0.0), (0.55, -0.9), (0.35, -0.02)]), ink, filled, w)
+    _shape(p, _place(pal, cx, cy, k, [(-0.4, 0.12), (-0.9, 0.45), (-0.7, 0.15), (-0.95, 0.05)]), ink, filled, w)
+    hx, hy = _place(pal, cx, cy, k, [(0.52, 0.02)])[0]
+    p.circle(hx, hy, 0.045 * k, ink, ink, w)
+    p.line(_place(pal, cx, cy, k, [(0.6, 0.02), (0.8, 0.08)]), pal.bird_accent, w)
+
+
+def _bird_fowl(p: Painter, pal: Palette, cx: float, cy: float, k: float) -> None:
+    """A round-bodied bird (fowl, duck, sparrow) built from an oval body, round head, beak and tail fan."""
+    ink, w, filled = pal.bird_ink, pal.bird_w, pal.bird_filled
+    for t in range(int(pal.rng.integers(2, 5))):
+        a = -0.5 - 0.35 * t
+        p.line(_place(pal, cx, cy, k, [(-0.45, 0.05), (-0.45 + 0.6 * np.cos(np.pi + a), 0.05 + 0.6 * np.sin(np.pi + a))]),
+               pal.bird_accent if t % 2 else ink, w)
+    _shape(p, _place(pal, cx, cy, k, _ellipse(-0.05, 0.15, 0.5, 0.38)), ink, filled, w)
+    _shape(p, _place(pal, cx, cy, k, _ellipse(0.42, -0.35, 0.2, 0.2, 14)), ink, filled, w)
+    _shape(p, _place(pal, cx, cy, k, [(0.6, -0.4), (0.85, -0.32), (0.6, -0.28)]), pal.bird_accent, True, w)
+    if not filled:
+        p.line(_place(pal, cx, cy, k, [(0.2, 0.0), (-0.15, 0.15), (-0.35, 0.1)]), ink, w * 0.8)
+    for leg in ([(-0.05, 0.5), (-0.08, 0.85)], [(0.12, 0.48), (0.15, 0.85)]):
+        p.line(_place(pal, cx, cy, k, leg), pal.bird_accent, w)
+
+
+def _bird_swirl(p: Painter, pal: Palette, cx: float, cy: float, k: float) -> None:
+    """A phoenix-like bird: small head and body, long curling tail plumes in several inks."""
+    ink, w = pal.bird_ink, pal.bird_w
+    _shape(p, _place(pal, cx, cy, k, _ellipse(0.25, -0.2, 0.25, 0.18)), ink, pal.bird_filled, w)
+    hx, hy = _place(pal, cx, cy, k, [(0.5, -0.5)])[0]
+    p.circle(hx, hy, 0.04 * k, ink, ink, w)
+    p.line(_place(pal, cx, cy, k, [(0.54, -0.5), (0.75, -0.45)]), pal.bird_accent, w)
+    for j, col in enumerate((ink, pal.bird_accent, pal.green, ink)):
+        t = np.linspace(0, 1, 12)
+        r = 0.35 + 0.6 * t
+        a = np.pi * (0.3 + 0.25 * j) + 2.2 * t
+        p.line(_place(pal, cx, cy, k, [(0.1 - r_ * np.cos(a_), 0.1 + r_ * np.sin(a_) * 0.9)
+                                        for r_, a_ in zip(r, a, strict=True)]), col, w * 0.9)
+
+
+WIDE_BIRDS = (_bird_songbird, _bird_crane, _bird_flying, _bird_fowl, _bird_swirl)
+
+
 def _bird(p: Painter, pal: Palette) -> None:
     style = getattr(pal, "bird_style", 0)
+    if style >= 4:
+        rng = pal.rng
+        k = float(rng.uniform(*pal.bird_size))
+        cx, cy = float(rng.uniform(0.45, 0.55)), float(rng.uniform(0.45, 0.58))
+        WIDE_BIRDS[style - 4](p, pal, cx, cy, k)
+        return
     if style:
         (_bird_outline, _bird_peacock, _one_stick)[style - 1](p, pal)
         return
@@ -536,8 +696,9 @@ def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
     return p.result()
 
 
-def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False) -> dict[str, np.ndarray]:
-    pal = VariedPalette(rng) if varied else Palette(rng)
+def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
+                   wide: bool = False) -> dict[str, np.ndarray]:
+    pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
     font = fonts[rng.integers(len(fonts))]
     out: dict[str, np.ndarray] = {}
     for n in range(1, 10):
@@ -551,11 +712,15 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
         out[f"{n}z"] = draw_honor(pal, font, n)
     for n in range(1, 9):
         out[f"{n}f"] = draw_flower(pal, font, n)
+    k = getattr(pal, "art_scale", 1.0)
+    if k < 1.0:
+        out = {c: _scaled(f, k, rng) for c, f in out.items()}
     return out
 
 
-def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0) -> FaceBank:
-    """The art styles plus n_procedural sets (Palette) and n_varied sets (VariedPalette, own random stream)."""
+def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0) -> FaceBank:
+    """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette) and n_wide sets
+    (WidePalette), the last two each from their own random stream."""
     rng = np.random.default_rng(seed)
     bank = FaceBank()
     add_fluffy(bank)
@@ -569,6 +734,10 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varie
     for i in range(n_varied):
         for cls, face in procedural_set(vrng, fonts, varied=True).items():
             bank.add(f"procv{i:03d}", cls, face)
+    wrng = np.random.default_rng(seed + 104729)
+    for i in range(n_wide):
+        for cls, face in procedural_set(wrng, fonts, wide=True).items():
+            bank.add(f"procw{i:03d}", cls, face)
     return bank
 
 
@@ -576,7 +745,8 @@ if __name__ == "__main__":
     import sys
 
     b = build_bank(0, n_procedural=int(sys.argv[2]) if len(sys.argv) > 2 else 3,
-                   n_varied=int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+                   n_varied=int(sys.argv[3]) if len(sys.argv) > 3 else 0,
+                   n_wide=int(sys.argv[4]) if len(sys.argv) > 4 else 0)
     rows = []
     for style in b.styles():
         row = [b.faces[style].get(c, [np.zeros((FACE_H, FACE_W, 4), np.uint8)])[0] for c in ALL_CLASSES[:-1]]

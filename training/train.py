@@ -26,9 +26,9 @@ CROP_WIN = (192, 256)
 _BANK = None
 
 
-def _init(seed: int, n_proc: int, n_varied: int = 0) -> None:
+def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0) -> None:
     global _BANK
-    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied)
+    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide)
 
 
 def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
@@ -62,10 +62,10 @@ def gen_chunk(args: tuple[int, int]) -> dict:
     return {"loc": np.stack(locs), "targets": targets, "crops": np.stack(crops), "ys": np.array(ys, np.int64)}
 
 
-def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0) -> dict:
+def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0) -> dict:
     chunk = 25
     jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
-    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied)) as pool:
+    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied, n_wide)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -161,9 +161,23 @@ def train_localiser(data: dict, steps: int, seed: int, out: Path) -> None:
 
 # ---------------------------------------------------------------- classifier
 
-def augment_crops(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+def _low_res(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of the crops shrunk to 35-80% and scaled back up: a tile a third as wide in the photo
+    (dora rows, far seats) loses thin strokes, which is where 二 and 三 get confused."""
+    if p <= 0:
+        return x
+    x = x.copy()
+    h, w = x.shape[1:3]
+    for i in np.flatnonzero(rng.random(len(x)) < p):
+        k = rng.uniform(0.35, 0.8)
+        small = cv2.resize(x[i], (max(4, int(w * k)), max(4, int(h * k))), interpolation=cv2.INTER_AREA)
+        x[i] = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return x
+
+
+def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and 180-degree turns (tiles lie either way round)."""
-    x = x.astype(np.float32)
+    x = _low_res(rng, x, low_res).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
     turn = rng.random(b) < 0.5
@@ -173,7 +187,7 @@ def augment_crops(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
 
 
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
-                     init: Path | None = None, lr: float = 3e-3, log_every: int = 100) -> None:
+                     init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0) -> None:
     import torch
 
     from training.nets import Classifier
@@ -193,7 +207,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     for step in range(steps):
         cls = rng.choice(present, bs)
         idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
-        x = torch.from_numpy(augment_crops(rng, crops[idx]))
+        x = torch.from_numpy(augment_crops(rng, crops[idx], low_res))
         y = torch.from_numpy(ys[idx])
         net.train()
         loss = torch.nn.functional.cross_entropy(net(x), y, label_smoothing=0.05)
@@ -218,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--styles", type=int, default=40, help="procedurally drawn tile sets")
     ap.add_argument("--varied", type=int, default=0,
                     help="more procedural sets drawn with the wider palette (one-ink, other birds, circles, bamboo)")
+    ap.add_argument("--wide", type=int, default=0,
+                    help="more procedural sets drawn with WidePalette (more birds, small characters, small pictures)")
+    ap.add_argument("--low-res", type=float, default=0.0,
+                    help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
     ap.add_argument("--loc-steps", type=int, default=2500)
     ap.add_argument("--cls-steps", type=int, default=5000)
     ap.add_argument("--only", choices=["loc", "cls"], default=None)
@@ -233,14 +251,15 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers,
-                    args.varied)
+                    args.varied, args.wide)
     print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
     if args.only in (None, "cls"):
-        train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr)
+        train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr,
+                         low_res=args.low_res)
     if args.only in (None, "loc"):
         train_localiser(data, args.loc_steps, args.seed, args.out)
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
-            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied,
+            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide, "low_res": args.low_res,
             "init": str(args.init) if args.init else None, "lr": args.lr,
             "cls_steps": args.cls_steps if args.only != "loc" else None,
             "loc_steps": args.loc_steps if args.only != "cls" else None,
