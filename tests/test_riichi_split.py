@@ -91,3 +91,57 @@ def test_hand_row_gates_never_hide_a_yaku_that_holds():
                         assert y.gate(r), (y.id, request)
     # the hands reach the gated yaku at all (else this test would prove nothing)
     assert held["chuuren"] and held["ryuuiisou"]
+
+
+def _hybrid(base, other, names: tuple[str, ...]):
+    """A copy of the checked request ``base`` with the attributes ``names`` taken from ``other``."""
+    from companion.rules.riichi.request import Request
+
+    out = Request()
+    for name in Request.__slots__:
+        source = other if name in names else base
+        if hasattr(source, name):
+            setattr(out, name, getattr(source, name))
+    return out
+
+
+def test_flag_rows_and_tile_rows_read_only_their_half_of_the_facts():
+    # rows marked "flags" are memoised per flags and rows marked "tiles" per tile facts; a row that
+    # read the other half as well would be answered from another hand's memo entry. So each row is
+    # asked about pairs of random hands, with the other hand's half swapped in, and must not notice.
+    import riichi_random
+
+    from companion.errors import CompanionError
+    from companion.rules.riichi.context import readings
+    from companion.rules.riichi.options import resolve_rules
+    from companion.rules.riichi.request import FLAGS, parse_request
+    from companion.rules.riichi.yaku_table import all_yaku
+
+    flag_names = (*FLAGS, "tsumo")
+    rows = {need: [y for y in all_yaku() if y.needs == need] for need in ("flags", "tiles")}
+    assert {y.id for y in rows["flags"]} >= {"riichi", "menzen_tsumo", "tenhou"}
+    assert {y.id for y in rows["tiles"]} >= {"tanyao", "honitsu", "sankantsu"}
+    by_rules: dict = {}  # the two hands of a pair must share the rules
+    for request in riichi_random.random_requests(3000, 31):
+        for rules in ("ryanzou", request["rules"]):  # ryanzou has its local yaku switched on
+            try:
+                r = parse_request(dict(request, rules=rules), resolve_rules(rules))
+            except CompanionError:
+                continue
+            by_rules.setdefault(id(r.options), []).append(r)
+    swapped = dict.fromkeys(("flags", "tiles"), 0)
+    pairs = [pair for hands in by_rules.values() for pair in zip(hands, hands[1:], strict=False)]
+    for a, b in pairs:
+        h = next(readings(a), None)
+        if h is None:
+            continue
+        # "tiles" rows: a's tiles, b's flags; "flags" rows: a's flags, everything else b's
+        mixes = {"tiles": _hybrid(a, b, flag_names),
+                 "flags": _hybrid(b, a, flag_names)}
+        for need, mixed in mixes.items():
+            # the half that is swapped in differs from a's (else this pair proves nothing)
+            if (b.facts[0] != a.facts[0]) if need == "tiles" else (b.facts[1] != a.facts[1]):
+                swapped[need] += 1
+            for y in rows[need]:
+                assert y.test(h, mixed) == y.test(h, a), (y.id, need)
+    assert min(swapped.values()) > 1000
