@@ -1,0 +1,94 @@
+"""The synthetic-data generator keeps earlier seeds reproducible when new kinds of tile sets are added
+(models/MODEL_CARD.md: the evaluation sets and training runs are named by their seeds), and the new kinds
+of sets and augmentations do what they are for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PIL")
+pytest.importorskip("torch")  # the training extra; without it the training package is not used
+
+FONT = Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+
+
+@pytest.fixture(scope="module")
+def banks():
+    from training.faces import _fonts, build_bank
+
+    try:
+        _fonts()
+    except SystemExit:
+        pytest.skip("no CJK fonts installed")
+    plain = build_bank(3, n_procedural=2, with_uni=False, n_varied=1)
+    widened = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2)
+    return plain, widened
+
+
+def test_adding_wide_sets_leaves_the_earlier_sets_of_a_seed_unchanged(banks):
+    # MODEL_CARD "Data": a seed names the procedural sets a run or evaluation set was made from
+    plain, widened = banks
+    for style in plain.styles():
+        for cls, faces in plain.faces[style].items():
+            assert all(np.array_equal(a, b) for a, b in zip(faces, widened.faces[style][cls], strict=True)), (style, cls)
+    assert sorted(set(widened.styles()) - set(plain.styles())) == ["procw000", "procw001"]
+
+
+def test_every_wide_set_draws_every_face_class_with_some_ink(banks):
+    from training.faces import ALL_CLASSES, FACE_H, FACE_W
+
+    _, widened = banks
+    for style in ("procw000", "procw001"):
+        faces = widened.faces[style]
+        assert sorted(faces) == sorted(c for c in ALL_CLASSES if c != "x")  # the back is drawn by the scene
+        for cls, (face,) in faces.items():
+            assert face.shape == (FACE_H, FACE_W, 4)
+            if cls != "5z":  # many sets leave the white dragon blank
+                assert (face[..., 3] > 128).sum() > 30, (style, cls)
+
+
+def test_the_wide_sets_draw_their_ones_of_bamboo_in_other_ways_than_one_another():
+    # what the wide sets are for: more than one bird design, so no single drawing stands for 1s
+    from training.faces import _fonts, procedural_set
+
+    try:
+        fonts = _fonts()
+    except SystemExit:
+        pytest.skip("no CJK fonts installed")
+    rng = np.random.default_rng(0)
+    birds = [procedural_set(rng, fonts, wide=True)["1s"][..., 3] > 128 for _ in range(6)]
+    overlaps = [(a & b).sum() / max(1, (a | b).sum()) for i, a in enumerate(birds) for b in birds[i + 1:]]
+    assert min(overlaps) < 0.5
+
+
+def test_shrink_scales_a_box_about_its_centre():
+    from training.faces import _shrink
+
+    # by hand: centre (0.3, 0.4), half sizes 0.2 x 0.2 halved to 0.1 x 0.1
+    assert _shrink((0.1, 0.2, 0.5, 0.6), 0.5) == pytest.approx((0.2, 0.3, 0.4, 0.5))
+
+
+def test_low_res_off_leaves_the_crops_and_the_random_stream_alone():
+    # --low-res 0 (the default) must train exactly as before it existed: same crops, same random draws
+    from training.train import _low_res
+
+    rng = np.random.default_rng(5)
+    crops = rng.integers(0, 256, (4, 64, 48, 3), dtype=np.uint8)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    out = _low_res(a, crops, 0.0)
+    assert out is crops
+    assert a.random() == b.random()
+
+
+def test_low_res_softens_fine_detail_but_keeps_the_crop_size():
+    from training.train import _low_res
+
+    stripes = np.zeros((2, 64, 48, 3), np.uint8)
+    stripes[:, ::2] = 255  # one-pixel lines: lost when shrunk to at most 80% and scaled back
+    out = _low_res(np.random.default_rng(0), stripes, 1.0)
+    assert out.shape == stripes.shape and out.dtype == np.uint8
+    assert np.abs(out.astype(int) - stripes).mean() > 40
+    assert np.array_equal(stripes[:, 1::2], np.zeros_like(stripes[:, 1::2]))  # the input is not changed in place
