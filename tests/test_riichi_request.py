@@ -101,6 +101,21 @@ def test_red_fives_beyond_the_rules():
     assert error_code(r) == "invalid_tiles"
 
 
+def test_red_fives_are_counted_per_suit_across_hand_melds_and_indicators():
+    # tenhou plays one red five per suit (seed 000 leaves the number to the rules): a red 5p in the
+    # hand and another in a called pon are two of the one there is
+    two_in_p = req("234m678m406p11s", "1s", melds=[("pon", "055p")])
+    assert error_code(two_in_p) == "invalid_tiles" and "2 red fives 0p" in message(two_in_p)
+    # one per suit, spread over hand and meld: three red fives, 3 dora (open tanyao in tenhou)
+    spread = sc("234m670m406p22s", "2s", melds=[("pon", "055s")])
+    assert spread["dora"]["aka"] == 3
+    # a red five lying as an indicator is one of its suit's too
+    as_indicator = sc("234m670m456p22s", "2s", melds=[("pon", "055s")], dora_indicators=["0p"])
+    assert as_indicator["dora"]["aka"] == 2
+    too_many = req("234m670m456p22s", "2s", melds=[("pon", "055s")], dora_indicators=["0m"])
+    assert error_code(too_many) == "invalid_tiles" and "2 red fives 0m" in message(too_many)
+
+
 def test_red_fives_count_as_dora_where_allowed():
     r = sc("234m678m340p789s11s", "1s", rules="tenhou", riichi=True)
     assert r["dora"]["aka"] == 1 and r["han"] == 2

@@ -120,7 +120,7 @@ def _fast_tiles(text: str) -> tuple[int, ...] | None:
 
 def _hand_info(tiles: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...], int, int, int]:
     """The number of tiles, their counts per suit (m, p, s: 9 each; z: 7), the bit mask of kinds
-    present, the number of red fives and the suits (bit 0 m, 1 p, 2 s) that have one."""
+    present, the number of red fives, and the red fives per suit (4 bits each: m, p, s)."""
     counts = [0] * NUM_KINDS
     present = 0  # bit k set: kind k is somewhere in the hand (melds are added later)
     aka = 0
@@ -129,7 +129,7 @@ def _hand_info(tiles: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...]
         if v >= RED_BIT:
             aka += 1
             v -= RED_BIT
-            red_suits |= 1 << (v // 9)
+            red_suits += 1 << 4 * (v // 9)
         counts[v] += 1
         present |= 1 << v
     return (len(tiles), (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:])), present,
@@ -203,7 +203,7 @@ def _fast_hand(text: str) -> tuple[int, tuple[tuple[int, ...], ...], int, int, i
         present |= bits
         if reds:
             aka += reds
-            red_suits |= 1 << suit
+            red_suits += reds << 4 * suit
     return n, tuple(suits), present, aka, red_suits
 
 
@@ -381,7 +381,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
         win = win_tiles[0]
     kind = win & 63
     # counts hold a red five as a five; a red winning tile needs a red five of its suit in the hand
-    if not concealed[kind] or (win >= RED_BIT and not red_suits >> (kind // 9) & 1):
+    if not concealed[kind] or (win >= RED_BIT and not red_suits >> 4 * (kind // 9) & 15):
         raise InvalidRequestError(f"the winning tile {_show((win,))} is not in the hand "
                                   f"{_show(_tiles(text, 'hand'))}: \"hand\" holds the concealed tiles including "
                                   "the winning tile")
@@ -423,7 +423,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     ind_reds = sum(v >= RED_BIT for v in dora + ura) if (dora or ura) and max(dora + ura) >= RED_BIT else 0
     # one red five is within every rule set that has red fives at all: only more need the full check
     if (aka or ind_reds) and (aka + ind_reds > 1 or not options.red_fives) or max(counts) > 4:
-        _check_copies(_tiles(text, "hand"), melds, dora, ura, counts, options)
+        _check_copies(red_suits, melds, dora, ura, counts, options)
     r.counts = concealed
     r.suits = suits
     r.full = full
@@ -496,15 +496,16 @@ def _check_indicators(dora: tuple[int, ...], ura: tuple[int, ...], options: Riic
             raise InvalidRequestError(f"{what}: these rules use no kan dora, so at most one indicator")
 
 
-def _check_copies(hand: tuple[int, ...], melds: list[Meld], dora: tuple[int, ...], ura: tuple[int, ...],
+def _check_copies(hand_reds: int, melds: list[Meld], dora: tuple[int, ...], ura: tuple[int, ...],
                   counts: list[int], options: RiichiOptions) -> None:
-    """More than 4 copies anywhere, or red fives these rules do not have."""
+    """More than 4 copies anywhere, or red fives these rules do not have (``hand_reds``: the hand's
+    red fives per suit as :func:`_hand_info` gives them)."""
     if max(counts) > 4:
         k = next(k for k in range(NUM_KINDS) if counts[k] > 4)
         raise InvalidTilesError(f"{Tile(k)} appears {counts[k]} times in hand, melds and indicators together, "
                                 "but a set has only 4 of it")
-    reds = [0, 0, 0]
-    for group in (hand, *(m.tiles for m in melds), dora, ura):
+    reds = [hand_reds & 15, hand_reds >> 4 & 15, hand_reds >> 8 & 15]
+    for group in (*(m.tiles for m in melds), dora, ura):
         if group and max(group) >= RED_BIT:
             for v in group:
                 if v >= RED_BIT:
