@@ -140,31 +140,8 @@ def test_flag_rows_and_tile_rows_read_only_their_half_of_the_facts():
                  "flags": _hybrid(b, a, flag_names)}
         for need, mixed in mixes.items():
             # the half that is swapped in differs from a's (else this pair proves nothing)
-            if (b.flag_code != a.flag_code) if need == "tiles" else (b.tile_code != a.tile_code):
+            if (b.facts[0] != a.facts[0]) if need == "tiles" else (b.facts[1] != a.facts[1]):
                 swapped[need] += 1
             for y in rows[need]:
                 assert y.test(h, mixed) == y.test(h, a), (y.id, need)
     assert min(swapped.values()) > 1000
-
-
-def test_tile_code_determines_the_tile_facts():
-    # the memo of the "tiles" rows is keyed by tile_code, so two hands with the same code must have
-    # the same tile facts; the facts are asked of the kinds present directly
-    import riichi_random
-
-    from companion.errors import CompanionError
-    from companion.rules.riichi.options import resolve_rules
-    from companion.rules.riichi.request import parse_request
-
-    seen: dict[int, tuple] = {}
-    for request in riichi_random.random_requests(4000, 37):
-        try:
-            r = parse_request(request, resolve_rules(request["rules"]))
-        except CompanionError:
-            continue
-        facts = (r.n_kans, r.all_simple, r.all_th, r.has_honor, r.n_suits, r.all_green, r.all_honor, r.all_terminal)
-        assert seen.setdefault(r.tile_code, facts) == facts, request
-    # the hands reach every fact (else this test would prove little)
-    for i in range(1, 8):
-        assert {f[i] for f in seen.values()} >= {True, False} or i == 4
-    assert {f[4] for f in seen.values()} >= {1, 2, 3}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import compress
 
 from companion.errors import InvalidRequestError, InvalidTilesError
 from companion.rules.riichi.options import RiichiOptions, red_limits
@@ -45,46 +44,13 @@ class Request:
     """A checked request: plain ints and bools, ready for the scorer, with the tile facts that
     every reading of the hand shares (this object is the scorer's ``Situation``).
 
-    ``facts`` is one int that determines everything a ``situation`` yaku row may read, in two halves:
-    ``flag_code`` (one bit per flag as given) and ``tile_code`` (whether the hand has terminals,
-    simples, honours, tiles that are not green, how many of the three suits, the kan count); the rows
-    that hold are memoised per facts and per half. The tile facts themselves are read from the kinds present when asked for:
-    only such a memo miss and a few rows ask."""
+    ``facts`` gathers everything a ``situation`` yaku row may read, as two halves: the flags as given,
+    and the kan count with the tile facts; the rows that hold are memoised per facts (and per half)."""
 
-    __slots__ = ("options", "opts", "full", "sets", "n_melds", "n_kans", "flag_code", "tile_code",
+    __slots__ = ("options", "opts", "full", "sets", "n_melds", "n_kans", "all_simple", "all_th", "has_honor",
+                 "n_suits", "all_green", "all_honor", "all_terminal",
                  "counts", "suits", "present", "facts", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
                  "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
-
-    @property
-    def all_simple(self) -> bool:
-        return not self.present & _TH_MASK
-
-    @property
-    def all_th(self) -> bool:
-        """Only terminals and honours."""
-        return not self.present & ~_TH_MASK
-
-    @property
-    def has_honor(self) -> bool:
-        return bool(self.present & _HONOR_MASK)
-
-    @property
-    def n_suits(self) -> int:
-        """How many of man, pin, sou the hand (melds included) uses."""
-        present = self.present
-        return bool(present & 0x1FF) + bool(present & 0x3FE00) + bool(present & 0x7FC0000)
-
-    @property
-    def all_green(self) -> bool:
-        return not self.present & ~_GREEN_MASK
-
-    @property
-    def all_honor(self) -> bool:
-        return not self.present & ~_HONOR_MASK
-
-    @property
-    def all_terminal(self) -> bool:
-        return not self.present & ~_TERMINAL_MASK
 
 
 def _flag(request: dict, key: str) -> bool:
@@ -361,10 +327,13 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     elif tsumo is True and request.keys().isdisjoint(_FLAG_SET):
         flags = _TSUMO_ONLY
     else:
-        flags = tuple(map(get, _ALL_FLAGS, _NO_FLAGS))
-        if {*map(type, flags)} != _BOOL_ONLY:  # 1 == True, but only true is a flag
-            flags = _flags(request)  # names the bad one
-    flag_code = sum(compress(_FLAG_BITS, flags))
+        flags = (get("riichi", False), get("double_riichi", False), get("ippatsu", False), get("rinshan", False),
+                 get("chankan", False), get("haitei", False), get("houtei", False), get("tenhou", False),
+                 get("chiihou", False), get("renhou", False), tsumo)
+        for value in flags:
+            if value is not False and value is not True:
+                flags = _flags(request)  # names the bad one
+                break
     (r.riichi, r.double_riichi, r.ippatsu, r.rinshan, r.chankan, r.haitei, r.houtei, r.tenhou, r.chiihou,
      r.renhou, r.tsumo) = flags
     seat = get("seat_wind", "E")
@@ -462,18 +431,20 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.sets = tuple([m.set for m in melds]) if melds else ()
     r.n_melds = len(melds)
     r.n_kans = n_kans
-    r.flag_code = flag_code
-    man = _SUIT_CODE[present & 0x1FF]
-    pin = _SUIT_CODE[present >> 9 & 0x1FF]
-    sou = _SOU_CODE[present >> 18 & 0x1FF]
-    r.tile_code = tile_code = (man | pin | sou | _HONOR_CODE[present >> 27] | ((man & 1) + (pin & 1) + (sou & 1)) << 4
-                               | n_kans << 7)
-    r.facts = flag_code << 10 | tile_code
+    r.all_simple = not present & _TH_MASK
+    r.all_th = not present & ~_TH_MASK
+    r.has_honor = bool(present & _HONOR_MASK)
+    r.n_suits = bool(present & 0x1FF) + bool(present & 0x3FE00) + bool(present & 0x7FC0000)
+    r.all_green = not present & ~_GREEN_MASK
+    r.all_honor = not present & ~_HONOR_MASK
+    r.all_terminal = not present & ~_TERMINAL_MASK
+    r.facts = (flags, (n_kans, r.all_simple, r.all_th, r.n_suits, r.has_honor, r.all_honor, r.all_terminal,
+                       r.all_green))
     r.aka = aka  # red fives among the indicators are no dora of the hand
     r.dora = tuple([v & 63 for v in dora]) if ind_reds else dora
     r.ura = tuple([v & 63 for v in ura]) if ind_reds else ura
     r.closed = closed
-    if flag_code & _SITUATION_BITS:
+    if True in flags[:10]:
         _check_flags(r, bool(melds), n_kans > 0)
     elif ura or r.discarder is not None:  # no flag set: only these two can contradict
         if ura:
@@ -505,26 +476,6 @@ _MELD_BITS = tuple(7 << k if k < 32 else 0 for k in range(NUM_KINDS))
 _ALL_FLAGS = (*FLAGS, "tsumo")
 _FLAG_SET = frozenset(FLAGS)
 _NO_FLAGS = (False,) * 11
-_BOOL_ONLY = {bool}
-_FLAG_BITS = tuple(1 << i for i in range(len(_ALL_FLAGS)))
-_SITUATION_BITS = (1 << len(FLAGS)) - 1  # every flag but tsumo
-
-
-def _suit_code(kinds: range) -> tuple[int, ...]:
-    """Per bit mask of the kinds of one suit present: 1 a suit tile, 2 a terminal, 4 a simple, 8 a tile
-    that is not green, 64 an honour (the parts of ``Request.tile_code``)."""
-    out = []
-    for mask in range(1 << len(kinds)):
-        present = [k for i, k in enumerate(kinds) if mask >> i & 1]
-        out.append(any(k < 27 for k in present) | 2 * any(k < 27 and k % 9 in (0, 8) for k in present)
-                   | 4 * any(k < 27 and k % 9 not in (0, 8) for k in present)
-                   | 8 * any(k not in GREEN_KINDS for k in present) | 64 * any(k >= 27 for k in present))
-    return tuple(out)
-
-
-_SUIT_CODE = _suit_code(range(9))  # man; pin has the same codes
-_SOU_CODE = _suit_code(range(18, 27))
-_HONOR_CODE = _suit_code(range(27, 34))
 _TSUMO_ONLY = (False,) * 10 + (True,)
 _WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}
 _ONE_TILE = {f"{d}{suit}": _fast_tiles(f"{d}{suit}")[0] for suit in "mpsz" for d in range(10 if suit != "z" else 8)

@@ -150,7 +150,7 @@ def _situation_entry(h: Reading, s: Situation, groups: tuple) -> tuple:
     """The memo entry for facts not seen before. Hundreds of combinations of flags and tile facts
     occur, but only dozens of each half: the rows that read one half only are memoised per half."""
     memo, by_flags, by_tiles = groups[8], groups[9], groups[10]
-    flags, tiles = s.flag_code, s.tile_code
+    flags, tiles = s.facts
     flag_rows = by_flags.get(flags)
     if flag_rows is None:
         flag_rows = by_flags[flags] = [row for row in groups[6] if row[4](h, s)]
