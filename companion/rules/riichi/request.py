@@ -44,8 +44,8 @@ class Request:
     """A checked request: plain ints and bools, ready for the scorer, with the tile facts that
     every reading of the hand shares (this object is the scorer's ``Situation``).
 
-    ``facts`` gathers everything a ``situation`` yaku row may read, as two halves: the flags as given,
-    and the kan count with the tile facts; the rows that hold are memoised per facts (and per half)."""
+    ``facts`` gathers everything a ``situation`` yaku row may read (the flags as given, kan count,
+    and the tile facts), so that the rows that hold can be memoised per facts."""
 
     __slots__ = ("options", "opts", "full", "sets", "n_melds", "n_kans", "all_simple", "all_th", "has_honor",
                  "n_suits", "all_green", "all_honor", "all_terminal",
@@ -438,8 +438,8 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.all_green = not present & ~_GREEN_MASK
     r.all_honor = not present & ~_HONOR_MASK
     r.all_terminal = not present & ~_TERMINAL_MASK
-    r.facts = (flags, (n_kans, r.all_simple, r.all_th, r.n_suits, r.has_honor, r.all_honor, r.all_terminal,
-                       r.all_green))
+    r.facts = (flags, n_kans, r.all_simple, r.all_th, r.n_suits, r.has_honor, r.all_honor, r.all_terminal,
+               r.all_green)
     r.aka = aka  # red fives among the indicators are no dora of the hand
     r.dora = tuple([v & 63 for v in dora]) if ind_reds else dora
     r.ura = tuple([v & 63 for v in ura]) if ind_reds else ura

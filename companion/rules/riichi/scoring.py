@@ -134,35 +134,21 @@ def _multiplier(row: tuple) -> int:
 
 def _fixed_rows(h: Reading, s: Situation, groups: tuple) -> list:
     """The rows of this hand shape that hold whatever the reading: the situation rows, memoised
-    per ``s.facts``, and the hand rows whose gate (a condition on the facts) passes, memoised alike."""
-    entry = groups[8].get(s.facts)
+    per ``s.facts`` (few combinations of flags and tile facts recur), and the hand rows whose
+    gate (a condition on the facts) passes, memoised alike."""
+    memo = groups[6]
+    entry = memo.get(s.facts)
     if entry is None:
-        entry = _situation_entry(h, s, groups)
+        if len(memo) > 4096:
+            memo.clear()
+        entry = memo[s.facts] = ([row for row in groups[0] if row[4](h, s)],
+                                 tuple(row for row in groups[5] if row[0].gate is None or row[0].gate(s)))
     fixed, hand_rows = entry
     if hand_rows:
         found = [row for row in hand_rows if row[4](h, s)]
         if found:
             fixed = sorted(fixed + found, key=_table_order)
     return fixed
-
-
-def _situation_entry(h: Reading, s: Situation, groups: tuple) -> tuple:
-    """The memo entry for facts not seen before. Hundreds of combinations of flags and tile facts
-    occur, but only dozens of each half: the rows that read one half only are memoised per half."""
-    memo, by_flags, by_tiles = groups[8], groups[9], groups[10]
-    flags, tiles = s.facts
-    flag_rows = by_flags.get(flags)
-    if flag_rows is None:
-        flag_rows = by_flags[flags] = [row for row in groups[6] if row[4](h, s)]
-    tile_rows = by_tiles.get(tiles)
-    if tile_rows is None:
-        tile_rows = by_tiles[tiles] = [row for row in groups[7] if row[4](h, s)]
-    rows = flag_rows + tile_rows + [row for row in groups[0] if row[4](h, s)]
-    rows.sort(key=_table_order)
-    if len(memo) > 4096:
-        memo.clear()
-    entry = memo[s.facts] = (rows, tuple(row for row in groups[5] if row[0].gate is None or row[0].gate(s)))
-    return entry
 
 
 def score_request(r: Request) -> dict:

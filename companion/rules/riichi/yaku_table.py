@@ -41,10 +41,8 @@ class Yaku:
     needs: str = "situation"
     """What the predicate reads, so that a reading skips rows it cannot have: ``situation`` (nothing but
     the flags and the tile facts in ``Situation.facts``, and the hand shape: the answer is memoised per
-    facts), ``flags`` and ``tiles`` (only the flags, ``facts[0]``, or only the tile facts, ``facts[1]``:
-    memoised per that half, so that a new combination of the two is put together from answers known),
-    ``hand`` (the situation plus the concealed counts or the winning tile: evaluated once per hand
-    shape), ``chis2`` (two or more chi), ``pons3`` (three or more triplets/kans), ``honor_pons`` (a
+    facts), ``hand`` (the situation plus the concealed counts or the winning tile: evaluated once per
+    hand shape), ``chis2`` (two or more chi), ``pons3`` (three or more triplets/kans), ``honor_pons`` (a
     triplet of honours), ``outside`` (every set touches a terminal or honour)."""
     gate: Callable[[Situation], bool] | None = None
     """For ``hand`` rows: a condition on ``Situation.facts`` alone that the predicate cannot hold
@@ -61,16 +59,15 @@ def all_yaku() -> tuple[Yaku, ...]:
 Row = tuple
 """(yaku, han in this hand state, yakuman multiplier, place in the table, predicate, result item): the
 result item is the ``{id, name, name_de, han[, yakuman]}`` entry a result lists, copied per result."""
-GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside", "hand", "flags", "tiles")
+GROUPS = ("situation", "chis2", "pons3", "honor_pons", "outside", "hand")
 
 
 _GROUPED: dict[int, tuple[RiichiOptions, dict]] = {}
 
 
 def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple]:
-    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``, followed by three
-    dicts that memoise the rows that hold whatever the reading: keyed by ``Situation.facts``, by its
-    flags half and by its tiles half.
+    """:func:`table_for` split by what the rows need, in the order of ``GROUPS``, followed by a dict
+    that memoises the ``situation`` rows that hold, keyed by ``Situation.facts``.
 
     Looked up by the options object's identity: hashing a frozen dataclass of 20 fields on
     every hand cost more than all yaku predicates together (options objects are cached
@@ -80,7 +77,7 @@ def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple]:
         return entry[1]
     out = {}
     for key, rows in table_for(options).items():
-        out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS) + ({}, {}, {})
+        out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS) + ({},)
     if len(_GROUPED) > 1024:
         _GROUPED.clear()
     _GROUPED[id(options)] = (options, out)
