@@ -124,16 +124,16 @@ def _hand_info(tiles: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...]
     counts = [0] * NUM_KINDS
     present = 0  # bit k set: kind k is somewhere in the hand (melds are added later)
     aka = 0
-    red_suits = 0
+    reds_per_suit = 0
     for v in tiles:
         if v >= RED_BIT:
             aka += 1
             v -= RED_BIT
-            red_suits += 1 << 4 * (v // 9)
+            reds_per_suit += 1 << 4 * (v // 9)
         counts[v] += 1
         present |= 1 << v
     return (len(tiles), (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:])), present,
-            aka, red_suits)
+            aka, reds_per_suit)
 
 
 # A hand in mpsz is a few suit groups ("336688m", "056677p", "77s"). A new hand is almost always made
@@ -181,7 +181,7 @@ def _fast_hand(text: str) -> tuple[int, tuple[tuple[int, ...], ...], int, int, i
     seen = 0
     present = 0
     aka = 0
-    red_suits = 0
+    reds_per_suit = 0
     for token in _GROUP.findall(text):
         info = groups.get(token)
         if info is None:
@@ -203,8 +203,8 @@ def _fast_hand(text: str) -> tuple[int, tuple[tuple[int, ...], ...], int, int, i
         present |= bits
         if reds:
             aka += reds
-            red_suits += reds << 4 * suit
-    return n, tuple(suits), present, aka, red_suits
+            reds_per_suit += reds << 4 * suit
+    return n, tuple(suits), present, aka, reds_per_suit
 
 
 def _tiles(value: object, what: str, backs: bool = False) -> tuple[int, ...]:
@@ -355,7 +355,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     info = _fast_hand(text) if type(text) is str else None
     if info is None:
         info = _hand_info(_tiles(text, "hand"))
-    n_tiles, suits, present, aka, red_suits = info
+    n_tiles, suits, present, aka, reds_per_suit = info
     concealed = suits[0] + suits[1] + suits[2] + suits[3]
     raw_melds = get("melds") or []
     if type(raw_melds) is not list:
@@ -381,7 +381,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
         win = win_tiles[0]
     kind = win & 63
     # counts hold a red five as a five; a red winning tile needs a red five of its suit in the hand
-    if not concealed[kind] or (win >= RED_BIT and not red_suits >> 4 * (kind // 9) & 15):
+    if not concealed[kind] or (win >= RED_BIT and not reds_per_suit >> 4 * (kind // 9) & 15):
         raise InvalidRequestError(f"the winning tile {_show((win,))} is not in the hand "
                                   f"{_show(_tiles(text, 'hand'))}: \"hand\" holds the concealed tiles including "
                                   "the winning tile")
@@ -423,7 +423,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     ind_reds = sum(v >= RED_BIT for v in dora + ura) if (dora or ura) and max(dora + ura) >= RED_BIT else 0
     # one red five is within every rule set that has red fives at all: only more need the full check
     if (aka or ind_reds) and (aka + ind_reds > 1 or not options.red_fives) or max(counts) > 4:
-        _check_copies(red_suits, melds, dora, ura, counts, options)
+        _check_copies(reds_per_suit, melds, dora, ura, counts, options)
     r.counts = concealed
     r.suits = suits
     r.full = full
