@@ -92,3 +92,30 @@ def test_low_res_softens_fine_detail_but_keeps_the_crop_size():
     assert out.shape == stripes.shape and out.dtype == np.uint8
     assert np.abs(out.astype(int) - stripes).mean() > 40
     assert np.array_equal(stripes[:, 1::2], np.zeros_like(stripes[:, 1::2]))  # the input is not changed in place
+
+
+def _redness(face: np.ndarray) -> float:
+    ink = face[..., 3] > 128
+    rgb = face[..., :3].astype(float)[ink]
+    return float((rgb[:, 0] - rgb[:, 1:].max(axis=1)).mean())
+
+
+def test_red_fives_are_red_in_every_kind_of_set_even_one_ink_sets():
+    # a red five (akadora) is told from the plain five by its red ink (tile list: 0m/0p/0s); a one-ink set
+    # drawing its red five in that ink would teach the classifier two labels for one picture
+    from training.faces import Palette, VariedPalette, WidePalette, _fonts, draw_man, draw_pin, draw_sou
+
+    try:
+        font = _fonts()[0]
+    except SystemExit:
+        pytest.skip("no CJK fonts installed")
+    one_ink_seen = False
+    for kind in (Palette, VariedPalette, WidePalette):
+        rng = np.random.default_rng(2)
+        for _ in range(12):
+            pal = kind(rng)
+            one_ink_seen |= pal.red == pal.dark == pal.green
+            pairs = [(draw_man(pal, font, 5, red), draw_pin(pal, 5, red), draw_sou(pal, 5, red)) for red in (True, False)]
+            for red_five, five in zip(*pairs, strict=True):
+                assert _redness(red_five) > _redness(five) + 20
+    assert one_ink_seen

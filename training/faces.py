@@ -253,6 +253,9 @@ class VariedPalette(Palette):
         if rng.random() < 0.25:  # sets printed in a single ink
             one = _jitter(rng, inks[rng.choice(["black", "navy", "brown", "darkred", "green", "teal"])], 25)
             self.dark = self.red = self.green = self.blue = self.wind = self.man_top = one
+            # red fives stay red even in a one-ink set (they are printed red to be seen); fixed colour, no draw
+            # from rng, so every other face of these sets stays as it was (before 05:30 they were in the ink)
+            self.five_red = (200, 25, 30, 255)
         elif rng.random() < 0.4:
             self.green = _jitter(rng, inks[rng.choice(["green", "teal", "blue"])], 30)
             self.blue = _jitter(rng, inks[rng.choice(["blue", "navy", "purple", "black"])], 30)
@@ -317,7 +320,8 @@ def _shrink(box: tuple[float, float, float, float], k: float) -> tuple[float, fl
 def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarray:
     p = Painter()
     stroke = max(0, int(pal.weight * 3))
-    top_col = pal.red if red else pal.man_top
+    five_red = getattr(pal, "five_red", pal.red)
+    top_col = five_red if red else pal.man_top
     numeral = pal.five_glyph if n == 5 else NUMERALS[n - 1]
     split = getattr(pal, "man_split", 0.45)
     inset = getattr(pal, "man_inset", 0.18)
@@ -327,7 +331,7 @@ def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarr
         top_box = _shrink(top_box, pal.num_scale)
         glyph_box = _shrink(glyph_box, pal.glyph_scale)
     p.text(numeral, font, top_box, top_col, stroke)
-    glyph_col = pal.red
+    glyph_col = five_red if red else pal.red
     if red and pal.red_five == 1:
         glyph_col = (230, 40, 40, 255)
     p.text(pal.man_glyph, font, glyph_box, glyph_col, stroke)
@@ -355,7 +359,7 @@ def _pin_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
     b, g, r = pal.blue, pal.green, pal.red
     k = len(PIN_LAYOUT[n])
     if red:
-        return [r] * k
+        return [getattr(pal, "five_red", r)] * k
     table = {
         1: [r], 2: [g, b], 3: [b, r, g], 4: [b, g, g, b], 5: [b, g, r, g, b], 6: [g, g, r, r, r, r],
         7: [g, g, g, r, r, r, r], 8: [b] * 8, 9: [b, b, b, r, r, r, g, g, g],
@@ -429,7 +433,7 @@ def _sou_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
     g, r, b = pal.green, pal.red, pal.blue
     k = len(SOU_LAYOUT[n])
     if red:
-        return [r] * k
+        return [getattr(pal, "five_red", r)] * k
     cols = [g] * k
     if n == 5:
         cols[2] = r
