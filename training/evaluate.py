@@ -1,6 +1,6 @@
 """Measure the recogniser on a labelled folder.
 
-    python -m training.evaluate DIR [--limit N] [--json]
+    python -m training.evaluate DIR [--limit N] [--json] [--thresholds 0.6,0.7,0.8]
 
 Label format: for every photo DIR/NAME.jpg|.png a file DIR/NAME.json with
     {"tiles": [{"tile": "5m", ...}, ...],          # every tile in reading order: rows top to bottom,
@@ -9,7 +9,9 @@ Label format: for every photo DIR/NAME.jpg|.png a file DIR/NAME.json with
      "request": {...}}                               # optional: the scoring request the photo stands for
 Printed: per-tile accuracy in order (edit-distance alignment of the predicted and the labelled sequence,
 so a missed or extra tile costs one error and does not shift the rest), exact-hand rate (whole sequence
-right), request exact rate (where labelled), the most frequent confusion pairs, and ms per image.
+right), request exact rate (where labelled), the most frequent confusion pairs, ms per image, and how
+many wrong and right tiles the page marks as uncertain for a one-tap correction (``--thresholds``: and how
+many a confidence below each threshold would mark, to choose ``CONFIDENCE_MIN``).
 """
 
 from __future__ import annotations
@@ -72,20 +74,27 @@ def load_folder(folder: Path, limit: int = 0) -> list[tuple[Path, dict]]:
     return items[:limit] if limit else items
 
 
-def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None) -> dict:  # noqa: ANN001
-    """predict(image_bgr) -> (tiles in reading order, request or None). map_tile maps labels (e.g. 0m->5m)."""
+def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
+             thresholds: tuple[float, ...] = ()) -> dict:
+    """predict(image_bgr) -> (tiles in reading order, request or None[, per tile (confidence, listed as
+    uncertain)]). map_tile maps labels (e.g. 0m->5m). With the third item, the result also says how many
+    wrong and right tiles the page would mark for correction (in the hands where as many tiles were found
+    as lie there, tile by tile), and how many a confidence below each of ``thresholds`` would mark."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = 0
+    marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
     predict(cv2.imread(str(items[0][0])))  # load the model outside the timing
     for path, label in items:
         img = cv2.imread(str(path))
         t0 = time.perf_counter()
-        tiles, request = predict(img)
+        tiles, request, *sure = predict(img)
         ms.append((time.perf_counter() - t0) * 1000)
         truth = [map_tile(t["tile"]) for t in label["tiles"]]
         pred = [map_tile(t) for t in tiles]
+        if sure and len(pred) == len(truth):
+            marks += [(p == t, conf, marked) for p, t, (conf, marked) in zip(pred, truth, sure[0], strict=True)]
         h, subs = align(pred, truth)
         total += len(truth)
         hits += h
@@ -95,20 +104,29 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
             req_total += 1
             req_exact += _norm_request(request) == _norm_request(label["request"])
     ms.sort()
-    return {
+    out = {
         "model": name, "images": len(items), "tiles": total,
         "tile_accuracy": hits / max(1, total), "exact_hand_rate": exact / len(items),
         "request_exact_rate": (req_exact / req_total) if req_total else None, "requests_labelled": req_total,
         "ms_per_image_mean": sum(ms) / len(ms), "ms_per_image_median": ms[len(ms) // 2],
         "confusions": [f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(12)],
     }
+    if marks:
+        wrong = [m for m in marks if not m[0]]
+        right = [m for m in marks if m[0]]
+        out["marked"] = {"wrong": [sum(m[2] for m in wrong), len(wrong)], "right": [sum(m[2] for m in right), len(right)]}
+        out["marked_below"] = {f"{t:g}": {"wrong": sum(m[1] < t for m in wrong), "right": sum(m[1] < t for m in right)}
+                               for t in thresholds}
+    return out
 
 
 def ours(image):  # noqa: ANN001, ANN201
     from companion.vision.pipeline import recognize_image
 
     r = recognize_image(image)
-    return [t["tile"] for t in r["tiles"]], r["request"]
+    unsure = set(r.get("uncertain", ()))
+    return ([t["tile"] for t in r["tiles"]], r["request"],
+            [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])])
 
 
 def report(res: dict) -> str:
@@ -118,7 +136,19 @@ def report(res: dict) -> str:
             f"  exact-hand rate:              {res['exact_hand_rate']:.1%}\n"
             f"  request exact:                {req}\n"
             f"  ms per image:                 {res['ms_per_image_mean']:.1f} mean, {res['ms_per_image_median']:.1f} median\n"
-            f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}")
+            f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}" + _marking(res))
+
+
+def _marking(res: dict) -> str:
+    if "marked" not in res:
+        return ""
+    (mw, nw), (mr, nr) = res["marked"]["wrong"], res["marked"]["right"]
+    lines = [f"\n  marked uncertain (hands with every tile found): {mw} of {nw} wrong tiles ({mw / max(1, nw):.0%}), "
+             f"{mr} of {nr} right ones ({mr / max(1, nr):.1%})"]
+    for t, n in res["marked_below"].items():
+        lines.append(f"\n    confidence below {t}: {n['wrong']} wrong ({n['wrong'] / max(1, nw):.0%}), "
+                     f"{n['right']} right ({n['right'] / max(1, nr):.1%})")
+    return "".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,8 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--thresholds", default="", help="e.g. 0.6,0.7,0.8: how many tiles a confidence below "
+                    "each would mark as uncertain")
     args = ap.parse_args(argv)
-    res = evaluate(load_folder(args.folder, args.limit), ours)
+    thresholds = tuple(float(t) for t in args.thresholds.split(",") if t.strip())
+    res = evaluate(load_folder(args.folder, args.limit), ours, thresholds=thresholds)
     print(json.dumps(res) if args.json else report(res))
     return 0
 

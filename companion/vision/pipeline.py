@@ -18,7 +18,7 @@ from companion.paths import shipped
 from companion.vision.layout import Det, assign_groups, build_request, group_rows
 from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, to_tensor
 
-CONFIDENCE_MIN = 0.6  # below this a tile is listed as uncertain
+CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
