@@ -188,7 +188,9 @@ def photo_server(tmp_path, monkeypatch):
         codes = ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
         tiles = [{"tile": c, "box": [10 + 45 * i, 20, 50 + 45 * i, 80], "confidence": 0.5 if i == 0 else 0.98,
                   "sideways": False, "group": 0} for i, c in enumerate(codes)]
-        return {"tiles": tiles, "request": {"hand": "134m567p33s456s789s", "win_tile": "9s"}}
+        # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
+        # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
+        return {"tiles": tiles, "request": {"hand": "134m567p33s456s789s", "win_tile": "9s"}, "uncertain": [0, 5]}
 
     def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
@@ -235,6 +237,8 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         page.set_input_files("[data-photo-input]", str(photo))
         page.wait_for_selector(".tilebox.unsure")
         assert page.locator(".tilebox").count() == 14
+        assert [page.get_attribute(".tilebox.unsure >> nth=%d" % k, "data-index") for k in range(2)] == ["0", "5"]
+        assert page.locator(".tilebox.unsure").count() == 2
         page.click('.tilebox[data-index="0"]')
         page.click('.palette [data-tile="2m"]')
         page.wait_for_selector('.tilebox.fixed[data-index="0"]')

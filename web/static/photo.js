@@ -118,10 +118,12 @@
       const h = result.height || img.naturalHeight;
       const sx = img.clientWidth / w;
       const sy = img.clientHeight / h;
+      // the recogniser lists the tiles it is unsure of (low confidence, or changed to make the hand win)
+      const listed = new Set(result.uncertain || []);
       result.tiles.forEach((tile, i) => {
         const [x1, y1, x2, y2] = tile.box;
         const code = fixes[i] || tile.tile;
-        const unsure = !fixes[i] && (tile.confidence !== undefined && tile.confidence < 0.6 || tile.unsure);
+        const unsure = !fixes[i] && listed.has(i);
         const box = el("button", {
           type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}`, "data-index": String(i),
           style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
