@@ -237,7 +237,7 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         page.set_input_files("[data-photo-input]", str(photo))
         page.wait_for_selector(".tilebox.unsure")
         assert page.locator(".tilebox").count() == 14
-        assert [page.get_attribute(".tilebox.unsure >> nth=%d" % k, "data-index") for k in range(2)] == ["0", "5"]
+        assert [page.get_attribute(f".tilebox.unsure >> nth={k}", "data-index") for k in range(2)] == ["0", "5"]
         assert page.locator(".tilebox.unsure").count() == 2
         page.click('.tilebox[data-index="0"]')
         page.click('.palette [data-tile="2m"]')
