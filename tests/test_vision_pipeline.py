@@ -143,10 +143,33 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     assert (out / "classifier.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
 
 
-def test_a_photo_taken_from_the_other_side_reads_the_same_tiles_in_reverse_order():
-    # issue 4 (pipeline): tiles lie either way round on a real table; turning the whole photo by 180 degrees
-    # turns every tile upside down and reverses the reading order (rows bottom to top, right to left), so the
-    # expected sequence is the fixture's label reversed
+def test_a_won_hand_photographed_from_across_the_table_is_read_turned():
+    # issue 4 (pipeline): at a real table the winning hand is often photographed from the other side, upside
+    # down: rows bottom to top, tiles right to left, the winning tile apart at the left. No hand can be read
+    # that way round, so the photo is read turned by 180 degrees: the same tiles and request as the label,
+    # flagged "turned", with every box on the photo as it was taken
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "won_melds_dora.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    upright = load_image(photo)
+    as_taken = recognize_image(upright)
+    assert "turned" not in as_taken and _norm(as_taken["request"]) == _norm(label["request"])
+    height, width = upright.shape[:2]
+    result = recognize_image(cv2.rotate(upright, cv2.ROTATE_180))
+    assert result.get("turned") is True
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    for got, want in zip(result["tiles"], label["tiles"], strict=True):
+        x1, y1, x2, y2 = want["box"]  # the labelled box, turned with the photo
+        assert _iou(got["box"], [width - x2, height - y2, width - x1, height - y1]) > 0.6, (got, want)
+
+
+def test_a_turned_photo_that_shows_no_winning_hand_either_way_stays_as_taken():
+    # the turned reading is kept only when it makes a winning hand (what a scored photo shows); the random
+    # tiles of this fixture make none, so the photo is read as taken: reverse order and no request
     import cv2
 
     from companion.vision.pipeline import load_image, recognize_image
@@ -154,7 +177,22 @@ def test_a_photo_taken_from_the_other_side_reads_the_same_tiles_in_reverse_order
     photo = FIXTURES / "minkan_pon.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
     result = recognize_image(cv2.rotate(load_image(photo), cv2.ROTATE_180))
+    assert "turned" not in result and result["request"] is None
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]][::-1]
+
+
+def _norm(request: dict | None) -> object:
+    if request is None:
+        return None
+    return (request["hand"], request["win_tile"], sorted((m["type"], m["tiles"]) for m in request["melds"]),
+            sorted(request["dora_indicators"]))
+
+
+def _iou(a: list[int], b: list[int]) -> float:
+    w = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def test_the_int8_models_are_used_when_present_and_fp32_can_be_forced(monkeypatch: pytest.MonkeyPatch):

@@ -77,6 +77,8 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
                 out["reason"] = result["reason"]
+            if result.get("turned"):
+                out["turned"] = True
             print(json.dumps(out), flush=True)
         else:
             print(describe(path, result), flush=True)
@@ -84,7 +86,8 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
 
 def describe(path: str, result: dict) -> str:
-    lines = [f"{path}: {len(result['tiles'])} tiles"]
+    lines = [f"{path}: {len(result['tiles'])} tiles" + (", read turned by 180 degrees (taken from across the table)"
+                                                        if result.get("turned") else "")]
     groups: dict[int, list[str]] = {}
     for i, t in enumerate(result["tiles"]):
         mark = ("~" if t["sideways"] else "") + ("?" if i in result["uncertain"] else "")

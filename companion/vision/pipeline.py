@@ -212,8 +212,22 @@ def _tile_dicts(ordered: list[Det]) -> list[dict]:
              "sideways": d.sideways, "group": d.group} for d in ordered]
 
 
+def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list[Det]]:
+    """Tiles in reading order, the request (or None and the reason), and the tiles that
+    :func:`complete_hand` read again."""
+    ordered, groups = _read(image_bgr)
+    request, reason = build_request(groups)
+    changed = complete_hand(groups, request)
+    if changed:
+        request, reason = build_request(groups)
+    return ordered, request, reason, changed
+
+
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
+
+    A photo taken from across the table (upside down) in which no hand can be read is read turned by 180
+    degrees; if that gives a hand, it is the result ("turned": true, boxes on the photo as taken).
 
     `dora_image`, a second photo of the dora indicators (e.g. the dead wall), adds every face-up tile on it to
     the request's indicators (after those of a dora row in the first photo); its tiles are returned under
@@ -223,14 +237,25 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None)
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    ordered, groups = _read(image_bgr)
-    request, reason = build_request(groups)
-    changed = complete_hand(groups, request)
-    if changed:
-        request, reason = build_request(groups)
+    ordered, request, reason, changed = _read_hand(image_bgr)
+    turned = False
+    if request is None and ordered:
+        # taken from across the table: the hand lies upside down, its rows and tiles in reverse order, so
+        # no hand can be read; the photo turned by 180 degrees is read instead, and kept if a winning hand comes out
+        again = _read_hand(cv2.rotate(image_bgr, cv2.ROTATE_180))
+        if again[1] is not None and _is_complete(again[1]):
+            ordered, request, reason, changed = again
+            turned = True
     tiles = _tile_dicts(ordered)
+    if turned:  # boxes on the photo as it was taken
+        height, width = image_bgr.shape[:2]
+        for t in tiles:
+            x1, y1, x2, y2 = t["box"]
+            t["box"] = [width - x2, height - y2, width - x1, height - y1]
     uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN or d in changed]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
+    if turned:
+        result["turned"] = True
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []

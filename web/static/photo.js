@@ -104,7 +104,7 @@
         doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
-      status.textContent = t("tap_to_fix");
+      status.textContent = result.turned ? `${t("photo_turned")} ${t("tap_to_fix")}` : t("tap_to_fix");
       const draw = () => drawBoxes(img);
       if (img.complete) draw(); else img.addEventListener("load", draw);
       // turning the tablet rescales the photo; the boxes follow
