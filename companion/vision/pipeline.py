@@ -227,7 +227,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None)
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
 
     A photo taken from across the table (upside down) in which no hand can be read is read turned by 180
-    degrees; if that gives a hand, it is the result ("turned": true, boxes on the photo as taken).
+    degrees; if that gives a winning hand, it is the result ("turned": true, boxes on the photo as taken).
 
     `dora_image`, a second photo of the dora indicators (e.g. the dead wall), adds every face-up tile on it to
     the request's indicators (after those of a dora row in the first photo); its tiles are returned under
