@@ -284,3 +284,27 @@ def test_photo_api_takes_the_dora_indicators_from_a_second_photo(tmp_path: Path)
     bad = client.post("/api/recognize", data={"image": (png(hand), "hand.png"), "dora": (io.BytesIO(b"no"), "x.txt")},
                       content_type="multipart/form-data")
     assert bad.status_code == 400 and "x.txt" in bad.get_json()["error"]
+
+
+def test_a_tablet_photo_is_turned_upright_by_its_exif_orientation(tmp_path):
+    # a tablet camera stores a portrait photo as landscape pixels plus an EXIF orientation tag; the
+    # recogniser must see what the player saw. Orientation 6 means "turn 90 degrees clockwise to view"
+    # (EXIF 2.3, tag 0x0112): the left edge of the stored pixels becomes the top of the photo.
+    import struct
+
+    import cv2
+    import numpy as np
+
+    from companion.vision.pipeline import load_image
+
+    stored = np.zeros((100, 200, 3), np.uint8)
+    stored[:, :40] = 255  # a white strip along the left edge
+    jpeg = cv2.imencode(".jpg", stored)[1].tobytes()
+    ifd = struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0) + struct.pack("<I", 0)
+    tiff = b"II*\x00" + struct.pack("<I", 8) + ifd
+    app1 = b"\xff\xe1" + struct.pack(">H", 2 + 6 + len(tiff)) + b"Exif\x00\x00" + tiff
+    photo = tmp_path / "portrait.jpg"
+    photo.write_bytes(jpeg[:2] + app1 + jpeg[2:])
+    seen = load_image(photo)
+    assert seen.shape[:2] == (200, 100)
+    assert seen[:30].mean() > 200 and seen[50:].mean() < 30  # the strip is now along the top
