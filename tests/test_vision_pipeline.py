@@ -71,6 +71,20 @@ def test_annotate_writes_the_photo_with_boxes(tmp_path: Path):
     assert (tmp_path / f"{PHOTOS[0].stem}.annotated.jpg").stat().st_size > 0
 
 
+def test_the_cli_says_when_a_photo_was_read_turned(tmp_path: Path, capsys: pytest.CaptureFixture):
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.pipeline import load_image
+
+    photo = tmp_path / "across.png"
+    cv2.imwrite(str(photo), cv2.rotate(load_image(FIXTURES / "won_melds_dora.jpg"), cv2.ROTATE_180))
+    assert main(["recognize", "--json", str(photo)]) == 0
+    assert json.loads(capsys.readouterr().out)["turned"] == 180
+    assert main(["recognize", str(photo)]) == 0
+    assert "read turned by 180 degrees" in capsys.readouterr().out
+
+
 def test_a_file_that_is_not_a_photo_gives_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture):
     from companion.cli import main
 
@@ -143,28 +157,38 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     assert (out / "classifier.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
 
 
-def test_a_won_hand_photographed_from_across_the_table_is_read_turned():
-    # issue 4 (pipeline): at a real table the winning hand is often photographed from the other side, upside
-    # down: rows bottom to top, tiles right to left, the winning tile apart at the left. No hand can be read
-    # that way round, so the photo is read turned by 180 degrees: the same tiles and request as the label,
-    # flagged "turned", with every box on the photo as it was taken
+# how the photo as taken lies (cv2 rotation of the upright photo), the degrees the recogniser turns it back
+# (clockwise), and where an upright box lies on the photo as taken (w, h: the upright photo's size)
+_TAKEN = {
+    "across the table": ("ROTATE_180", 180, lambda b, w, h: [w - b[2], h - b[3], w - b[0], h - b[1]]),
+    "from the right-hand seat": ("ROTATE_90_CLOCKWISE", 270, lambda b, w, h: [h - b[3], b[0], h - b[1], b[2]]),
+    "from the left-hand seat": ("ROTATE_90_COUNTERCLOCKWISE", 90, lambda b, w, h: [b[1], w - b[2], b[3], w - b[0]]),
+}
+
+
+@pytest.mark.parametrize("seat", list(_TAKEN))
+def test_a_won_hand_photographed_from_another_seat_is_read_turned(seat: str):
+    # issue 4 (pipeline): at a real table the winning hand is often photographed from another seat, upside
+    # down or on its side: rows and tiles in another order, the winning tile apart somewhere else. No hand
+    # can be read that way round, so the photo is read turned: the same tiles and request as the label,
+    # "turned" by the degrees it took, with every box on the photo as it was taken
     import cv2
 
     from companion.vision.pipeline import load_image, recognize_image
 
+    rotation, degrees, forward = _TAKEN[seat]
     photo = FIXTURES / "won_melds_dora.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
     upright = load_image(photo)
     as_taken = recognize_image(upright)
     assert "turned" not in as_taken and _norm(as_taken["request"]) == _norm(label["request"])
     height, width = upright.shape[:2]
-    result = recognize_image(cv2.rotate(upright, cv2.ROTATE_180))
-    assert result.get("turned") is True
+    result = recognize_image(cv2.rotate(upright, getattr(cv2, rotation)))
+    assert result.get("turned") == degrees
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(result["request"]) == _norm(label["request"])
     for got, want in zip(result["tiles"], label["tiles"], strict=True):
-        x1, y1, x2, y2 = want["box"]  # the labelled box, turned with the photo
-        assert _iou(got["box"], [width - x2, height - y2, width - x1, height - y1]) > 0.6, (got, want)
+        assert _iou(got["box"], forward(want["box"], width, height)) > 0.6, (got, want)
 
 
 def test_a_turned_photo_that_shows_no_winning_hand_either_way_stays_as_taken():

@@ -78,7 +78,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             if "reason" in result:
                 out["reason"] = result["reason"]
             if result.get("turned"):
-                out["turned"] = True
+                out["turned"] = result["turned"]
             print(json.dumps(out), flush=True)
         else:
             print(describe(path, result), flush=True)
@@ -86,8 +86,9 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
 
 def describe(path: str, result: dict) -> str:
-    lines = [f"{path}: {len(result['tiles'])} tiles" + (", read turned by 180 degrees (taken from across the table)"
-                                                        if result.get("turned") else "")]
+    turned = result.get("turned")
+    lines = [f"{path}: {len(result['tiles'])} tiles"
+             + (f", read turned by {turned} degrees clockwise (taken from another seat)" if turned else "")]
     groups: dict[int, list[str]] = {}
     for i, t in enumerate(result["tiles"]):
         mark = ("~" if t["sideways"] else "") + ("?" if i in result["uncertain"] else "")

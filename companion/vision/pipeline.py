@@ -212,6 +212,13 @@ def _tile_dicts(ordered: list[Det]) -> list[dict]:
              "sideways": d.sideways, "group": d.group} for d in ordered]
 
 
+_TURNS = (  # how a photo is turned to be read, by how many degrees clockwise, and a box's way back onto the photo
+    (cv2.ROTATE_180, 180, lambda b, w, h: [w - b[2], h - b[3], w - b[0], h - b[1]]),
+    (cv2.ROTATE_90_CLOCKWISE, 90, lambda b, w, h: [b[1], h - b[2], b[3], h - b[0]]),
+    (cv2.ROTATE_90_COUNTERCLOCKWISE, 270, lambda b, w, h: [w - b[3], b[0], w - b[1], b[2]]),
+)
+
+
 def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list[Det]]:
     """Tiles in reading order, the request (or None and the reason), and the tiles that
     :func:`complete_hand` read again."""
@@ -226,8 +233,9 @@ def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
 
-    A photo taken from across the table (upside down) in which no hand can be read is read turned by 180
-    degrees; if that gives a winning hand, it is the result ("turned": true, boxes on the photo as taken).
+    A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
+    hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
+    is the result ("turned": the degrees; boxes on the photo as taken).
 
     `dora_image`, a second photo of the dora indicators (e.g. the dead wall), adds every face-up tile on it to
     the request's indicators (after those of a dora row in the first photo); its tiles are returned under
@@ -238,24 +246,27 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None)
     '123m456p...'
     """
     ordered, request, reason, changed = _read_hand(image_bgr)
-    turned = False
+    turned = 0
     if request is None and ordered:
-        # taken from across the table: the hand lies upside down, its rows and tiles in reverse order, so
-        # no hand can be read; the photo turned by 180 degrees is read instead, and kept if a winning hand comes out
-        again = _read_hand(cv2.rotate(image_bgr, cv2.ROTATE_180))
-        if again[1] is not None and _is_complete(again[1]):
-            ordered, request, reason, changed = again
-            turned = True
+        # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
+        # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
+        # and kept if a winning hand comes out
+        for rotation, degrees, _ in _TURNS:
+            again = _read_hand(cv2.rotate(image_bgr, rotation))
+            if again[1] is not None and _is_complete(again[1]):
+                ordered, request, reason, changed = again
+                turned = degrees
+                break
     tiles = _tile_dicts(ordered)
     if turned:  # boxes on the photo as it was taken
         height, width = image_bgr.shape[:2]
+        back = next(to_photo for _, degrees, to_photo in _TURNS if degrees == turned)
         for t in tiles:
-            x1, y1, x2, y2 = t["box"]
-            t["box"] = [width - x2, height - y2, width - x1, height - y1]
+            t["box"] = back(t["box"], width, height)
     uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN or d in changed]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if turned:
-        result["turned"] = True
+        result["turned"] = turned
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []
