@@ -292,3 +292,39 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         assert shown == label["request"]["dora_indicators"]
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))
+
+
+def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
+    # issue 4: the winner's hand photographed from the other side of the table lies upside down; the page
+    # says it was read turned, draws the boxes on the photo as taken, and takes the hand the right way round
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    import cv2
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    cv2.imwrite(str(tmp_path / "across.jpg"), cv2.rotate(cv2.imread(str(fixture)), cv2.ROTATE_180))
+    req = urllib.request.Request(server + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
+    with tablet(sync_api, f"{server}/?lang=en#/game/{gid}") as page:
+        page.click('[data-action="win"]')
+        page.click('#dialog .choice[data-value="tsumo"]')
+        page.click('[data-step="winner"] .choice[data-value="Dan"]')  # seat North: the 444z pon is his yakuhai
+        page.click('#dialog .tabs .choice[data-value="photo"]')
+        page.set_input_files("[data-photo-input]", str(tmp_path / "across.jpg"))
+        page.wait_for_selector(".tilebox")
+        assert "Read turned" in page.text_content("#photo-overlay")
+        assert page.locator(".tilebox").count() == len(label["tiles"])
+        # the last tile of the label (the winning tile, far right as the winner sees it) is drawn far left
+        boxes = page.eval_on_selector_all(".tilebox", "bs => bs.map(b => b.getBoundingClientRect().left)")
+        assert boxes[-1] == min(boxes)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-turned.png"))
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value("#dialog .winner-block input >> nth=0")
+        assert parse_tiles(hand) == parse_tiles(label["request"]["hand"])
