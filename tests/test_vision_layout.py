@@ -155,6 +155,32 @@ def test_three_plain_tiles_right_of_the_winning_tile_that_are_no_meld_give_no_re
     assert reason
 
 
+def test_winning_tile_laid_against_the_first_meld_is_split_off_as_the_winning_tile():
+    # the gap after the concealed tiles is there, the one between winning tile and pon is not: right of the
+    # concealed tiles lie the winning tile and then only melds, so the plain first tile of that group is it
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z 5zs 5z 5z")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["hand"] == "123m456p789s11z" and req["win_tile"] == "1z"
+    assert req["melds"] == [{"type": "pon", "tiles": "555z"}]
+
+
+def test_a_group_with_a_meld_and_a_tile_too_many_is_no_meld_even_after_the_winning_tile():
+    # the lone winning tile is there, so a plain tile in front of a pon cannot be it: no request
+    dets = row("1m 2m 3m 4p 5p 6p 7s | 1z | 1z 5zs 5z 5z | 7zs 7z 7z")
+    req, reason = request_of(dets)
+    assert req is None and "not a meld" in reason
+
+
+def test_pon_after_another_meld_counts_even_if_its_sideways_tile_was_missed():
+    # right of the winning tile lie only melds: three plain tiles of a kind after a called meld are a pon
+    dets = row("1m 2m 3m 4p 5p 6p 1z | 1z | 7zs 7z 7z | 5z 5z 5z")
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "pon", "tiles": "777z"}, {"type": "pon", "tiles": "555z"}]
+    assert req["hand"] == "123m456p11z" and req["win_tile"] == "1z"
+
+
 def test_winning_tile_a_little_apart_in_a_tightly_laid_hand_is_found():
     # the other tiles touch (1 px); the winning tile lies 4 px away, narrower than the gap rule's 0.2 pitch
     # but four times any other gap

@@ -6,8 +6,9 @@ with the called tile turned sideways; an added kan with the added tile on top of
 closed kan as back, face, face, back). Dora indicators lie in a separate row above the hand. Flowers may
 lie anywhere in the hand row. Anything that does not fit gives no request and a reason, never a guess.
 Because only called melds may lie right of the winning tile, tiles there are cut again into melds when the
-gaps split one apart, and three plain tiles there that form a chi or pon count as one whose sideways tile
-went unseen.
+gaps split one apart, three plain tiles there that form a chi or pon count as one whose sideways tile
+went unseen, and a winning tile laid against the first meld (no lone tile after the concealed ones) is split
+off it.
 """
 
 from __future__ import annotations
@@ -276,6 +277,13 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
             concealed_groups.append(g)
         else:
             meld_groups.append(g)
+    # the winning tile laid too close to the first meld joins its group: with no lone tile at the end of the
+    # concealed groups, a plain first tile of that group is the winning tile when the rest of it is a meld
+    if meld_groups and len(meld_groups[0]) in (4, 5) and (len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1):
+        first = meld_groups[0]
+        if not (first[0].sideways or first[0].tile == "x") and not isinstance(_meld(first[1:]), str):
+            concealed_groups = concealed_groups + [first[:1]]
+            meld_groups = [first[1:]] + meld_groups[1:]
     # plain groups right of a lone winning tile can only be melds whose sideways tile went unseen
     lenient: list[list[Det]] = []
     tail: list[list[Det]] = []
@@ -286,7 +294,10 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
             concealed_groups = concealed_groups[:lone[0] + 1]
             meld_groups = tail + meld_groups
             lenient, tail = tail, []
-    parsed = [_meld(g, sideways_seen=not any(g is t for t in lenient)) for g in meld_groups]
+    # right of the winning tile only melds lie: a plain group of three among them is one whose sideways tile
+    # went unseen, as in the tail above
+    parsed = [_meld(g, sideways_seen=not any(g is t for t in lenient) and any(d.sideways or d.tile == "x" for d in g))
+              for g in meld_groups]
     if any(isinstance(m, str) for m in parsed) or (tail and meld_groups):
         # a meld split by a wide gap leaves its first tiles looking concealed: they join the melds when
         # only then do all the tiles right of the winning tile cut into melds
