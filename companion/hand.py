@@ -14,6 +14,7 @@ to provide.
 
 from __future__ import annotations
 
+import threading
 from functools import cache, lru_cache
 from itertools import product
 from typing import NamedTuple
@@ -97,7 +98,7 @@ def suit_splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[Set, ...]], .
     >>> suit_splits((3, 1, 1, 1, 0, 0, 0, 0, 0))  # 111 + 234
     ((-1, (('pon', 0), ('chi', 1))),)
     """
-    table = _SPLITS or _build_splits()
+    table = _SPLITS or _splits_table()
     found = table.get(counts)
     if found is None:
         if len(counts) != 9 or max(counts) <= 4:
@@ -131,6 +132,17 @@ def _suit_sets(counts: tuple[int, ...]) -> tuple[tuple[Set, ...], ...]:
 
 
 _SPLITS: dict[tuple[int, ...], tuple] = {}
+_SPLITS_LOCK = threading.Lock()
+
+
+def _splits_table() -> dict[tuple[int, ...], tuple]:
+    """The table of :func:`suit_splits`, built once. The web server scores in several threads: the table
+    is published only when complete (a half-built one would make complete hands look incomplete)."""
+    global _SPLITS
+    with _SPLITS_LOCK:
+        if not _SPLITS:
+            _SPLITS = _build_splits()
+    return _SPLITS
 _SET_KINDS: tuple[Set, ...] = tuple(s for p in range(9) for s in (("pon", p), ("chi", p)) if s[0] == "pon" or p < 7)
 
 
@@ -175,11 +187,12 @@ def _build_splits() -> dict[tuple[int, ...], tuple]:
 
     grow(0)
     order = {s: i for i, s in enumerate(_SET_KINDS)}
+    out = {}
     for key, splits in table.items():
         if len(splits) > 1:
             splits.sort(key=lambda split: (split[0], [order[s] for s in split[1]]))
-        _SPLITS[key] = tuple(splits)
-    return _SPLITS
+        out[key] = tuple(splits)
+    return out
 
 
 def is_seven_pairs(counts: list[int] | tuple[int, ...]) -> bool:

@@ -106,3 +106,34 @@ def test_shanten_agrees_with_waits_on_random_near_complete_hands():
         assert drop in waits(c) and shanten(c) == 0
         checked += 1
     assert checked > 200
+
+
+def test_the_suit_split_table_is_never_seen_half_built(monkeypatch):
+    # the web server scores in several threads; the split table is built on first use, and a thread that
+    # saw it half built took complete hands for incomplete ones (a flaky "not a complete hand" in the
+    # classical preview). Building must not touch the published table, and threads that all start on a
+    # fresh table must all read complete hands as complete.
+    import sys
+    import threading
+
+    from companion import hand
+
+    monkeypatch.setattr(hand, "_SPLITS", {})
+    built = hand._build_splits()
+    assert hand._SPLITS == {} and len(built) == 21743  # the count the suit_splits docstring gives
+
+    monkeypatch.setattr(hand, "_SPLITS", {})
+    hand._decompose.cache_clear()  # else the answer is remembered and the table never asked
+    counts = to_counts(parse_tiles("234m567p678s77z111z"))
+    found: list[int] = []
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, inside the build too
+    try:
+        threads = [threading.Thread(target=lambda: found.append(len(decompose(counts)))) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert found == [1] * 8
