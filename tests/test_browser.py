@@ -275,15 +275,7 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         (hand if t["row"] == top_row else wall)[max(0, y1 - 12):y2 + 12, max(0, x1 - 12):x2 + 12] = cloth
     cv2.imwrite(str(tmp_path / "hand.jpg"), hand)
     cv2.imwrite(str(tmp_path / "wall.jpg"), wall)
-    req = urllib.request.Request(server + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
-    with tablet(sync_api, f"{server}/?lang=en#/game/{gid}") as page:
-        page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="tsumo"]')
-        page.click('[data-step="winner"] .choice[data-value="Bob"]')
-        page.click('#dialog .tabs .choice[data-value="photo"]')
-        page.set_input_files("[data-photo-input]", str(tmp_path / "hand.jpg"))
+    with _photo_dialog(sync_api, server, "Bob", tmp_path / "hand.jpg") as page:
         page.wait_for_selector(".tilebox")
         assert page.locator(".dora-strip img").count() == 0  # the hand photo alone shows no dora row
         page.set_input_files("[data-dora-input]", str(tmp_path / "wall.jpg"))
@@ -307,15 +299,8 @@ def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
     fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
     label = json.loads(fixture.with_suffix(".json").read_text())
     cv2.imwrite(str(tmp_path / "across.jpg"), cv2.rotate(cv2.imread(str(fixture)), cv2.ROTATE_180))
-    req = urllib.request.Request(server + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
-    with tablet(sync_api, f"{server}/?lang=en#/game/{gid}") as page:
-        page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="tsumo"]')
-        page.click('[data-step="winner"] .choice[data-value="Dan"]')  # seat North: the 444z pon is his yakuhai
-        page.click('#dialog .tabs .choice[data-value="photo"]')
-        page.set_input_files("[data-photo-input]", str(tmp_path / "across.jpg"))
+    # Dan sits North: the 444z pon is his yakuhai
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "across.jpg") as page:
         page.wait_for_selector(".tilebox")
         assert "Read turned" in page.text_content("#photo-overlay")
         assert page.locator(".tilebox").count() == len(label["tiles"])
@@ -328,3 +313,20 @@ def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
         page.wait_for_selector("#photo-overlay", state="detached")
         hand = page.input_value("#dialog .winner-block input >> nth=0")
         assert parse_tiles(hand) == parse_tiles(label["request"]["hand"])
+
+
+@contextlib.contextmanager
+def _photo_dialog(sync_api, server: str, winner: str, photo: Path):  # noqa: ANN001, ANN202
+    """A new EMA game on the tablet page, a self-drawn win by ``winner`` entered by photo, ``photo`` chosen."""
+    import json
+
+    req = urllib.request.Request(server + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
+    with tablet(sync_api, f"{server}/?lang=en#/game/{gid}") as page:
+        page.click('[data-action="win"]')
+        page.click('#dialog .choice[data-value="tsumo"]')
+        page.click(f'[data-step="winner"] .choice[data-value="{winner}"]')
+        page.click('#dialog .tabs .choice[data-value="photo"]')
+        page.set_input_files("[data-photo-input]", str(photo))
+        yield page
