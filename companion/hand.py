@@ -143,6 +143,8 @@ def _splits_table() -> dict[tuple[int, ...], tuple]:
         if not _SPLITS:
             _SPLITS = _build_splits()
     return _SPLITS
+
+
 _SET_KINDS: tuple[Set, ...] = tuple(s for p in range(9) for s in (("pon", p), ("chi", p)) if s[0] == "pon" or p < 7)
 
 

@@ -64,11 +64,12 @@ def test_the_wide_sets_draw_their_ones_of_bamboo_in_other_ways_than_one_another(
     assert min(overlaps) < 0.5
 
 
-def test_shrink_scales_a_box_about_its_centre():
-    from training.faces import _shrink
+def test_scaled_box_scales_a_box_about_its_centre():
+    # the face painter's small characters and the pipeline's re-cut crops share this helper
+    from companion.vision.preprocess import scaled_box
 
     # by hand: centre (0.3, 0.4), half sizes 0.2 x 0.2 halved to 0.1 x 0.1
-    assert _shrink((0.1, 0.2, 0.5, 0.6), 0.5) == pytest.approx((0.2, 0.3, 0.4, 0.5))
+    assert scaled_box((0.1, 0.2, 0.5, 0.6), 0.5) == pytest.approx((0.2, 0.3, 0.4, 0.5))
 
 
 def test_low_res_off_leaves_the_crops_and_the_random_stream_alone():

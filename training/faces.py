@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.vision.preprocess import scaled_box
+
 FACE_W, FACE_H = 120, 160
 
 ALL_CLASSES = (
@@ -310,13 +312,6 @@ def _corner(p: Painter, pal: Palette, font: tuple[str, int], label: str) -> None
         p.text(label, font, (0.04, 0.02, 0.24, 0.2), pal.red if label.isdigit() else pal.dark)
 
 
-def _shrink(box: tuple[float, float, float, float], k: float) -> tuple[float, float, float, float]:
-    """The box scaled by k about its centre: real sets print their characters anywhere from bold and
-    edge-filling to small with wide margins."""
-    cx, cy, hw, hh = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, (box[2] - box[0]) / 2 * k, (box[3] - box[1]) / 2 * k
-    return (cx - hw, cy - hh, cx + hw, cy + hh)
-
-
 def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarray:
     p = Painter()
     stroke = max(0, int(pal.weight * 3))
@@ -327,9 +322,9 @@ def draw_man(pal: Palette, font: tuple[str, int], n: int, red: bool) -> np.ndarr
     inset = getattr(pal, "man_inset", 0.18)
     top_box = (inset, 0.06, 1 - inset, split - 0.01)
     glyph_box = (0.14, split + 0.01, 0.86, 0.94)
-    if hasattr(pal, "num_scale"):
-        top_box = _shrink(top_box, pal.num_scale)
-        glyph_box = _shrink(glyph_box, pal.glyph_scale)
+    if hasattr(pal, "num_scale"):  # real sets print their characters anywhere from edge-filling to small
+        top_box = scaled_box(top_box, pal.num_scale)
+        glyph_box = scaled_box(glyph_box, pal.glyph_scale)
     p.text(numeral, font, top_box, top_col, stroke)
     glyph_col = five_red if red else pal.red
     if red and pal.red_five == 1:

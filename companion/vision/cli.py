@@ -126,7 +126,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 print("error: the camera stopped delivering frames", file=sys.stderr)
                 return 2
             frames += 1
-            result = pipeline.recognize_image(frame)
+            result = pipeline.recognize_image(frame, turns=False)
             key = " ".join(t["tile"] for t in result["tiles"])
             history = (history + [key])[-args.stable:]
             # a hand is shown only when several frames in a row agree, so a moving hand does not flicker

@@ -16,7 +16,7 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.vision.layout import Det, assign_groups, build_request, group_rows
-from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, to_tensor
+from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box, to_tensor
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
@@ -143,12 +143,6 @@ def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, flo
     return decode_maps(maps, scale, image_bgr.shape[:2])
 
 
-def _rescaled(box: tuple[float, float, float, float], f: float) -> tuple[float, float, float, float]:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    w, h = (box[2] - box[0]) * f / 2, (box[3] - box[1]) * f / 2
-    return (cx - w, cy - h, cx + w, cy + h)
-
-
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
     """Class index and probability of each box (see :func:`class_probabilities`)."""
     p = class_probabilities(image_bgr, boxes)
@@ -174,7 +168,7 @@ def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, fl
     if len(doubt):
         again = [batch[doubt, :, ::-1, ::-1]]
         for f in RECUT:
-            again.append(crops_to_batch([crop_tile(image_bgr, _rescaled(boxes[i][0], f), boxes[i][1])
+            again.append(crops_to_batch([crop_tile(image_bgr, scaled_box(boxes[i][0], f), boxes[i][1])
                                          for i in doubt]))
         q = _softmax(net.run(None, {"crops": np.ascontiguousarray(np.concatenate(again))})[0])
         n = len(doubt)
@@ -230,12 +224,13 @@ def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list
     return ordered, request, reason, changed
 
 
-def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None) -> dict:
+def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
-    is the result ("turned": the degrees; boxes on the photo as taken).
+    is the result ("turned": the degrees; boxes on the photo as taken). ``turns=False`` skips those reads
+    (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
 
     `dora_image`, a second photo of the dora indicators (e.g. the dead wall), adds every face-up tile on it to
     the request's indicators (after those of a dora row in the first photo); its tiles are returned under
@@ -246,27 +241,26 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None)
     '123m456p...'
     """
     ordered, request, reason, changed = _read_hand(image_bgr)
-    turned = 0
-    if request is None and ordered:
+    turn = None
+    if request is None and ordered and turns:
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
-        for rotation, degrees, _ in _TURNS:
-            again = _read_hand(cv2.rotate(image_bgr, rotation))
+        for candidate in _TURNS:
+            again = _read_hand(cv2.rotate(image_bgr, candidate[0]))
             if again[1] is not None and _is_complete(again[1]):
                 ordered, request, reason, changed = again
-                turned = degrees
+                turn = candidate
                 break
     tiles = _tile_dicts(ordered)
-    if turned:  # boxes on the photo as it was taken
+    if turn is not None:  # boxes on the photo as it was taken
         height, width = image_bgr.shape[:2]
-        back = next(to_photo for _, degrees, to_photo in _TURNS if degrees == turned)
         for t in tiles:
-            t["box"] = back(t["box"], width, height)
+            t["box"] = turn[2](t["box"], width, height)
     uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN or d in changed]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
-    if turned:
-        result["turned"] = turned
+    if turn is not None:
+        result["turned"] = turn[1]
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []

@@ -40,6 +40,13 @@ def to_tensor(image_bgr: np.ndarray) -> np.ndarray:
     return x
 
 
+def scaled_box(box: tuple[float, float, float, float], f: float) -> tuple[float, float, float, float]:
+    """The box scaled by ``f`` about its centre."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    w, h = (box[2] - box[0]) * f / 2, (box[3] - box[1]) * f / 2
+    return (cx - w, cy - h, cx + w, cy + h)
+
+
 def crop_tile(image_bgr: np.ndarray, box: tuple[float, float, float, float], sideways: bool,
               turn: int = 1) -> np.ndarray:
     """Cut one tile out (with a small margin), turn a sideways tile upright, resize to CROP_H x CROP_W (BGR uint8)."""
