@@ -22,13 +22,6 @@ pytestmark = pytest.mark.skipif(not (MODELS / "localiser.onnx").exists() or not 
                                 reason="shipped ONNX models missing")
 
 
-def _norm(req: dict | None) -> object:
-    if req is None:
-        return None
-    return (req["hand"], req["win_tile"], sorted((m["type"], m["tiles"]) for m in req["melds"]),
-            req["dora_indicators"])
-
-
 @pytest.mark.parametrize("photo", PHOTOS, ids=[p.stem for p in PHOTOS])
 def test_photo_gives_the_tiles_in_reading_order_and_the_request(photo: Path):
     # README "Recognition", photo convention: hand row, winning tile apart, melds right, dora row above
@@ -203,6 +196,37 @@ def test_a_turned_photo_that_shows_no_winning_hand_either_way_stays_as_taken():
     result = recognize_image(cv2.rotate(load_image(photo), cv2.ROTATE_180))
     assert "turned" not in result and result["request"] is None
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]][::-1]
+
+
+def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():
+    # hand-worked: 14 touching tiles 20 px wide (centres 20 px apart) in a 2000x1500 photo; the localiser sees
+    # it at 512/2000 = 0.256, so 5.12 px apart: gain 24 / 5.12 = 4.6875 (the tiles plus margins, 360x117 px,
+    # allow more). The window is the photo's shape / 4.6875 = 426.7 x 320, centred on the tiles and margins
+    # (x 960..1320, y 640..757: centre 1140, 698.5)
+    from companion.vision.pipeline import ZOOM_MIN_GAIN, ZOOM_TARGET, zoom_region
+
+    assert (ZOOM_TARGET, ZOOM_MIN_GAIN) == (24.0, 1.25)
+    row = [((1000 + 20 * i, 700, 1020 + 20 * i, 727), False, 0.9) for i in range(14)]
+    assert zoom_region(row, 512 / 2000, (1500, 2000, 3)) == (926, 538, 1354, 859)
+    # near a corner the window is shifted into the photo, keeping its size
+    corner = [((20 * i, 10, 20 + 20 * i, 37), False, 0.9) for i in range(14)]
+    assert zoom_region(corner, 512 / 2000, (1500, 2000, 3)) == (0, 0, 427, 320)
+    # tiles 60 px apart in a 1000 px photo are 30.7 localiser px apart: no closer look
+    big = [((100 + 60 * i, 300, 160 + 60 * i, 380), False, 0.9) for i in range(14)]
+    assert zoom_region(big, 512 / 1000, (750, 1000, 3)) is None
+    assert zoom_region(row[:1], 512 / 2000, (1500, 2000, 3)) is None  # one tile: no spacing to read
+
+
+def test_a_hand_photographed_from_further_away_is_found_by_looking_closer(monkeypatch: pytest.MonkeyPatch):
+    # far_hand.jpg: the tiles take about a third of the photo's width. The parametrised test above checks that
+    # it is read exactly; without the closer look the localiser misses tiles and no request can be built.
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "far_hand.jpg")
+    label = json.loads((FIXTURES / "far_hand.json").read_text())
+    monkeypatch.setattr(pipeline, "ZOOM_MIN_GAIN", 100.0)
+    first = pipeline.recognize_image(photo, turns=False)
+    assert len(first["tiles"]) < len(label["tiles"]) and first["request"] is None
 
 
 def _norm(request: dict | None) -> object:

@@ -2,6 +2,7 @@
 
     python -m training.make_eval --out /tmp/eval-uni --style uni --n 200 --seed 99
     python -m training.make_eval --out /tmp/eval-won --style uni --winning --n 200 --seed 98   # won hands
+    python -m training.make_eval --out /tmp/eval-far --style uni --winning --n 200 --seed 97 --fill 0.25 0.5
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -27,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=99)
     ap.add_argument("--width", type=int, default=0, help="photo width (0 = random 640-1500)")
     ap.add_argument("--quality", type=int, default=90)
+    ap.add_argument("--fill", type=float, nargs=2, default=(0.55, 0.96), metavar=("LO", "HI"),
+                    help="share of the photo's width the tiles take (default 0.55 0.96; 0.25 0.5: a photo taken from further away)")
     ap.add_argument("--hand-only", action="store_true", help="only hand scenes (each label has a request)")
     ap.add_argument("--winning", action="store_true",
                     help="hands that are complete (as a photo of a won hand is); implies --hand-only")
@@ -38,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
         size = (args.width, args.width * 3 // 4) if args.width else None
-        img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning)
+        img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
+                                   fill=tuple(args.fill))
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

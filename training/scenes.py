@@ -385,8 +385,10 @@ def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
 
 
 def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], out_size: tuple[int, int] | None = None,
-                 hand: bool | None = None, winning: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
-    """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body."""
+                 hand: bool | None = None, winning: bool = False,
+                 fill: tuple[float, float] = (0.55, 0.96)) -> tuple[np.ndarray, list[TileLabel]]:
+    """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
+    ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -424,7 +426,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
         oh = int(ow * rng.choice([0.75, 0.5625, 0.66]))
     else:
         ow, oh = out_size
-    fill = rng.uniform(0.55, 0.96)
+    fill = rng.uniform(*fill)
     Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill)
     bg = background(rng, ow, oh)
     k = int(TW * 0.3) | 1

@@ -20,6 +20,8 @@ from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, lette
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
+ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
+ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
@@ -137,10 +139,52 @@ def _nms(dets: list, iou: float = 0.45) -> list:
     return keep
 
 
-def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     x, scale = letterbox(image_bgr)
     maps = session("localiser").run(None, {"image": x})[0][0]
-    return decode_maps(maps, scale, image_bgr.shape[:2])
+    return decode_maps(maps, scale, image_bgr.shape[:2]), scale
+
+
+def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """The part of the photo to look at again, closer, when the tiles found are small for the localiser
+    (a hand photographed from further away, taking a third of the width): a window of the photo's shape
+    around them in which the tiles come to about ZOOM_TARGET localiser pixels apart; or None.
+
+    Tile size is read from the distance between neighbouring tiles (touching tiles: one tile width), not
+    from the boxes, whose sizes the localiser overstates for tiles smaller than it was trained on."""
+    if len(found) < 2:
+        return None
+    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _, _ in found])
+    dist = np.sqrt(((centres[:, None] - centres[None]) ** 2).sum(axis=-1))
+    np.fill_diagonal(dist, np.inf)
+    spacing = float(np.median(dist.min(axis=1)))  # photo pixels
+    H, W = shape[:2]
+    # the tiles found, with room for ones missed at either end and for a dora row above
+    x0 = min(b[0] for b, _, _ in found) - 2 * spacing
+    x1 = max(b[2] for b, _, _ in found) + 2 * spacing
+    y0 = min(b[1] for b, _, _ in found) - 3 * spacing
+    y1 = max(b[3] for b, _, _ in found) + 1.5 * spacing
+    gain = min(ZOOM_TARGET / (spacing * scale), W / max(1.0, x1 - x0), H / max(1.0, y1 - y0))
+    if gain < ZOOM_MIN_GAIN:
+        return None
+    w, h = W / gain, H / gain
+    cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
+    cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
+    return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
+
+
+def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+    """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
+    localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`)."""
+    found, scale = _localise_once(image_bgr)
+    region = zoom_region(found, scale, image_bgr.shape)
+    if region is None:
+        return found
+    x0, y0, x1, y1 = region
+    closer, _ = _localise_once(image_bgr[y0:y1, x0:x1])
+    if len(closer) < len(found):  # the closer look lost tiles: keep the first
+        return found
+    return [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
 
 
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
