@@ -229,6 +229,49 @@ def test_a_hand_photographed_from_further_away_is_found_by_looking_closer(monkey
     assert len(first["tiles"]) < len(label["tiles"]) and first["request"] is None
 
 
+def test_row_angle_reads_the_tilt_of_a_row_of_touching_tiles():
+    # hand-worked: 10 tiles whose centres step (30 cos 15deg, 30 sin 15deg) = (28.98, 7.76): the row falls to the
+    # right by 15 degrees; a second row above it (its own neighbours) leaves the reading alone
+    import math
+
+    from companion.vision.pipeline import row_angle
+
+    def row(x0: float, y0: float, deg: float) -> list:
+        dx, dy = 30 * math.cos(math.radians(deg)), 30 * math.sin(math.radians(deg))
+        return [((x0 + i * dx - 14, y0 + i * dy - 19, x0 + i * dx + 14, y0 + i * dy + 19), False, 0.9) for i in range(10)]
+
+    assert row_angle(row(100, 300, 15)) == pytest.approx(15, abs=1e-6)
+    assert row_angle(row(100, 300, -20) + row(100, 150, -20)[:4]) == pytest.approx(-20, abs=1e-6)
+    assert row_angle(row(100, 300, 15)[:3]) == 0.0  # too few tiles to tell
+
+
+def test_straighten_by_a_quarter_turn_is_opencvs_own_turn_and_boxes_come_back():
+    import cv2
+
+    from companion.vision.pipeline import _box_back, straighten
+
+    rng = np.random.default_rng(3)
+    photo = rng.integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    turned, back = straighten(photo, 90)  # counter-clockwise as shown
+    assert np.array_equal(turned, cv2.rotate(photo, cv2.ROTATE_90_COUNTERCLOCKWISE))
+    # on the turned photo (80 high, 60 wide) pixel (x, y) shows the photo's pixel (79 - y, x)
+    assert _box_back((10, 20, 30, 50), back, 80, 60) == pytest.approx((29.5, 9.5, 59.5, 29.5), abs=0.51)
+
+
+def test_a_photo_taken_with_the_camera_askew_is_read_from_the_photo_turned_level(monkeypatch: pytest.MonkeyPatch):
+    # tilted_hand.jpg: the camera turned by about 18 degrees, more than the training photos (+-9). The
+    # parametrised test above checks tiles, request and boxes (on the photo as taken); without straightening,
+    # the rows run downhill and the request comes out wrong or not at all
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    label = json.loads((FIXTURES / "tilted_hand.json").read_text())
+    assert abs(pipeline.row_angle(pipeline.localise(photo))) >= pipeline.DESKEW_MIN
+    monkeypatch.setattr(pipeline, "DESKEW_MIN", 90.0)
+    askew = pipeline.recognize_image(photo, turns=False)
+    assert _norm(askew["request"]) != _norm(label["request"])
+
+
 def _norm(request: dict | None) -> object:
     if request is None:
         return None

@@ -315,7 +315,7 @@ def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, float], out_w: int, out_h: int,
-                fill: float) -> np.ndarray:
+                fill: float, tilt: tuple[float, float] | None = None) -> np.ndarray:
     x0, y0, x1, y1 = src_rect
     cw, ch = x1 - x0, y1 - y0
     pitch = rng.uniform(0.55, 1.0)  # vertical foreshortening of a table seen at an angle
@@ -327,7 +327,10 @@ def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, f
     top = w * keystone
     dst = np.array([[cx - top / 2, cy - h / 2], [cx + top / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
                     [cx - w / 2, cy + h / 2]], np.float32)
-    ang = np.deg2rad(rng.uniform(-9, 9))
+    if tilt is None:
+        ang = np.deg2rad(rng.uniform(-9, 9))
+    else:  # a camera held askew: tilted by tilt[0]..tilt[1] degrees either way
+        ang = np.deg2rad(rng.uniform(*tilt) * (1 if rng.random() < 0.5 else -1))
     rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
     dst = (dst - [cx, cy]) @ rot.T + [cx, cy]
     dst += rng.normal(0, 0.012 * w, dst.shape).astype(np.float32)
@@ -386,9 +389,11 @@ def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
 
 def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], out_size: tuple[int, int] | None = None,
                  hand: bool | None = None, winning: bool = False,
-                 fill: tuple[float, float] = (0.55, 0.96)) -> tuple[np.ndarray, list[TileLabel]]:
+                 fill: tuple[float, float] = (0.55, 0.96),
+                 tilt: tuple[float, float] | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
-    ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less)."""
+    ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
+    ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -427,7 +432,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     else:
         ow, oh = out_size
     fill = rng.uniform(*fill)
-    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill)
+    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill, tilt)
     bg = background(rng, ow, oh)
     k = int(TW * 0.3) | 1
     shadow = cv2.GaussianBlur(shadow, (k, k), 0)

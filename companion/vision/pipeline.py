@@ -9,6 +9,8 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -20,6 +22,7 @@ from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, lette
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
+DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read again from the photo turned level
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
@@ -226,13 +229,71 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def _read(image_bgr: np.ndarray) -> tuple[list[Det], list]:
-    """Located and classified tiles in reading order, and their groups per row."""
+def row_angle(found: list) -> float:
+    """How far the rows are tilted (degrees; positive: falling to the right as the photo is shown), as the
+    median direction from each tile to its nearest neighbour (a touching tile of its row). Directions are
+    folded into -45..45, so a tile above another counts as level; 0 with fewer than four tiles."""
+    if len(found) < 4:
+        return 0.0
+    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _, _ in found])
+    dist = ((centres[:, None] - centres[None]) ** 2).sum(axis=-1)
+    np.fill_diagonal(dist, np.inf)
+    step = centres[dist.argmin(axis=1)] - centres
+    angles = np.degrees(np.arctan2(step[:, 1], step[:, 0]))
+    return float(np.median((angles + 45.0) % 90.0 - 45.0))
+
+
+def straighten(image_bgr: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre on a canvas that
+    holds all of it (corners in the photo's mean colour), and the 2x3 map from the turned photo back."""
+    h, w = image_bgr.shape[:2]
+    m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)  # about the middle pixel centre
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(np.ceil(h * sin + w * cos - 1e-6)), int(np.ceil(h * cos + w * sin - 1e-6))
+    m[0, 2] += (nw - w) / 2
+    m[1, 2] += (nh - h) / 2
+    fill = cv2.mean(image_bgr)[:3]  # plain corners: repeated edge pixels make streaks that can look like tiles
+    out = cv2.warpAffine(image_bgr, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=fill)
+    return out, cv2.invertAffineTransform(m)
+
+
+def _box_back(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -> tuple[float, ...]:
+    """A box on the straightened photo as the box around the same tile on the photo as taken."""
+    x1, y1, x2, y2 = box
+    corners = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ back.T
+    return (max(0.0, float(corners[:, 0].min())), max(0.0, float(corners[:, 1].min())),
+            min(float(width), float(corners[:, 0].max())), min(float(height), float(corners[:, 1].max())))
+
+
+def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -> bool:
+    """Whether the box's centre, mapped back, lies on the photo as taken (not in the straightened photo's
+    filled corners)."""
+    x, y = back @ np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, 1.0])
+    return 0 <= x < width and 0 <= y < height
+
+
+def _read(image_bgr: np.ndarray) -> tuple[list[Det], list, Callable | None]:
+    """Located and classified tiles in reading order, their groups per row, and None or the way back from the
+    boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more) onto the photo as taken.
+
+    The boxes stay on the straightened photo until the request is built (its gaps are measured along the
+    rows); :func:`_tile_dicts` puts them back."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     found = localise(image_bgr)
+    back = None
+    angle = row_angle(found)
+    if abs(angle) >= DESKEW_MIN:
+        # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
+        straight, inverse = straighten(image_bgr, angle)
+        height, width = image_bgr.shape[:2]
+        level = [f for f in localise(straight) if _inside(f[0], inverse, width, height)]  # not in the corners
+        if len(level) >= len(found):
+            image_bgr, found = straight, level
+            back = partial(_box_back, back=inverse, width=width, height=height)
     probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
     names = classes()
     dets = []
@@ -242,12 +303,12 @@ def _read(image_bgr: np.ndarray) -> tuple[list[Det], list]:
                         alternatives=tuple((names[int(j)], float(p[j])) for j in best)))
     layout = group_rows(dets)
     groups = assign_groups(layout)
-    return [d for r in layout.rows for d in r], groups
+    return [d for r in layout.rows for d in r], groups, back
 
 
-def _tile_dicts(ordered: list[Det]) -> list[dict]:
-    return [{"tile": d.tile, "box": [int(round(v)) for v in d.box], "confidence": round(d.confidence, 3),
-             "sideways": d.sideways, "group": d.group} for d in ordered]
+def _tile_dicts(ordered: list[Det], back: Callable | None = None) -> list[dict]:
+    return [{"tile": d.tile, "box": [int(round(v)) for v in (back(d.box) if back else d.box)],
+             "confidence": round(d.confidence, 3), "sideways": d.sideways, "group": d.group} for d in ordered]
 
 
 _TURNS = (  # how a photo is turned to be read, by how many degrees clockwise, and a box's way back onto the photo
@@ -257,15 +318,15 @@ _TURNS = (  # how a photo is turned to be read, by how many degrees clockwise, a
 )
 
 
-def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list[Det]]:
-    """Tiles in reading order, the request (or None and the reason), and the tiles that
-    :func:`complete_hand` read again."""
-    ordered, groups = _read(image_bgr)
+def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list[Det], Callable | None]:
+    """Tiles in reading order, the request (or None and the reason), the tiles that :func:`complete_hand`
+    read again, and the way back for their boxes (see :func:`_read`)."""
+    ordered, groups, back = _read(image_bgr)
     request, reason = build_request(groups)
     changed = complete_hand(groups, request)
     if changed:
         request, reason = build_request(groups)
-    return ordered, request, reason, changed
+    return ordered, request, reason, changed, back
 
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True) -> dict:
@@ -284,7 +345,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    ordered, request, reason, changed = _read_hand(image_bgr)
+    ordered, request, reason, changed, back = _read_hand(image_bgr)
     turn = None
     if request is None and ordered and turns:
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
@@ -293,10 +354,10 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         for candidate in _TURNS:
             again = _read_hand(cv2.rotate(image_bgr, candidate[0]))
             if again[1] is not None and _is_complete(again[1]):
-                ordered, request, reason, changed = again
+                ordered, request, reason, changed, back = again
                 turn = candidate
                 break
-    tiles = _tile_dicts(ordered)
+    tiles = _tile_dicts(ordered, back)
     if turn is not None:  # boxes on the photo as it was taken
         height, width = image_bgr.shape[:2]
         for t in tiles:
@@ -309,9 +370,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []
     if dora_image is not None:
-        dora_dets, _ = _read(dora_image)
+        dora_dets, _, dora_back = _read(dora_image)
         dora_unsure = [i for i, d in enumerate(dora_dets) if d.confidence < CONFIDENCE_MIN]
-        result["dora_photo"] = {"tiles": _tile_dicts(dora_dets), "uncertain": dora_unsure}
+        result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     if request is None:
