@@ -22,7 +22,8 @@ from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, lette
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
-DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read again from the photo turned level
+DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read from the photo
+#                   turned level
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
@@ -148,6 +149,14 @@ def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float
     return decode_maps(maps, scale, image_bgr.shape[:2]), scale
 
 
+def _neighbour_steps(found: list) -> np.ndarray:
+    """(dx, dy) from each tile's centre to its nearest neighbour's, one row per tile (at least two tiles)."""
+    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _, _ in found])
+    dist = ((centres[:, None] - centres[None]) ** 2).sum(axis=-1)
+    np.fill_diagonal(dist, np.inf)
+    return centres[dist.argmin(axis=1)] - centres
+
+
 def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
     """The part of the photo to look at again, closer, when the tiles found are small for the localiser
     (a hand photographed from further away, taking a third of the width): a window of the photo's shape
@@ -157,10 +166,7 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     from the boxes, whose sizes the localiser overstates for tiles smaller than it was trained on."""
     if len(found) < 2:
         return None
-    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _, _ in found])
-    dist = np.sqrt(((centres[:, None] - centres[None]) ** 2).sum(axis=-1))
-    np.fill_diagonal(dist, np.inf)
-    spacing = float(np.median(dist.min(axis=1)))  # photo pixels
+    spacing = float(np.median(np.hypot(*_neighbour_steps(found).T)))  # photo pixels
     H, W = shape[:2]
     # the tiles found, with room for ones missed at either end and for a dora row above
     x0 = min(b[0] for b, _, _ in found) - 2 * spacing
@@ -235,10 +241,7 @@ def row_angle(found: list) -> float:
     folded into -45..45, so a tile above another counts as level; 0 with fewer than four tiles."""
     if len(found) < 4:
         return 0.0
-    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _, _ in found])
-    dist = ((centres[:, None] - centres[None]) ** 2).sum(axis=-1)
-    np.fill_diagonal(dist, np.inf)
-    step = centres[dist.argmin(axis=1)] - centres
+    step = _neighbour_steps(found)
     angles = np.degrees(np.arctan2(step[:, 1], step[:, 0]))
     return float(np.median((angles + 45.0) % 90.0 - 45.0))
 
