@@ -120,3 +120,24 @@ def test_red_fives_are_red_in_every_kind_of_set_even_one_ink_sets():
             for red_five, five in zip(*pairs, strict=True):
                 assert _redness(red_five) > _redness(five) + 20
     assert one_ink_seen
+
+
+def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
+    # make_eval --fill / train --far: scenes photographed from further away. The tiles' labelled boxes
+    # span at most the share asked for (the layout is fitted to fill*width, or less where it is tall)
+    from training.scenes import render_scene
+
+    plain, _ = banks
+    for lo, hi in ((0.25, 0.3), (0.9, 0.96)):
+        rng = np.random.default_rng(5)
+        img, labels = render_scene(rng, plain, plain.styles(), out_size=(1200, 900), hand=True, fill=(lo, hi))
+        xs = [x for lb in labels for x in (lb.box[0], lb.box[2])]
+        span = (max(xs) - min(xs)) / img.shape[1]
+        assert span <= hi + 0.05, (lo, hi, span)
+        if hi < 0.5:
+            assert span < 0.4
+    # the default is the range the training photos were drawn with, so earlier seeds give the same photos
+    a, _ = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True)
+    b, _ = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True,
+                        fill=(0.55, 0.96))
+    assert np.array_equal(a, b)

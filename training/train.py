@@ -23,12 +23,15 @@ from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank
 HELD_OUT = "uni"
 LOC_H, LOC_W = 384, 512
 CROP_WIN = (192, 256)
+FAR_FILL = (0.25, 0.55)  # a scene photographed from further away: the tiles across a quarter to a half of the width
 _BANK = None
+_FAR = 0.0
 
 
-def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0) -> None:
-    global _BANK
+def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0) -> None:
+    global _BANK, _FAR
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide)
+    _FAR = far
 
 
 def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
@@ -48,7 +51,10 @@ def gen_chunk(args: tuple[int, int]) -> dict:
     styles = [s for s in _BANK.styles() if s != HELD_OUT]
     locs, targets, crops, ys = [], [], [], []
     for _ in range(n):
-        img, labels = render_scene(rng, _BANK, styles)
+        if _FAR and rng.random() < _FAR:
+            img, labels = render_scene(rng, _BANK, styles, fill=FAR_FILL)
+        else:
+            img, labels = render_scene(rng, _BANK, styles)
         t, scale = letterbox(img)
         canvas = np.zeros((3, LOC_H, LOC_W), np.float32) - 0.5
         hh, ww = min(LOC_H, t.shape[2]), min(LOC_W, t.shape[3])
@@ -62,10 +68,11 @@ def gen_chunk(args: tuple[int, int]) -> dict:
     return {"loc": np.stack(locs), "targets": targets, "crops": np.stack(crops), "ys": np.array(ys, np.int64)}
 
 
-def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0) -> dict:
+def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
+             far: float = 0.0) -> dict:
     chunk = 25
     jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
-    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied, n_wide)) as pool:
+    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied, n_wide, far)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -228,16 +235,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--seed", type=int, default=4)
-    ap.add_argument("--scenes", type=int, default=2000)
+    ap.add_argument("--scenes", type=int, default=2400)
     ap.add_argument("--styles", type=int, default=40, help="procedurally drawn tile sets")
-    ap.add_argument("--varied", type=int, default=0,
+    ap.add_argument("--varied", type=int, default=20,
                     help="more procedural sets drawn with the wider palette (one-ink, other birds, circles, bamboo)")
-    ap.add_argument("--wide", type=int, default=0,
+    ap.add_argument("--wide", type=int, default=40,
                     help="more procedural sets drawn with WidePalette (more birds, small characters, small pictures)")
-    ap.add_argument("--low-res", type=float, default=0.0,
+    ap.add_argument("--low-res", type=float, default=0.4,
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
-    ap.add_argument("--loc-steps", type=int, default=2500)
-    ap.add_argument("--cls-steps", type=int, default=5000)
+    ap.add_argument("--far", type=float, default=0.0,
+                    help="share of scenes photographed from further away (tiles across 25-55%% of the width); "
+                         "0.2 helped far photos but cost normal ones (MODEL_CARD), and the pipeline zooms in on them")
+    ap.add_argument("--loc-steps", type=int, default=1500)
+    ap.add_argument("--cls-steps", type=int, default=8000)
     ap.add_argument("--only", choices=["loc", "cls"], default=None)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
@@ -251,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers,
-                    args.varied, args.wide)
+                    args.varied, args.wide, args.far)
     print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
     if args.only in (None, "cls"):
         train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr,
@@ -259,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "loc"):
         train_localiser(data, args.loc_steps, args.seed, args.out)
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
-            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide, "low_res": args.low_res,
+            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide, "low_res": args.low_res, "far": args.far,
             "init": str(args.init) if args.init else None, "lr": args.lr,
             "cls_steps": args.cls_steps if args.only != "loc" else None,
             "loc_steps": args.loc_steps if args.only != "cls" else None,
