@@ -272,6 +272,21 @@ def test_a_photo_taken_with_the_camera_askew_is_read_from_the_photo_turned_level
     assert _norm(askew["request"]) != _norm(label["request"])
 
 
+def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more(monkeypatch: pytest.MonkeyPatch):
+    # the turned reads ask for at most two rows (hand and dora row): won_melds_dora has exactly these two
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "won_melds_dora.jpg")
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    assert len({t["row"] for t in label["tiles"]}) == 2
+    calls = []
+    real = pipeline.class_probabilities
+    monkeypatch.setattr(pipeline, "class_probabilities", lambda image, boxes: calls.append(1) or real(image, boxes))
+    assert pipeline._read(photo, max_rows=1) == ([], [], None) and not calls
+    ordered, groups, _ = pipeline._read(photo, max_rows=2)
+    assert len(ordered) == len(label["tiles"]) and len(groups) == 2 and calls == [1]
+
+
 def _norm(request: dict | None) -> object:
     if request is None:
         return None

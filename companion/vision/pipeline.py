@@ -276,12 +276,13 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
     return 0 <= x < width and 0 <= y < height
 
 
-def _read(image_bgr: np.ndarray) -> tuple[list[Det], list, Callable | None]:
+def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more) onto the photo as taken.
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
-    rows); :func:`_tile_dicts` puts them back."""
+    rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
+    classified and nothing is returned (a request has at most two rows: a turned read that finds more is over)."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -297,6 +298,8 @@ def _read(image_bgr: np.ndarray) -> tuple[list[Det], list, Callable | None]:
         if len(level) >= len(found):
             image_bgr, found = straight, level
             back = partial(_box_back, back=inverse, width=width, height=height)
+    if max_rows is not None and len(group_rows([Det(box=b, sideways=s) for b, s, _ in found]).rows) > max_rows:
+        return [], [], None
     probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
     names = classes()
     dets = []
@@ -321,10 +324,11 @@ _TURNS = (  # how a photo is turned to be read, by how many degrees clockwise, a
 )
 
 
-def _read_hand(image_bgr: np.ndarray) -> tuple[list[Det], dict | None, str, list[Det], Callable | None]:
+def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None
+               ) -> tuple[list[Det], dict | None, str, list[Det], Callable | None]:
     """Tiles in reading order, the request (or None and the reason), the tiles that :func:`complete_hand`
     read again, and the way back for their boxes (see :func:`_read`)."""
-    ordered, groups, back = _read(image_bgr)
+    ordered, groups, back = _read(image_bgr, max_rows)
     request, reason = build_request(groups)
     changed = complete_hand(groups, request)
     if changed:
@@ -355,7 +359,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
         for candidate in _TURNS:
-            again = _read_hand(cv2.rotate(image_bgr, candidate[0]))
+            again = _read_hand(cv2.rotate(image_bgr, candidate[0]), max_rows=2)
             if again[1] is not None and _is_complete(again[1]):
                 ordered, request, reason, changed, back = again
                 turn = candidate
