@@ -65,6 +65,23 @@ def test_closed_kan_shown_back_face_face_back_is_ankan():
     assert req["melds"] == [{"type": "ankan", "tiles": "7777z"}]
 
 
+def test_pale_backs_of_a_closed_kan_read_as_white_dragons_are_backs():
+    # back, face, face, back: a pale back and a blank white dragon look alike; two equal faces between them
+    # make the group a closed kan, and the ends are shown as backs
+    dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5z 3p 3p x")
+    req, reason = request_of(dets)
+    assert reason == "" and req["melds"] == [{"type": "ankan", "tiles": "3333p"}]
+    assert [d.tile for d in dets[-4:]] == ["x", "3p", "3p", "x"]
+    # near misses: other faces between them, a sideways tile, or the first group of the row stay as read
+    for tiles in ("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5z 3p 4p 5z", "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5z 3ps 3p 5z"):
+        dets = row(tiles)
+        req, _ = request_of(dets)
+        assert req is None and [d.tile for d in dets[-4:]][::3] == ["5z", "5z"]
+    first = row("5z 3p 3p 5z | 1m 2m 3m 4p 5p 6p 7s 8s 9s 1z")
+    request_of(first)
+    assert [d.tile for d in first[:4]] == ["5z", "3p", "3p", "5z"]
+
+
 def test_added_kan_tile_on_top_of_sideways_tile_is_kakan():
     dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6zs 6z 6z")
     side = dets[-3]

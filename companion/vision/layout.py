@@ -256,6 +256,19 @@ def _mpsz(tiles: list[str]) -> str:
     return "".join(out)
 
 
+def _backs_read_as_white_dragons(group: list[Det]) -> None:
+    """A closed kan lies as back, face, face, back. A pale back can be read as a blank white dragon (5z): in a
+    group of four right of the first, with no sideways tile, two equal faces in the middle (not 5z) and a back
+    or a white dragon at each end, the white dragons are backs."""
+    if len(group) != 4 or any(d.sideways for d in group):
+        return
+    ends, middle = (group[0], group[3]), {_kind(d.tile) for d in group[1:3]}
+    if (all(d.tile in ("x", "5z") for d in ends) and any(d.tile == "5z" for d in ends) and len(middle) == 1
+            and middle.isdisjoint({"x", "5z", "?"})):
+        for d in ends:
+            d.tile = "x"
+
+
 def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, str]:
     """The scoring request (issue 2 format) from the grouped tiles, or None and the reason."""
     if not groups_by_row:
@@ -269,6 +282,8 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
     flowers = [d.tile for g in hand_groups for d in g if d.tile.endswith("f")]
     hand_groups = [[d for d in g if not d.tile.endswith("f")] for g in hand_groups]
     hand_groups = [g for g in hand_groups if g]
+    for g in hand_groups[1:]:
+        _backs_read_as_white_dragons(g)
     concealed_groups: list[list[Det]] = []
     meld_groups: list[list[Det]] = []
     for g in hand_groups:
