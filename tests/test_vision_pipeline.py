@@ -258,6 +258,35 @@ def test_straighten_by_a_quarter_turn_is_opencvs_own_turn_and_boxes_come_back():
     assert _box_back((10, 20, 30, 50), back, 80, 60) == pytest.approx((29.5, 9.5, 59.5, 29.5), abs=0.51)
 
 
+def test_straighten_can_stretch_the_photo_in_height_and_boxes_come_back():
+    # stretched twice in height, pixel centres y = 0 .. h-1 go to 0 .. 2(h-1): 2h-1 rows; a box maps back halved
+    from companion.vision.pipeline import _box_back, _upright_aspect, straighten
+
+    photo = np.random.default_rng(4).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    tall, back = straighten(photo, 0.0, 2.0)
+    assert tall.shape == (119, 80, 3)
+    assert np.array_equal(tall[::2], photo)  # every other row is a row of the photo, untouched
+    assert _box_back((10, 20, 30, 40), back, 80, 60) == pytest.approx((10, 10, 30, 20))
+    # the flatness read off the upright boxes (sideways ones left out): median of 0.5, 0.6, 0.7
+    boxes = [((0, 0, 40, 20), False, 0.9), ((0, 0, 40, 24), False, 0.9), ((0, 0, 40, 28), False, 0.9),
+             ((0, 0, 40, 10), True, 0.9)]
+    assert _upright_aspect(boxes) == pytest.approx(0.6)
+
+
+def test_a_photo_taken_from_a_low_angle_is_read_stretched_in_height(monkeypatch: pytest.MonkeyPatch):
+    # low_angle.jpg: the table foreshortened to 30-50% (training photos: 55-100%), so the tiles look flatter
+    # than any the localiser was trained on. The parametrised test above checks tiles, request and boxes;
+    # without the stretch the request comes out wrong or not at all
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "low_angle.jpg")
+    label = json.loads((FIXTURES / "low_angle.json").read_text())
+    assert pipeline._upright_aspect(pipeline.localise(photo)) < pipeline.STRETCH_BELOW
+    monkeypatch.setattr(pipeline, "STRETCH_BELOW", 0.0)
+    flat = pipeline.recognize_image(photo, turns=False)
+    assert _norm(flat["request"]) != _norm(label["request"])
+
+
 def test_a_photo_taken_with_the_camera_askew_is_read_from_the_photo_turned_level(monkeypatch: pytest.MonkeyPatch):
     # tilted_hand.jpg: the camera turned by about 18 degrees, more than the training photos (+-9). The
     # parametrised test above checks tiles, request and boxes (on the photo as taken); without straightening,

@@ -4,6 +4,7 @@
     python -m training.make_eval --out /tmp/eval-won --style uni --winning --n 200 --seed 98   # won hands
     python -m training.make_eval --out /tmp/eval-far --style uni --winning --n 200 --seed 97 --fill 0.25 0.5
     python -m training.make_eval --out /tmp/eval-tilt --style uni --winning --n 200 --seed 95 --tilt 12 25
+    python -m training.make_eval --out /tmp/eval-low --style uni --winning --n 100 --seed 94 --pitch 0.3 0.5
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -33,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of the photo's width the tiles take (default 0.55 0.96; 0.25 0.5: a photo taken from further away)")
     ap.add_argument("--tilt", type=float, nargs=2, default=None, metavar=("LO", "HI"),
                     help="camera turned by LO..HI degrees either way (default: -9..9, as in training)")
+    ap.add_argument("--pitch", type=float, nargs=2, default=(0.55, 1.0), metavar=("LO", "HI"),
+                    help="table foreshortening, 1 = seen from above (default 0.55 1.0, as in training; 0.3 0.5: a low angle)")
     ap.add_argument("--hand-only", action="store_true", help="only hand scenes (each label has a request)")
     ap.add_argument("--winning", action="store_true",
                     help="hands that are complete (as a photo of a won hand is); implies --hand-only")
@@ -45,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
         size = (args.width, args.width * 3 // 4) if args.width else None
         img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
-                                   fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None)
+                                   fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
+                                   pitch=tuple(args.pitch))
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

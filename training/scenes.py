@@ -315,10 +315,11 @@ def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, float], out_w: int, out_h: int,
-                fill: float, tilt: tuple[float, float] | None = None) -> np.ndarray:
+                fill: float, tilt: tuple[float, float] | None = None,
+                pitch: tuple[float, float] = (0.55, 1.0)) -> np.ndarray:
     x0, y0, x1, y1 = src_rect
     cw, ch = x1 - x0, y1 - y0
-    pitch = rng.uniform(0.55, 1.0)  # vertical foreshortening of a table seen at an angle
+    pitch = rng.uniform(*pitch)  # vertical foreshortening of a table seen at an angle
     keystone = rng.uniform(0.72, 1.0)  # far edge narrower than the near edge
     scale = min(out_w * fill / cw, out_h * 0.92 / (ch * pitch))
     w, h = cw * scale, ch * scale * pitch
@@ -390,10 +391,12 @@ def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
 def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], out_size: tuple[int, int] | None = None,
                  hand: bool | None = None, winning: bool = False,
                  fill: tuple[float, float] = (0.55, 0.96),
-                 tilt: tuple[float, float] | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 tilt: tuple[float, float] | None = None,
+                 pitch: tuple[float, float] = (0.55, 1.0)) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
-    ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9)."""
+    ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
+    the table's vertical foreshortening (1: seen from straight above; lower: from a lower angle)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -432,7 +435,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     else:
         ow, oh = out_size
     fill = rng.uniform(*fill)
-    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill, tilt)
+    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill, tilt, pitch)
     bg = background(rng, ow, oh)
     k = int(TW * 0.3) | 1
     shadow = cv2.GaussianBlur(shadow, (k, k), 0)

@@ -24,6 +24,8 @@ CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read from the photo
 #                   turned level
+STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height / width; training photos from 0.72)
+STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
@@ -246,19 +248,39 @@ def row_angle(found: list) -> float:
     return float(np.median((angles + 45.0) % 90.0 - 45.0))
 
 
-def straighten(image_bgr: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre on a canvas that
-    holds all of it (corners in the photo's mean colour), and the 2x3 map from the turned photo back."""
+def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre and then stretched
+    ``stretch`` times in height, on a canvas that holds all of it (corners in the photo's mean colour), and the
+    2x3 map from the new picture back onto the photo."""
     h, w = image_bgr.shape[:2]
-    m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)  # about the middle pixel centre
-    cos, sin = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(np.ceil(h * sin + w * cos - 1e-6)), int(np.ceil(h * cos + w * sin - 1e-6))
-    m[0, 2] += (nw - w) / 2
-    m[1, 2] += (nh - h) / 2
+    m = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
+    m = np.diag([1.0, stretch, 1.0]) @ m
+    corners = m[:2] @ np.array([[0, w - 1, w - 1, 0], [0, 0, h - 1, h - 1], [1, 1, 1, 1]], np.float64)
+    lo = corners.min(axis=1)
+    m[:2, 2] -= lo  # pixel centres from 0
+    nw, nh = (int(np.ceil(v - 1e-6)) + 1 for v in corners.max(axis=1) - lo)
     fill = cv2.mean(image_bgr)[:3]  # plain corners: repeated edge pixels make streaks that can look like tiles
-    out = cv2.warpAffine(image_bgr, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+    out = cv2.warpAffine(image_bgr, m[:2], (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=fill)
-    return out, cv2.invertAffineTransform(m)
+    return out, cv2.invertAffineTransform(m[:2])
+
+
+def _upright_aspect(found: list) -> float:
+    """Median height / width of the upright tiles' boxes (1.0 without any): about 1.3 seen from above, less
+    the lower the camera looks across the table."""
+    ratios = [(b[3] - b[1]) / max(1e-6, b[2] - b[0]) for b, s, _ in found if not s]
+    return float(np.median(ratios)) if ratios else 1.0
+
+
+def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float) -> tuple | None:
+    """(picture, way back, tiles) of the photo turned level and/or stretched, if the localiser finds at least
+    as many tiles there as ``found`` (tiles in the filled corners do not count); otherwise None."""
+    view, inverse = straighten(image_bgr, angle, stretch)
+    height, width = image_bgr.shape[:2]
+    again = [f for f in localise(view) if _inside(f[0], inverse, width, height)]
+    if len(again) < len(found):
+        return None
+    return view, partial(_box_back, back=inverse, width=width, height=height), again
 
 
 def _box_back(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -> tuple[float, ...]:
@@ -278,7 +300,8 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
-    boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more) onto the photo as taken.
+    boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
+    when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
@@ -288,16 +311,18 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     found = localise(image_bgr)
-    back = None
+    view, back, seen = image_bgr, None, found
     angle = row_angle(found)
     if abs(angle) >= DESKEW_MIN:
         # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
-        straight, inverse = straighten(image_bgr, angle)
-        height, width = image_bgr.shape[:2]
-        level = [f for f in localise(straight) if _inside(f[0], inverse, width, height)]  # not in the corners
-        if len(level) >= len(found):
-            image_bgr, found = straight, level
-            back = partial(_box_back, back=inverse, width=width, height=height)
+        view, back, seen = _look_again(image_bgr, found, angle, 1.0) or (view, back, seen)
+    else:
+        angle = 0.0
+    aspect = _upright_aspect(seen)
+    if aspect < STRETCH_BELOW:
+        # taken from a low angle, the tiles look flatter than in any training photo: the photo stretched in height
+        view, back, seen = _look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect) or (view, back, seen)
+    image_bgr, found = view, seen
     if max_rows is not None and len(group_rows([Det(box=b, sideways=s) for b, s, _ in found]).rows) > max_rows:
         return [], [], None
     probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
