@@ -301,6 +301,19 @@ def test_a_photo_taken_with_the_camera_askew_is_read_from_the_photo_turned_level
     assert _norm(askew["request"]) != _norm(label["request"])
 
 
+def test_a_photo_with_a_long_row_is_not_tried_on_its_side():
+    # upright or upside down, the hand is a row of many tiles; on its side no row holds more than a few
+    from companion.vision.layout import Det
+    from companion.vision.pipeline import _TURNS, LONG_ROW, _turns_to_try
+
+    def dets(rows: list[int]) -> list[Det]:
+        return [Det(box=(0, 0, 1, 1), sideways=False, row=r) for r, n in enumerate(rows) for _ in range(n)]
+
+    assert LONG_ROW == 6
+    assert [t[1] for t in _turns_to_try(dets([4, 14]))] == [180]
+    assert [t[1] for t in _turns_to_try(dets([2, 3, 2, 5, 2, 1]))] == [180, 90, 270] == [t[1] for t in _TURNS]
+
+
 def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more(monkeypatch: pytest.MonkeyPatch):
     # the turned reads ask for at most two rows (hand and dora row): won_melds_dora has exactly these two
     from companion.vision import pipeline

@@ -9,6 +9,7 @@ import json
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -28,6 +29,7 @@ STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height /
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
+LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
@@ -349,6 +351,14 @@ _TURNS = (  # how a photo is turned to be read, by how many degrees clockwise, a
 )
 
 
+def _turns_to_try(ordered: list[Det]) -> tuple:
+    """Turned by 90 degrees, a hand's row stands on end, and no row of the photo holds more than a few tiles
+    (one of each row of the hand): a row of LONG_ROW tiles or more means the photo is upright or upside down,
+    so only the turn by 180 degrees is tried."""
+    longest = max(Counter(d.row for d in ordered).values(), default=0)
+    return _TURNS[:1] if longest >= LONG_ROW else _TURNS
+
+
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None
                ) -> tuple[list[Det], dict | None, str, list[Det], Callable | None]:
     """Tiles in reading order, the request (or None and the reason), the tiles that :func:`complete_hand`
@@ -383,7 +393,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
-        for candidate in _TURNS:
+        for candidate in _turns_to_try(ordered):
             again = _read_hand(cv2.rotate(image_bgr, candidate[0]), max_rows=2)
             if again[1] is not None and _is_complete(again[1]):
                 ordered, request, reason, changed, back = again
