@@ -286,7 +286,7 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
 
 
 def _box_back(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -> tuple[float, ...]:
-    """A box on the straightened photo as the box around the same tile on the photo as taken."""
+    """A box on the straightened (or stretched) photo as the box around the same tile on the photo as taken."""
     x1, y1, x2, y2 = box
     corners = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ back.T
     return (max(0.0, float(corners[:, 0].min())), max(0.0, float(corners[:, 1].min())),
@@ -315,9 +315,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
     found = localise(image_bgr)
     view, back, seen = image_bgr, None, found
     angle = row_angle(found)
-    if abs(angle) >= DESKEW_MIN:
-        # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
-        view, back, seen = _look_again(image_bgr, found, angle, 1.0) or (view, back, seen)
+    # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
+    level = _look_again(image_bgr, found, angle, 1.0) if abs(angle) >= DESKEW_MIN else None
+    if level is not None:
+        view, back, seen = level
     else:
         angle = 0.0
     aspect = _upright_aspect(seen)
