@@ -326,18 +326,18 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
         # taken from a low angle, the tiles look flatter than in any training photo: the photo stretched in height
         view, back, seen = _look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect) or (view, back, seen)
     image_bgr, found = view, seen
-    if max_rows is not None and len(group_rows([Det(box=b, sideways=s) for b, s, _ in found]).rows) > max_rows:
+    dets = [Det(box=b, sideways=s) for b, s, _ in found]
+    layout = group_rows(dets)  # rows come from the boxes alone
+    if max_rows is not None and len(layout.rows) > max_rows:
         return [], [], None
     probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
     names = classes()
-    dets = []
-    for (b, s, sc), p in zip(found, probs, strict=True):
+    for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         best = np.argsort(-p)[:ALTERNATIVES]
-        dets.append(Det(box=b, sideways=s, tile=names[int(best[0])], confidence=float(p[best[0]]) * min(1.0, sc / 0.5),
-                        alternatives=tuple((names[int(j)], float(p[j])) for j in best)))
-    layout = group_rows(dets)
-    groups = assign_groups(layout)
-    return [d for r in layout.rows for d in r], groups, back
+        d.tile = names[int(best[0])]
+        d.confidence = float(p[best[0]]) * min(1.0, sc / 0.5)
+        d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
+    return [d for r in layout.rows for d in r], assign_groups(layout), back
 
 
 def _tile_dicts(ordered: list[Det], back: Callable | None = None) -> list[dict]:
@@ -345,11 +345,12 @@ def _tile_dicts(ordered: list[Det], back: Callable | None = None) -> list[dict]:
              "confidence": round(d.confidence, 3), "sideways": d.sideways, "group": d.group} for d in ordered]
 
 
-_TURNS = (  # how a photo is turned to be read, by how many degrees clockwise, and a box's way back onto the photo
-    (cv2.ROTATE_180, 180, lambda b, w, h: [w - b[2], h - b[3], w - b[0], h - b[1]]),
-    (cv2.ROTATE_90_CLOCKWISE, 90, lambda b, w, h: [b[1], h - b[2], b[3], h - b[0]]),
-    (cv2.ROTATE_90_COUNTERCLOCKWISE, 270, lambda b, w, h: [w - b[3], b[0], w - b[1], b[2]]),
-)
+_TURNS = ((180.0, 180), (-90.0, 90), (90.0, 270))  # a photo turned to be read: straighten's angle, degrees clockwise
+
+
+def _then(first: Callable | None, second: Callable) -> Callable:
+    """One box map after the other (``first`` may be None)."""
+    return second if first is None else lambda box: second(first(box))
 
 
 def _turns_to_try(ordered: list[Det]) -> tuple:
@@ -394,21 +395,21 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
-        for candidate in _turns_to_try(ordered):
-            again = _read_hand(cv2.rotate(image_bgr, candidate[0]), max_rows=2)
+        height, width = image_bgr.shape[:2]
+        for angle, degrees in _turns_to_try(ordered):
+            turned, inverse = straighten(image_bgr, angle)
+            again = _read_hand(turned, max_rows=2)
             if again[1] is not None and _is_complete(again[1]):
-                ordered, request, reason, changed, back = again
-                turn = candidate
+                ordered, request, reason, changed, inner = again
+                # boxes on the photo as it was taken: off the turned photo's own straightening, then the turn
+                back = _then(inner, partial(_box_back, back=inverse, width=width, height=height))
+                turn = degrees
                 break
     tiles = _tile_dicts(ordered, back)
-    if turn is not None:  # boxes on the photo as it was taken
-        height, width = image_bgr.shape[:2]
-        for t in tiles:
-            t["box"] = turn[2](t["box"], width, height)
     uncertain = [i for i, d in enumerate(ordered) if d.confidence < CONFIDENCE_MIN or d in changed]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if turn is not None:
-        result["turned"] = turn[1]
+        result["turned"] = turn
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []
