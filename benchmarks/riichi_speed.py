@@ -108,8 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         ratios.append(b / a)
     n = args.hands * args.batches
     our_rate, their_rate = n / ours, n / theirs
+    from companion import native
+
     print(f"{n} random winning hands (seed {args.seed}, {args.batches} batches), {pinned}, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}; {native.describe()}")
     print(f"  companion engine : {our_rate:10.0f} hands/s  ({1e6 * ours / n:7.1f} us/hand)")
     print(f"  mahjong package  : {their_rate:10.0f} hands/s  ({1e6 * theirs / n:7.1f} us/hand)")
     ratio = our_rate / their_rate

@@ -11,7 +11,15 @@ returns han, fu, yaku, fu details, limit and payments. Rule sets are
 
 from __future__ import annotations
 
+import warnings
+
+from companion import native
 from companion.rules.riichi.options import OPTION_NAMES, PRESETS, RiichiOptions, resolve_rules
 from companion.rules.riichi.scoring import score
+
+_edited = native.stale()
+if _edited:  # Python imports the compiled module, not the edited source beside it
+    warnings.warn(f"{', '.join(_edited)} changed since the riichi engine was compiled; the compiled "
+                  f"(old) code runs until you rebuild: {native.REBUILD}", RuntimeWarning, stacklevel=2)
 
 __all__ = ["PRESETS", "OPTION_NAMES", "RiichiOptions", "resolve_rules", "score"]

@@ -33,6 +33,17 @@ class Reading:
     (with at least one chi, as chanta and junchan need)."""
 
     __slots__ = ("shape", "sets", "chis", "pons", "pair", "pairs", "wait", "ankou", "outside", "honor_pon")
+    # field types for mypyc, which compiles this into a native class (setup.py)
+    shape: int
+    sets: tuple
+    chis: tuple
+    pons: tuple
+    pair: int
+    pairs: tuple
+    wait: str
+    ankou: int
+    outside: bool
+    honor_pon: bool
 
     def __init__(self, shape: int, sets: tuple, pair: int, wait: str, chis: tuple = (), pons: tuple = (),
                  ankou: int = 0, outside: bool = False, honor_pon: bool = False, pairs: tuple = ()) -> None:
@@ -91,11 +102,11 @@ def _suit_parts(base: int, counts: tuple[int, ...]) -> tuple[tuple, ...]:
 
 
 _PARTS: tuple[dict, dict, dict] = ({}, {}, {})
-_HONOR_PARTS: dict[tuple[int, ...], tuple | None] = {}
+_HONOR_PARTS: dict[tuple[int, ...], tuple] = {}
 
 
-def _honor_part(counts: tuple[int, ...]) -> tuple | None:
-    """(pair kind or -1, triplet sets, triplet kinds) of the honours, or None if they cannot be split."""
+def _honor_part(counts: tuple[int, ...]) -> tuple:
+    """(pair kind or -1, triplet sets, triplet kinds) of the honours, or () if they cannot be split."""
     sets = []
     pair = -1
     for i, c in enumerate(counts):
@@ -103,10 +114,10 @@ def _honor_part(counts: tuple[int, ...]) -> tuple | None:
             sets.append((PON, 27 + i, True))
         elif c == 2:
             if pair >= 0:
-                return None
+                return ()
             pair = 27 + i
         elif c:
-            return None
+            return ()
     return (pair, tuple(sets), tuple(k for _, k, _ in sets))
 
 
@@ -114,10 +125,10 @@ def _combine(suits: tuple[tuple[int, ...], ...]) -> list[tuple]:
     """(pair, sets, chis, pons, all sets outside, honour triplet) for every split of the counts
     given per suit (m, p, s: 9 each; z: 7)."""
     key = suits[3]
-    honors = _HONOR_PARTS.get(key, False)
-    if honors is False:
-        honors = _HONOR_PARTS[key] = _honor_part(key)
+    honors = _HONOR_PARTS.get(key)
     if honors is None:
+        honors = _HONOR_PARTS[key] = _honor_part(key)
+    if not honors:
         return []
     parts = []
     for suit in (0, 1, 2):

@@ -18,6 +18,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from companion.errors import InvalidRequestError, UnknownRulesError
 
@@ -163,7 +164,8 @@ def _apply(base: RiichiOptions, values: dict, where: str) -> RiichiOptions:
         raise UnknownRulesError(
             f"{where}: unknown rule option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
             f"known: {', '.join(OPTION_NAMES)}")
-    return dataclasses.replace(base, **{k: _coerce(k, v, where) for k, v in values.items()})
+    changes: dict[str, Any] = {k: _coerce(k, v, where) for k, v in values.items()}  # each checked by _coerce
+    return dataclasses.replace(base, **changes)
 
 
 @cache
@@ -190,20 +192,19 @@ def resolve_rules(rules: object) -> RiichiOptions:
         values = tuple(rules.values())
         try:
             hit = _RESOLVED.get(values)
-        except TypeError:  # a list value (double_yakuman)
-            hit = values = None
+        except TypeError:  # a list value (double_yakuman): not memoised
+            return _resolve_dict(rules)
         if hit is not None and hit[0] == tuple(rules) and hit[1] == tuple(map(type, values)):
             return hit[2]
         options = _resolve_dict(rules)
-        if values is not None:
-            if len(_RESOLVED) > 256:
-                _RESOLVED.clear()
-            _RESOLVED[values] = (tuple(rules), tuple(map(type, values)), options)
+        if len(_RESOLVED) > 256:
+            _RESOLVED.clear()
+        _RESOLVED[values] = (tuple(rules), tuple(map(type, values)), options)
         return options
     raise InvalidRequestError('"rules" must be a preset name or an object with "preset" and options')
 
 
-_RESOLVED: dict[tuple, tuple[tuple, RiichiOptions]] = {}
+_RESOLVED: dict[tuple, tuple[tuple, tuple, RiichiOptions]] = {}
 
 
 def _resolve_dict(rules: dict) -> RiichiOptions:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any, cast
 
 from companion.errors import InvalidRequestError, InvalidTilesError
 from companion.rules.riichi.options import RiichiOptions, red_limits
@@ -29,6 +30,14 @@ class Meld:
     """A called (or concealed-kan) set: its shape, first kind, whether it keeps the hand closed."""
 
     __slots__ = ("type", "shape", "first", "tiles", "concealed", "reds", "set")
+    # field types for mypyc, which compiles this into a native class (setup.py)
+    type: str
+    shape: int
+    first: int
+    tiles: tuple[int, ...]
+    concealed: bool
+    reds: int
+    set: tuple[int, int, bool]
 
     def __init__(self, type_: str, shape: int, first: int, tiles: tuple[int, ...]) -> None:
         self.type = type_
@@ -51,6 +60,48 @@ class Request:
                  "n_suits", "all_green", "all_honor", "all_terminal",
                  "counts", "suits", "present", "facts", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
                  "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
+    # field types for mypyc, which compiles this into a native class (setup.py)
+    options: RiichiOptions
+    opts: RiichiOptions
+    full: list[int] | tuple[int, ...]
+    sets: tuple
+    n_melds: int
+    n_kans: int
+    all_simple: bool
+    all_th: bool
+    has_honor: bool
+    n_suits: int
+    all_green: bool
+    all_honor: bool
+    all_terminal: bool
+    counts: tuple[int, ...]
+    suits: tuple[tuple[int, ...], ...]
+    present: int
+    facts: tuple
+    melds: list[Meld]
+    win: int
+    win_red: bool
+    tsumo: bool
+    seat: int
+    round: int
+    dealer: bool
+    honba: int
+    riichi_sticks: int
+    dora: tuple[int, ...]
+    ura: tuple[int, ...]
+    aka: int
+    closed: bool
+    discarder: int | None
+    riichi: bool
+    double_riichi: bool
+    ippatsu: bool
+    rinshan: bool
+    chankan: bool
+    haitei: bool
+    houtei: bool
+    tenhou: bool
+    chiihou: bool
+    renhou: bool
 
 
 def _flag(request: dict, key: str) -> bool:
@@ -71,12 +122,12 @@ def _count(request: dict, key: str) -> int:
     return value
 
 
-def _wind(request: dict, key: str, default: str | None) -> int | None:
+def _wind(request: dict, key: str) -> int:
+    """A wind that is not plainly E/S/W/N: lower case is fine, null is East (a seat or round wind's
+    default; a null discarder never gets here), anything else is an error."""
     value = request.get(key)
-    if value is None:  # missing or null: the default
-        value = default
-        if value is None:
-            return None
+    if value is None:
+        return EAST
     if not isinstance(value, str) or value.upper() not in WIND_LETTERS or len(value) != 1:
         raise InvalidRequestError(f'"{key}" must be one of E, S, W, N, got {value!r}')
     return EAST + WIND_LETTERS.index(value.upper())
@@ -239,7 +290,7 @@ def _show(tiles: tuple[int, ...] | list[int]) -> str:
     return format_tiles(Tile(v & 63, v >= RED_BIT) if v & 63 != BACK else Tile(BACK) for v in tiles)
 
 
-_MELDS: dict[tuple[str, str], Meld] = {}
+_MELDS: dict[tuple[object, object], Meld] = {}
 
 
 def _parse_meld(raw: object, index: int) -> Meld:
@@ -283,7 +334,7 @@ def _read_meld(raw: object, index: int) -> Meld:
     size = 3 if type_ == "pon" else 4
     if len(kinds) != size or kinds[0] != kinds[-1]:
         raise InvalidTilesError(f"melds[{index}]: {type_} {raw['tiles']!r} must be {size} identical tiles")
-    return Meld(type_, PON if size == 3 else KAN, kinds[0], tiles)
+    return Meld(cast(str, type_), PON if size == 3 else KAN, kinds[0], tiles)
 
 
 def _meld_shape_error(raw: dict, index: int) -> None:
@@ -308,11 +359,10 @@ def _ankan_backs(tiles: tuple[int, ...], kinds: list[int], shown: str,
     return tuple(faces) + (kind,) * (4 - len(faces)), [kind] * 4
 
 
-def parse_request(request: dict, options: RiichiOptions) -> Request:
+def parse_request(request: object, options: RiichiOptions) -> Request:
     """Check a request against the contract and these rules; raise a CompanionError on any problem."""
-    if type(request) is not dict:
-        if not isinstance(request, dict):
-            raise InvalidRequestError("a scoring request must be a JSON object")
+    if not isinstance(request, dict):
+        raise InvalidRequestError("a scoring request must be a JSON object")
     if not request.keys() <= REQUEST_KEYS:
         unknown = sorted(k for k in request if k not in REQUEST_KEYS)
         hint = " (riichi has no flowers)" if "flowers" in unknown else ""
@@ -322,6 +372,7 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     r.options = r.opts = options
     get = request.get
     tsumo = get("tsumo", False)
+    flags: tuple[Any, ...]  # checked below: any JSON value until then
     if tsumo is False and request.keys().isdisjoint(_FLAG_SET):  # most requests name no situation flag
         flags = _NO_FLAGS
     elif tsumo is True and request.keys().isdisjoint(_FLAG_SET):
@@ -330,24 +381,24 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
         flags = (get("riichi", False), get("double_riichi", False), get("ippatsu", False), get("rinshan", False),
                  get("chankan", False), get("haitei", False), get("houtei", False), get("tenhou", False),
                  get("chiihou", False), get("renhou", False), tsumo)
-        for value in flags:
-            if value is not False and value is not True:
+        for flag in flags:
+            if flag is not False and flag is not True:
                 flags = _flags(request)  # names the bad one
                 break
     (r.riichi, r.double_riichi, r.ippatsu, r.rinshan, r.chankan, r.haitei, r.houtei, r.tenhou, r.chiihou,
      r.renhou, r.tsumo) = flags
     seat = get("seat_wind", "E")
-    r.seat = _WIND_KIND[seat] if type(seat) is str and seat in _WIND_KIND else _wind(request, "seat_wind", "E")
+    r.seat = _WIND_KIND[seat] if type(seat) is str and seat in _WIND_KIND else _wind(request, "seat_wind")
     rnd = get("round_wind", "E")
-    r.round = _WIND_KIND[rnd] if type(rnd) is str and rnd in _WIND_KIND else _wind(request, "round_wind", "E")
+    r.round = _WIND_KIND[rnd] if type(rnd) is str and rnd in _WIND_KIND else _wind(request, "round_wind")
     r.dealer = r.seat == EAST
     value = get("honba", 0)
     r.honba = value if type(value) is int and value >= 0 else _count(request, "honba")
     value = get("riichi_sticks", 0)
     r.riichi_sticks = value if type(value) is int and value >= 0 else _count(request, "riichi_sticks")
-    value = get("discarder")
-    r.discarder = None if value is None else _WIND_KIND[value] if type(value) is str and value in _WIND_KIND \
-        else _wind(request, "discarder", None)
+    by = get("discarder")
+    r.discarder = None if by is None else _WIND_KIND[by] if type(by) is str and by in _WIND_KIND \
+        else _wind(request, "discarder")
 
     if "hand" not in request:
         raise InvalidRequestError('"hand" is missing: the concealed tiles including the winning tile')
@@ -393,37 +444,39 @@ def parse_request(request: dict, options: RiichiOptions) -> Request:
     if (len(dora) > 1 or len(ura) > 1) and (len(dora) > 5 or len(ura) > 5 or not options.kan_dora):
         _check_indicators(dora, ura, options)  # only an error gets here: it words it
 
-    full = concealed
+    full: tuple[int, ...] | list[int] = concealed
     n_kans = 0
     closed = True
     if melds:
-        full = list(concealed)
+        grown = list(concealed)
         for m in melds:
             closed = closed and m.concealed
             first = m.first
             if m.shape == CHI:
                 present |= _MELD_BITS[first]
-                full[first] += 1
-                full[first + 1] += 1
-                full[first + 2] += 1
+                grown[first] += 1
+                grown[first + 1] += 1
+                grown[first + 2] += 1
             else:
                 present |= _BIT[first]
-                full[first] += 3
+                grown[first] += 3
                 if m.shape == KAN:
-                    full[first] += 1
+                    grown[first] += 1
                     n_kans += 1
             aka += m.reds
+        full = grown
     counts = full
     if dora or ura:
-        counts = list(full)
+        with_ind = list(full)
         for v in dora:
-            counts[v & 63] += 1
+            with_ind[v & 63] += 1
         for v in ura:
-            counts[v & 63] += 1
+            with_ind[v & 63] += 1
+        counts = with_ind
     ind_reds = sum(v >= RED_BIT for v in dora + ura) if (dora or ura) and max(dora + ura) >= RED_BIT else 0
     # one red five is within every rule set that has red fives at all: only more need the full check
     if (aka or ind_reds) and (aka + ind_reds > 1 or not options.red_fives) or max(counts) > 4:
-        _check_copies(reds_per_suit, melds, dora, ura, counts, options)
+        _check_copies(reds_per_suit, melds, dora, ura, list(counts), options)
     r.counts = concealed
     r.suits = suits
     r.full = full
@@ -463,7 +516,7 @@ def _indicators(value: object, what: str) -> tuple[int, ...]:
         except TypeError:  # an unhashable item: the full reader names it
             return _tiles(value, what)
         if None not in out:
-            return out
+            return cast(tuple[int, ...], out)
     return _tiles(value, what)
 
 
@@ -478,8 +531,8 @@ _FLAG_SET = frozenset(FLAGS)
 _NO_FLAGS = (False,) * 11
 _TSUMO_ONLY = (False,) * 10 + (True,)
 _WIND_KIND = {w: EAST + i for i, w in enumerate(WIND_LETTERS)}
-_ONE_TILE = {f"{d}{suit}": _fast_tiles(f"{d}{suit}")[0] for suit in "mpsz" for d in range(10 if suit != "z" else 8)
-             if suit != "z" or d > 0}
+_ONE_TILE = {f"{d}{suit}": base + (4 + RED_BIT if d == 0 else d - 1) for suit, base in _SUIT_BASE.items()
+             for d in range(10 if suit != "z" else 8) if suit != "z" or d > 0}
 """One tile in mpsz (``"0p"`` a red five) as a tile int: the usual winning tile and indicator."""
 
 

@@ -32,6 +32,19 @@ class _Best:
 
     __slots__ = ("key", "reading", "rows", "han", "fu", "yakuman", "base", "limit", "dora_used",
                  "kazoe", "win", "fu_details")
+    # field types for mypyc, which compiles this into a native class (setup.py)
+    key: tuple
+    reading: Reading
+    rows: list
+    han: int
+    fu: int
+    yakuman: int
+    base: int
+    limit: str | None
+    dora_used: bool
+    kazoe: bool
+    win: int
+    fu_details: list
 
 
 def _dora_counts(r: Request, s: Situation) -> tuple[int, int, int]:
@@ -247,7 +260,7 @@ def _payments(r: Request, base: int, honba_value: int) -> tuple[dict, int, dict 
     return pay, pay["dealer"] + 2 * each, seats
 
 
-def score(request: dict) -> dict:
+def score(request: object) -> dict:
     """Score one riichi hand (request and result format: README, section "Scoring").
 
     >>> res = score({"rules": "tenhou", "hand": "123m456p789s11z222z", "win_tile": "2z", "seat_wind": "S",

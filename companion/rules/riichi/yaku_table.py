@@ -75,7 +75,7 @@ def grouped_table(options: RiichiOptions) -> dict[tuple[int, bool], tuple]:
     entry = _GROUPED.get(id(options))
     if entry is not None and entry[0] is options:
         return entry[1]
-    out = {}
+    out: dict[tuple[int, bool], tuple] = {}
     for key, rows in table_for(options).items():
         out[key] = tuple(tuple(row for row in rows if row[0].needs == g) for g in GROUPS) + ({},)
     if len(_GROUPED) > 1024:

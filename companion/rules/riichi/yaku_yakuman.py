@@ -54,7 +54,7 @@ def _ryuuiisou(h: Reading, s: Situation) -> bool:
     return s.all_green and (s.full[GREEN] > 0 or not s.opts.ryuuiisou_needs_hatsu)
 
 
-def _nine_gates_suit(s: Situation) -> list[int] | None:
+def _nine_gates_suit(s: Situation) -> tuple[int, ...] | None:
     if s.n_melds or s.n_suits != 1 or s.has_honor:
         return None
     present = s.present  # one suit and no honours: the lowest set bit says which suit
