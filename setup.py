@@ -18,12 +18,12 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# what scoring a riichi hand runs through; options.py stays Python (it reads its dataclass at run
-# time), and so does everything outside the scorer
+# what scoring a riichi hand runs through (everything else stays Python)
 NATIVE = [
     "companion/hand.py",
     "companion/rules/riichi/context.py",
     "companion/rules/riichi/fu.py",
+    "companion/rules/riichi/options.py",
     "companion/rules/riichi/points.py",
     "companion/rules/riichi/request.py",
     "companion/rules/riichi/scoring.py",

@@ -113,7 +113,7 @@ OPTION_NAMES: tuple[str, ...] = tuple(_OPTION_FIELDS)
 
 def _coerce(name: str, value: object, where: str) -> object:
     """Check one option's value and bring it to the dataclass's type."""
-    default = getattr(RiichiOptions, name)
+    default = _OPTION_FIELDS[name].default
 
     def bad(expected: str) -> InvalidRequestError:
         return InvalidRequestError(f"{where}: option {name!r} must be {expected}, got {value!r}")
