@@ -456,3 +456,18 @@ def test_a_tablet_photo_is_turned_upright_by_its_exif_orientation(tmp_path):
     seen = load_image(photo)
     assert seen.shape[:2] == (200, 100)
     assert seen[:30].mean() > 200 and seen[50:].mean() < 30  # the strip is now along the top
+
+
+def test_a_five_that_may_be_red_is_listed_for_a_check_even_when_read_with_confidence():
+    from companion.vision.layout import Det
+    from companion.vision.pipeline import _unsure
+
+    def det(tile: str, conf: float, *alts: tuple[str, float]) -> Det:
+        return Det(box=(0, 0, 10, 13), sideways=False, tile=tile, confidence=conf, alternatives=((tile, conf), *alts))
+
+    assert _unsure(det("5m", 0.90, ("0m", 0.06), ("4m", 0.02)))  # red five 6% likely: listed
+    assert _unsure(det("0p", 0.93, ("5p", 0.05)))  # and the other way round, from exactly 5%
+    assert not _unsure(det("5m", 0.90, ("0m", 0.04), ("5p", 0.06)))  # 4% red; another suit's five does not count
+    assert not _unsure(det("5s", 0.88, ("3s", 0.10)))  # a sure five with other runners-up
+    assert not _unsure(det("5z", 0.90, ("6z", 0.09)))  # the white dragon is no five
+    assert _unsure(det("3m", 0.79, ("2m", 0.2)))  # below CONFIDENCE_MIN, as before

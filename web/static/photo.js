@@ -118,7 +118,7 @@
       const h = result.height || img.naturalHeight;
       const sx = img.clientWidth / w;
       const sy = img.clientHeight / h;
-      // the recogniser lists the tiles it is unsure of (low confidence, or changed to make the hand win)
+      // the recogniser lists the tiles it is unsure of (low confidence, a five that may be red, or changed to make the hand win)
       const listed = new Set(result.uncertain || []);
       result.tiles.forEach((tile, i) => {
         const [x1, y1, x2, y2] = tile.box;
