@@ -365,6 +365,19 @@ def _kinds_of(tiles: str) -> list[int]:
     return out
 
 
+def mangle(rng: random.Random, request: dict, keys: list[str], junk: list) -> dict:
+    """A copy of the request with one or two of ``keys`` dropped or set to a value from ``junk`` (for the
+    bad-input tests)."""
+    bad = dict(request)
+    for _ in range(rng.randrange(1, 3)):
+        key = rng.choice(keys)
+        if rng.random() < 0.2:
+            bad.pop(key, None)
+        else:
+            bad[key] = rng.choice(junk)
+    return bad
+
+
 def random_requests(n: int, seed: int, profiles: tuple[str, ...] = tuple(PROFILES)) -> Iterator[dict]:
     """``n`` requests from one seed; the profiles take turns so each gets about ``n / len(profiles)``."""
     rng = random.Random(seed)

@@ -52,16 +52,7 @@ def _requests() -> list:
             [{"type": "pon", "tiles": "555z"}], [{"type": "chi", "tiles": 123}], {"preset": "wrc"}]
     keys = ["rules", "hand", "melds", "win_tile", "tsumo", "riichi", "ippatsu", "seat_wind", "round_wind",
             "honba", "riichi_sticks", "dora_indicators", "ura_indicators", "discarder", "tenhou", "haitei"]
-    mangled = []
-    for request in hands[:800]:
-        bad = dict(request)
-        for _ in range(rng.randrange(1, 3)):
-            key = rng.choice(keys)
-            if rng.random() < 0.2:
-                bad.pop(key, None)
-            else:
-                bad[key] = rng.choice(junk)
-        mangled.append(bad)
+    mangled = [riichi_random.mangle(rng, request, keys, junk) for request in hands[:800]]
     return hands + mangled + [[], "hand", None]
 
 

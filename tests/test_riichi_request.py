@@ -4,6 +4,7 @@ not_complete, no_yaku, unknown_rules), never a traceback."""
 from __future__ import annotations
 
 import pytest
+from riichi_random import mangle
 from test_riichi_helpers import error_code, req, sc
 
 from companion import score as top_level_score
@@ -208,13 +209,7 @@ def test_mangled_requests_give_companion_errors_never_tracebacks():
     base = [req(PLAIN, "2m"), req("678m345p555z11s", "1s", melds=[("chi", "406p")]),
             req("111m333p555s777m99p", "9p", rules="ryanzou")]
     for _ in range(1500):
-        r = dict(rng.choice(base))
-        for _ in range(rng.randrange(1, 3)):
-            key = rng.choice(keys)
-            if rng.random() < 0.2:
-                r.pop(key, None)
-            else:
-                r[key] = rng.choice(junk)
+        r = mangle(rng, rng.choice(base), keys, junk)
         try:
             top_level_score(r)
         except CompanionError:
