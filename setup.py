@@ -50,10 +50,11 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler shows up as one of several distutils errors
-            for ext in self.extensions:  # no half-built set: a module without its library would not import
-                built = self.get_ext_fullpath(ext.name)
-                if os.path.exists(built):
-                    os.remove(built)
+            # no half-built set (a module without its library would not import), no record of an older build
+            built = [self.get_ext_fullpath(ext.name) for ext in self.extensions]
+            for path in built + ([BUILD_INFO] if self.inplace else []):
+                if os.path.exists(path):
+                    os.remove(path)
             print(f"warning: the riichi engine was not compiled ({exc}); it runs as pure Python", file=sys.stderr)
             return
         target = BUILD_INFO if self.inplace else os.path.join(self.build_lib, BUILD_INFO)

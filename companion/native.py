@@ -3,7 +3,7 @@
 ``pip install`` compiles the scorer's modules with mypyc where a C compiler is there (``setup.py``)
 and records the SHA-256 of each source in ``companion/native.json``. The compiled module is what
 Python imports, even after its ``.py`` file has been edited: :func:`stale` names such modules, the
-riichi package warns about them on import, and the test suite refuses to run on them.
+riichi package warns about them on import, and a test fails on them (tests/test_native.py).
 """
 
 from __future__ import annotations
@@ -28,20 +28,19 @@ def build_info() -> dict:
         return {}
 
 
+def _is_compiled(path: str) -> bool:
+    name = path.removesuffix(".py").replace("/", ".")
+    module = sys.modules.get(name)
+    if module is not None:
+        return Path(getattr(module, "__file__", "") or "").suffix in (".so", ".pyd")
+    base = _ROOT / path.removesuffix(".py")
+    return any(base.with_name(base.name + suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
 def compiled_modules() -> list[str]:
     """The modules of this package that are imported (or would be) from a compiled extension."""
-    out = []
-    for path in build_info().get("sources", {}):
-        name = path.removesuffix(".py").replace("/", ".")
-        module = sys.modules.get(name)
-        if module is not None:
-            if Path(getattr(module, "__file__", "") or "").suffix in (".so", ".pyd"):
-                out.append(name)
-            continue
-        base = _ROOT / path.removesuffix(".py")
-        if any(base.with_name(base.name + suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
-            out.append(name)
-    return out
+    return [path.removesuffix(".py").replace("/", ".") for path in build_info().get("sources", {})
+            if _is_compiled(path)]
 
 
 def stale() -> list[str]:
@@ -49,6 +48,8 @@ def stale() -> list[str]:
     compiled, or when a regular install left no sources to compare)."""
     out = []
     for path, digest in build_info().get("sources", {}).items():
+        if not _is_compiled(path):
+            continue
         try:
             data = (_ROOT / path).read_bytes()
         except OSError:

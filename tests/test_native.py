@@ -92,7 +92,10 @@ def test_stale_names_the_edited_source(tmp_path, monkeypatch):
                                              "companion/errors.py": "0" * 64}}
     (tmp_path / "native.json").write_text(json.dumps(info), encoding="utf-8")
     monkeypatch.setattr(native, "BUILD_INFO", tmp_path / "native.json")
+    monkeypatch.setattr(native, "_is_compiled", lambda path: True)  # as if both were compiled
     assert native.stale() == ["companion/errors.py"]
+    monkeypatch.setattr(native, "_is_compiled", lambda path: path != "companion/errors.py")
+    assert native.stale() == []  # an edited source that is not compiled (a failed build) runs as it is
 
 
 def test_no_build_info_means_pure_python(tmp_path, monkeypatch):
