@@ -32,8 +32,7 @@ class Reading:
     whether a triplet is of honours, whether every set and the pair touch a terminal or honour
     (with at least one chi, as chanta and junchan need)."""
 
-    __slots__ = ("shape", "sets", "chis", "pons", "pair", "pairs", "wait", "ankou", "outside", "honor_pon")
-    # field types for mypyc, which compiles this into a native class (setup.py)
+    # its fields (mypyc compiles this into a native class with exactly these, setup.py)
     shape: int
     sets: tuple
     chis: tuple

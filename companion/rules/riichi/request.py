@@ -29,8 +29,7 @@ CHI, PON, KAN = 0, 1, 2
 class Meld:
     """A called (or concealed-kan) set: its shape, first kind, whether it keeps the hand closed."""
 
-    __slots__ = ("type", "shape", "first", "tiles", "concealed", "reds", "set")
-    # field types for mypyc, which compiles this into a native class (setup.py)
+    # its fields (mypyc compiles this into a native class with exactly these, setup.py)
     type: str
     shape: int
     first: int
@@ -56,11 +55,7 @@ class Request:
     ``facts`` gathers everything a ``situation`` yaku row may read (the flags as given, kan count,
     and the tile facts), so that the rows that hold can be memoised per facts."""
 
-    __slots__ = ("options", "opts", "full", "sets", "n_melds", "n_kans", "all_simple", "all_th", "has_honor",
-                 "n_suits", "all_green", "all_honor", "all_terminal",
-                 "counts", "suits", "present", "facts", "melds", "win", "win_red", "tsumo", "seat", "round", "dealer",
-                 "honba", "riichi_sticks", "dora", "ura", "aka", "closed", "discarder", *FLAGS)
-    # field types for mypyc, which compiles this into a native class (setup.py)
+    # its fields (mypyc compiles this into a native class with exactly these, setup.py)
     options: RiichiOptions
     opts: RiichiOptions
     full: list[int] | tuple[int, ...]

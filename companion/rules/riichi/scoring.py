@@ -30,9 +30,7 @@ _WAIT_NAMES = {"ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi"}
 class _Best:
     """The best reading so far and everything its result needs."""
 
-    __slots__ = ("key", "reading", "rows", "han", "fu", "yakuman", "base", "limit", "dora_used",
-                 "kazoe", "win", "fu_details")
-    # field types for mypyc, which compiles this into a native class (setup.py)
+    # its fields (mypyc compiles this into a native class with exactly these, setup.py)
     key: tuple
     reading: Reading
     rows: list
