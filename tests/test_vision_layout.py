@@ -100,6 +100,78 @@ def test_dora_indicators_come_from_the_row_above_and_backs_there_are_ignored():
     assert req["dora_indicators"] == ["3m", "0p"]
 
 
+HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z"
+HAND_REQUEST = {"hand": "123m456p789s11222z", "melds": [], "win_tile": "2z"}
+
+
+def test_wall_with_the_indicator_turned_up_behind_the_hand_gives_the_dora_and_discards_beyond_are_left_out():
+    # from the winner's seat: discards furthest away, then the wall (backs, the indicator 4s turned up on it),
+    # then the hand nearest the camera
+    discards = row("9m 1p 7z 3s 3s 6m", x=40, bottom=40)
+    wall = row("x x x 4s x x x x", x=20, bottom=110)
+    hand = row(HAND, bottom=200)
+    req, note = request_of(discards + wall + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["4s"]}
+    assert "3 rows" in note and "1 row(s) further up were left out" in note
+
+
+def test_a_wall_of_backs_only_behind_the_hand_gives_no_dora_indicators_and_says_so():
+    wall = row("x x x x x x x", x=20, bottom=90)
+    dora = row("7p", x=30, bottom=20)  # further up than the wall: not taken
+    req, note = request_of(dora + wall + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert "only backs" in note
+
+
+def test_a_row_of_more_than_five_face_up_tiles_above_the_hand_is_taken_for_discards():
+    discards = row("9m 1p 7z 3s 3s 6m", x=40, bottom=110)
+    far = row("5p 5p", x=40, bottom=40)
+    req, note = request_of(far + discards + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert "6 face-up tiles" in note and "left out" in note
+
+
+def test_one_row_of_six_face_up_tiles_above_the_hand_is_discards_too_and_the_note_says_how_to_lay_dora():
+    discards = row("3m 4m 5m 6m 7m 8m", x=20, bottom=100)
+    req, note = request_of(discards + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert "too many for dora indicators" in note and "at most 5" in note
+
+
+def test_five_indicators_in_the_row_above_are_all_kept_without_a_note():
+    dora = row("3m 4m 5m 6m 7m", x=20, bottom=100)
+    req, note = request_of(dora + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": ["3m", "4m", "5m", "6m", "7m"]}
+    assert note == ""
+
+
+def test_a_wall_of_pale_backs_read_as_white_dragons_gives_only_its_real_indicator():
+    # a set with white backs: its wall's backs look like blank white dragons
+    wall = row("5z 5z 9p 5z 5z x", x=20, bottom=100)
+    req, _ = request_of(wall + row(HAND))
+    assert req["dora_indicators"] == ["9p"]
+    assert [d.tile for d in wall] == ["x", "x", "9p", "x", "x", "x"]
+
+
+def test_backs_of_a_coloured_wall_read_as_one_face_are_backs():
+    wall = row("1p 1p x 2p 1p x", x=20, bottom=100)
+    req, _ = request_of(wall + row(HAND))
+    assert req["dora_indicators"] == ["2p"]
+
+
+def test_three_of_a_kind_among_six_discards_is_no_wall():
+    discards = row("3m 3m 3m 4p 5p 6p", x=20, bottom=100)
+    req, note = request_of(discards + row(HAND))
+    assert [d.tile for d in discards] == ["3m", "3m", "3m", "4p", "5p", "6p"]
+    assert req["dora_indicators"] == [] and "6 face-up tiles" in note
+
+
+def test_two_white_dragons_above_the_hand_stay_indicators():
+    dora = row("5z 5z", x=20, bottom=100)
+    req, _ = request_of(dora + row(HAND))
+    assert req["dora_indicators"] == ["5z", "5z"]
+
+
 def test_tilted_photo_keeps_one_row():
     # 8 degrees of tilt: the bottom edge climbs ~0.14 px per px, 2.5 tile heights over the row
     dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z", drift=-0.14)

@@ -101,8 +101,8 @@ def describe(path: str, result: dict) -> str:
         melds = " ".join(f"{m['type']}:{m['tiles']}" for m in req["melds"])
         lines.append(f"  hand {req['hand']}  win {req['win_tile']}  melds {melds or '-'}  "
                      f"dora {' '.join(req['dora_indicators']) or '-'}")
-        if result["uncertain"]:
-            lines.append(f"  check: {result.get('reason', '')} (marked ?)")
+        if result.get("reason"):
+            lines.append(f"  check: {result['reason']}" + (" (marked ?)" if result["uncertain"] else ""))
     return "\n".join(lines)
 
 

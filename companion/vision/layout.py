@@ -4,7 +4,8 @@ Photo convention (README, "Recognition"): the hand lies in one row nearest the c
 tiles, then the winning tile set a little apart, then each called meld with a gap before it (chi/pon/kan
 with the called tile turned sideways; an added kan with the added tile on top of the sideways one; a
 closed kan as back, face, face, back). Dora indicators lie in a separate row above the hand. Flowers may
-lie anywhere in the hand row. Anything that does not fit gives no request and a reason, never a guess.
+lie anywhere in the hand row. Rows further up (the wall, discards) are left out of the request, which
+says so. Anything that does not fit gives no request and a reason, never a guess.
 Because only called melds may lie right of the winning tile, tiles there are cut again into melds when the
 gaps split one apart, three plain tiles there that form a chi or pon count as one whose sideways tile
 went unseen, and a winning tile laid against the first meld (no lone tile after the concealed ones) is split
@@ -13,12 +14,15 @@ off it.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from statistics import median
 
 GROUP_GAP = 0.2  # gap between tiles, in tile pitches, that starts a new group (chosen on training-style scenes)
 SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
+DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
+WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 
 
 @dataclass
@@ -33,6 +37,7 @@ class Det:
     group: int = -1
     stacked: bool = False
     alternatives: tuple[tuple[str, float], ...] = ()  # the classifier's best readings (class, probability)
+    left_out: bool = False  # in a row that the request leaves out (nearest_rows): the wall, discards
 
     @property
     def cx(self) -> float:
@@ -269,12 +274,61 @@ def _backs_read_as_white_dragons(group: list[Det]) -> None:
             d.tile = "x"
 
 
+def _backs_of_the_wall(row: list[list[Det]]) -> None:
+    """The wall's backs are sometimes read as a face: pale backs as blank white dragons (5z), backs of other
+    colours as some face that the classifier likes for them. A kind read WALL_REPEATS or more times in the row
+    above the hand is the wall's backs (indicators of one kind three times over would need three kans'
+    worth of indicators all showing it), when backs then make at least two thirds of the row (a row of discards
+    may hold three of a kind too, among other faces)."""
+    tiles = [d for g in row for d in g if d.tile != "?"]
+    counts = Counter(_kind(d.tile) for d in tiles if d.tile != "x")
+    backs = [d for d in tiles if d.tile == "x" or counts[_kind(d.tile)] >= WALL_REPEATS]
+    if len(backs) > len([d for d in backs if d.tile == "x"]) and 3 * len(backs) >= 2 * len(tiles):
+        for d in backs:
+            d.tile = "x"
+
+
+def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
+    """A photo of a real table shows more than the hand: the wall behind it (a row of backs, maybe with the
+    dora indicator turned up on it) and discards further on. The hand is the row nearest the camera (the
+    bottom one) and the row right above it gives the dora indicators, unless it holds more than DORA_ROW_MAX
+    face-up tiles (then it is taken for discards and left out); every row further up is left out. Returns the
+    rows kept and a note saying what was left out ("" when nothing was); the tiles left out are marked."""
+    if len(groups_by_row) < 2:
+        return groups_by_row, ""
+    kept, note = _nearest_rows(groups_by_row)
+    for i, r in enumerate(groups_by_row):
+        for g in r:
+            for d in g:
+                d.left_out = i < len(groups_by_row) - len(kept)
+    return kept, note
+
+
+def _nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
+    above = groups_by_row[-2]
+    _backs_of_the_wall(above)
+    faces = sum(1 for g in above for d in g if d.tile not in ("x", "?"))
+    further = len(groups_by_row) - 2
+    beyond = f" and {further} more further up" if further else ""
+    if faces > DORA_ROW_MAX:
+        return groups_by_row[-1:], (f"{len(groups_by_row)} rows of tiles found: the hand was read from the bottom "
+                                    f"row; the row above it ({faces} face-up tiles, too many for dora indicators: "
+                                    f"discards?){beyond} left out, so no dora indicators were read (lay them in a "
+                                    f"row of their own, at most {DORA_ROW_MAX}, or photograph them separately)")
+    if not further:
+        return groups_by_row, ""
+    dora = (f"the dora indicators from the row above it ({faces} face-up)" if faces
+            else "no dora indicators (the row above it shows only backs)")
+    return groups_by_row[-2:], (f"{len(groups_by_row)} rows of tiles found: the hand was read from the bottom row, "
+                                f"{dora}; {further} row(s) further up were left out")
+
+
 def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, str]:
-    """The scoring request (issue 2 format) from the grouped tiles, or None and the reason."""
+    """The scoring request (issue 2 format) from the grouped tiles, or None and the reason. With a request,
+    the second value is "" or a note on rows left out of it (see :func:`nearest_rows`)."""
     if not groups_by_row:
         return None, "no tiles found"
-    if len(groups_by_row) > 2:
-        return None, f"{len(groups_by_row)} rows of tiles found; expected the hand and at most one dora row above it"
+    groups_by_row, note = nearest_rows(groups_by_row)
     hand_groups = groups_by_row[-1]
     dora = []
     if len(groups_by_row) == 2:
@@ -343,4 +397,4 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
                      "dora_indicators": dora}
     if flowers:
         request["flowers"] = flowers
-    return request, ""
+    return request, note

@@ -31,6 +31,7 @@ STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they c
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
+TURNED_MAX_ROWS = 6  # a turned read finding more rows is over (hand, wall, discards: 5; a hand on its side: 14+)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
@@ -308,7 +309,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
-    classified and nothing is returned (a request has at most two rows: a turned read that finds more is over)."""
+    classified and nothing is returned (a turned read that finds more is over)."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -414,7 +415,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         height, width = image_bgr.shape[:2]
         for angle, degrees in _turns_to_try(ordered):
             turned, inverse = straighten(image_bgr, angle)
-            again = _read_hand(turned, max_rows=2)
+            again = _read_hand(turned, max_rows=TURNED_MAX_ROWS)
             if again[1] is not None and _is_complete(again[1]):
                 ordered, request, reason, changed, inner = again
                 # boxes on the photo as it was taken: off the turned photo's own straightening, then the turn
@@ -422,7 +423,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                 turn = degrees
                 break
     tiles = _tile_dicts(ordered, back)
-    uncertain = [i for i, d in enumerate(ordered) if _unsure(d) or d in changed]
+    # tiles of rows the request leaves out (the wall, discards) are not worth a check
+    uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and not d.left_out]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if turn is not None:
         result["turned"] = turn
@@ -437,13 +439,17 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     if request is None:
         result["reason"] = reason
-    elif changed:
-        result["reason"] = (f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
-                            "make a winning hand; check them before scoring")
+        return result
+    notes = [reason] if reason else []  # rows left out of the request (layout.nearest_rows)
+    if changed:
+        notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
+                     "make a winning hand; check them before scoring")
     elif uncertain or dora_unsure:
         where = " (dora photo)" if dora_unsure and not uncertain else ""
-        result["reason"] = (f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
-                            "or a five that may be red); check them before scoring")
+        notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
+                     "or a five that may be red); check them before scoring")
+    if notes:
+        result["reason"] = "; ".join(notes)
     return result
 
 
