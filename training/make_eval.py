@@ -5,6 +5,7 @@
     python -m training.make_eval --out /tmp/eval-far --style uni --winning --n 200 --seed 97 --fill 0.25 0.5
     python -m training.make_eval --out /tmp/eval-tilt --style uni --winning --n 200 --seed 95 --tilt 12 25
     python -m training.make_eval --out /tmp/eval-low --style uni --winning --n 100 --seed 94 --pitch 0.3 0.5
+    python -m training.make_eval --out /tmp/eval-table --style uni --winning --n 200 --seed 93 --clutter
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -39,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hand-only", action="store_true", help="only hand scenes (each label has a request)")
     ap.add_argument("--winning", action="store_true",
                     help="hands that are complete (as a photo of a won hand is); implies --hand-only")
+    ap.add_argument("--clutter", action="store_true",
+                    help="the wall (with the dora indicator turned up on it) and discards beyond the hand")
     args = ap.parse_args(argv)
     bank = build_bank(args.seed, n_procedural=6 if args.style != "uni" else 0, with_uni=True)
     styles = ["uni"] if args.style == "uni" else [s for s in bank.styles() if s != "uni"]
@@ -49,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         size = (args.width, args.width * 3 // 4) if args.width else None
         img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
-                                   pitch=tuple(args.pitch))
+                                   pitch=tuple(args.pitch), clutter=args.clutter)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

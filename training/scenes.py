@@ -58,6 +58,7 @@ class Placed:
     group: int
     role: str
     meld: str = ""
+    stacked: bool = False  # the upper tier of the wall: the lower tile's edge shows below this one's
 
 
 @dataclass
@@ -194,10 +195,11 @@ def _draw_complete(rng: np.random.Generator, n_sets: int, counts: dict[str, int]
     return None
 
 
-def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False) -> list[Placed]:
+def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False, clutter: bool = False) -> list[Placed]:
     """A hand with its melds (and often a dora row above). ``winning``: the concealed tiles and the
     winning tile make a complete hand with the melds (evaluation photos of won hands); otherwise the
-    concealed tiles are drawn freely, as training has always drawn them."""
+    concealed tiles are drawn freely, as training has always drawn them. ``clutter``: the rest of the table
+    is in the picture too (see :func:`_table_beyond`) instead of a dora row of its own."""
     counts: dict[str, int] = {}
     n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4], p=[0.25, 0.15, 0.2, 0.1, 0.15, 0.1, 0.05]))
     melds: list[tuple[str, list[str]]] = []
@@ -257,6 +259,8 @@ def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False) -> l
             else:
                 placed.append(Placed(t, x, y, False, 1, g, "meld", kind))
                 x += TW + st.gap
+    if clutter:
+        return placed + _table_beyond(rng, st, counts, x)
     if rng.random() < 0.65:
         n_dora = int(rng.integers(1, 5))
         doras = _reddify(rng, _draw_kinds(rng, n_dora, counts), 0.2)
@@ -271,6 +275,39 @@ def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False) -> l
             placed.append(Placed(t, xx, dy, False, 0, 0, "dora"))
             xx += TW + st.gap
     return placed
+
+
+def _table_beyond(rng: np.random.Generator, st: Style, counts: dict[str, int], width: float) -> list[Placed]:
+    """What lies beyond a hand on a real table, from the winner's seat: the wall (a row of backs, two high;
+    on the dead wall the dora indicator, sometimes a kan dora too, lies turned up on it), or not (it is used
+    up or out of the picture), and one to three rows of discards (six to a row, the riichi tile sideways).
+    The wall's tiles are "dora" tiles (its backs as in a dora row), the discards "other"; rows 0 and below."""
+    out: list[Placed] = []
+    y = -TH * rng.uniform(0.25, 0.6) - st.thickness * TW
+    if rng.random() < 0.7:
+        y -= TH + st.thickness * TW  # two tiers: the band below the row shows twice as high
+        n = int(rng.integers(5, 12))
+        first = int(rng.integers(1, max(2, n - 2)))
+        doras = _reddify(rng, _draw_kinds(rng, 1 if rng.random() < 0.8 else 2, counts), 0.2)
+        xx = width * rng.uniform(-0.1, 0.4)
+        for i in range(n):
+            t = doras[i - first] if first <= i < first + len(doras) else "x"
+            out.append(Placed(t, xx, y, False, 0, 0, "dora", stacked=True))
+            xx += TW + max(st.gap, 0.0)
+        y -= TH * rng.uniform(0.4, 1.0) + 2 * st.thickness * TW
+    for r in range(int(rng.integers(1, 4))):
+        y -= TH + st.thickness * TW
+        xx = width * rng.uniform(0.1, 0.35)
+        riichi = int(rng.integers(6)) if rng.random() < 0.25 else -1
+        for i, t in enumerate(_reddify(rng, _draw_kinds(rng, 6, counts), 0.1)):
+            if i == riichi:
+                out.append(Placed(t, xx, y + TH - TW, True, -1 - r, 0, "other"))
+                xx += TH + st.gap
+            else:
+                out.append(Placed(t, xx, y, False, -1 - r, 0, "other"))
+                xx += TW + st.gap
+        y -= TH * rng.uniform(0.05, 0.2)
+    return out
 
 
 def random_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
@@ -392,21 +429,22 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  hand: bool | None = None, winning: bool = False,
                  fill: tuple[float, float] = (0.55, 0.96),
                  tilt: tuple[float, float] | None = None,
-                 pitch: tuple[float, float] = (0.55, 1.0)) -> tuple[np.ndarray, list[TileLabel]]:
+                 pitch: tuple[float, float] = (0.55, 1.0), clutter: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
-    the table's vertical foreshortening (1: seen from straight above; lower: from a lower angle)."""
+    the table's vertical foreshortening (1: seen from straight above; lower: from a lower angle); ``clutter``:
+    the wall and discards beyond the hand (hand scenes only)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
     st = make_style(rng, style_pick)
     if hand is None:
         hand = rng.random() < 0.6
-    placed = hand_layout(rng, st, winning) if hand else random_layout(rng, st)
+    placed = hand_layout(rng, st, winning, clutter) if hand else random_layout(rng, st)
     band_t = int(st.thickness * TW)
     xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
-    ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t for p in placed]
+    ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t * (2 if p.stacked else 1) for p in placed]
     pad = TW * 0.6
     x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
     pw, ph = int(x1 - x0) + 1, int(y1 - y0) + 1
@@ -426,6 +464,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
         h, w = face.shape[:2]
         px, py = int(round(p.x - x0)), int(round(p.y - y0))
         if band_t > 0:
+            if p.stacked:  # lower tier first, face down, below the upper tile's own edge
+                paste(plane, band_image(rng, w, band_t, st, True), px, py + h + band_t - 4)
             paste(plane, band_image(rng, w, band_t, st, p.cls == "x"), px, py + h - 2)
         paste(plane, face, px, py)
         quads_plane.append((p, np.array([[px, py], [px + w, py], [px + w, py + h], [px, py + h]], np.float32)))
