@@ -202,6 +202,27 @@ def test_a_turned_photo_that_shows_no_winning_hand_either_way_stays_as_taken():
     assert sum(a == b for a, b in zip(got, truth[::-1], strict=True)) < len(truth) // 2
 
 
+@pytest.mark.parametrize("rotation", [None, "ROTATE_180"], ids=["as taken", "from across the table"])
+def test_the_wall_and_discards_beyond_the_hand_are_left_out_and_the_indicator_on_the_wall_is_read(rotation):
+    # a real table in the picture: the wall with two indicators turned up on it, three rows of discards
+    # further on. The hand comes from the bottom row, the dora from the wall; the reason says what was left out
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "table_wall.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    image = load_image(photo)
+    result = recognize_image(image if rotation is None else cv2.rotate(image, getattr(cv2, rotation)))
+    assert _norm(result["request"]) == _norm(label["request"])
+    assert result["request"]["dora_indicators"] == ["3m", "4z"]
+    assert result.get("turned") == (180 if rotation else None)
+    assert "5 rows of tiles found" in result["reason"] and "3 row(s) further up were left out" in result["reason"]
+    # doubts about discards do not matter to the score: only the wall's and the hand's tiles are listed
+    if rotation is None:
+        assert all(label["tiles"][i]["row"] >= 0 for i in result["uncertain"])
+
+
 def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():
     # hand-worked: 14 touching tiles 20 px wide (centres 20 px apart) in a 2000x1500 photo; the localiser sees
     # it at 512/2000 = 0.256, so 5.12 px apart: gain 24 / 5.12 = 4.6875 (the tiles plus margins, 360x117 px,
