@@ -315,6 +315,39 @@ def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
         assert parse_tiles(hand) == parse_tiles(label["request"]["hand"])
 
 
+def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_path):
+    # a real table around the hand: the page greys out the rows left out of the hand (wall, discards), says so,
+    # leaves them out of the strip of tiles to check, and takes the hand and the dora indicators on the wall
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "table_wall.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    discards = [i for i, t in enumerate(label["tiles"]) if t["row"] < 0]  # the generator's rows beyond the wall
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        page.wait_for_selector(".tilebox")
+        assert "left out" in page.text_content("#photo-overlay")
+        greyed = page.eval_on_selector_all(".tilebox.left-out", "bs => bs.map(b => +b.dataset.index)")
+        assert greyed == discards
+        strip = page.eval_on_selector_all("[data-strip]", "bs => bs.map(b => +b.dataset.strip)")
+        assert strip == [i for i in range(len(label["tiles"])) if i not in discards]
+        # a back on the wall corrected to a face adds an indicator (say a second kan dora was turned up there)
+        back = next(i for i, t in enumerate(label["tiles"]) if t["row"] == 0 and t["tile"] == "x")
+        page.click(f'.tilebox[data-index="{back}"]')
+        page.click('.palette [data-tile="5z"]')
+        page.wait_for_selector(f'.tilebox.fixed[data-index="{back}"]')
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-table.png"))
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        # the winner's fields: tiles, melds, dora indicators, ura indicators; the hand (which holds 5z) unchanged
+        assert parse_tiles(page.input_value("#dialog .winner-block input >> nth=0")) == parse_tiles(label["request"]["hand"])
+        dora = page.input_value("#dialog .winner-block input >> nth=2")
+        assert parse_tiles(dora) == parse_tiles("".join(label["request"]["dora_indicators"]) + "5z")
+
+
 @contextlib.contextmanager
 def _photo_dialog(sync_api, server: str, winner: str, photo: Path):  # noqa: ANN001, ANN202
     """A new EMA game on the tablet page, a self-drawn win by ``winner`` entered by photo, ``photo`` chosen."""

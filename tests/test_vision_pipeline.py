@@ -221,6 +221,9 @@ def test_the_wall_and_discards_beyond_the_hand_are_left_out_and_the_indicator_on
     # doubts about discards do not matter to the score: only the wall's and the hand's tiles are listed
     if rotation is None:
         assert all(label["tiles"][i]["row"] >= 0 for i in result["uncertain"])
+        # the generator's rows: discards below 0, the wall 0, the hand 1
+        assert result["left_out"] == [i for i, t in enumerate(label["tiles"]) if t["row"] < 0]
+        assert result["dora_row"] == [i for i, t in enumerate(label["tiles"]) if t["row"] == 0]
 
 
 def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():

@@ -77,6 +77,8 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
                 out["reason"] = result["reason"]
+            if result.get("left_out"):
+                out["left_out"] = result["left_out"]
             if result.get("turned"):
                 out["turned"] = result["turned"]
             print(json.dumps(out), flush=True)

@@ -392,6 +392,8 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
+    With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards: layout.nearest_rows),
+    and "dora_row" the tiles of the row its dora indicators were read from.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
@@ -440,6 +442,13 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     if request is None:
         result["reason"] = reason
         return result
+    left_out = [i for i, d in enumerate(ordered) if d.left_out]
+    if left_out:
+        result["left_out"] = left_out
+    hand_row = max(d.row for d in ordered)
+    dora_row = [i for i, d in enumerate(ordered) if d.row == hand_row - 1 and not d.left_out]
+    if dora_row:
+        result["dora_row"] = dora_row  # the tiles the indicators were read from (a correction there changes one)
     notes = [reason] if reason else []  # rows left out of the request (layout.nearest_rows)
     if changed:
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "

@@ -104,7 +104,8 @@
         doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
-      status.textContent = result.turned ? `${t("photo_turned")} ${t("tap_to_fix")}` : t("tap_to_fix");
+      status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
+        t("tap_to_fix")].filter(Boolean).join(" ");
       const draw = () => drawBoxes(img);
       if (img.complete) draw(); else img.addEventListener("load", draw);
       // turning the tablet rescales the photo; the boxes follow
@@ -120,12 +121,15 @@
       const sy = img.clientHeight / h;
       // the recogniser lists the tiles it is unsure of (low confidence, a five that may be red, or changed to make the hand win)
       const listed = new Set(result.uncertain || []);
+      // the wall and discards beyond the hand: shown, greyed, not part of the hand (README "Photo convention")
+      const leftOut = new Set(result.left_out || []);
       result.tiles.forEach((tile, i) => {
         const [x1, y1, x2, y2] = tile.box;
         const code = fixes[i] || tile.tile;
         const unsure = !fixes[i] && listed.has(i);
         const box = el("button", {
-          type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}`, "data-index": String(i),
+          type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}${leftOut.has(i) ? " left-out" : ""}`,
+          "data-index": String(i),
           style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
           title: unsure ? t("unsure") : code,
         }, el("span", {}, code));
@@ -133,9 +137,9 @@
         picture.append(box);
       });
       // the same tiles as pictures, big enough to check at a glance and to tap
-      strip.replaceChildren(...result.tiles.map((tile, i) => el("button", {
+      strip.replaceChildren(...result.tiles.flatMap((tile, i) => (leftOut.has(i) ? [] : [el("button", {
         type: "button", class: `strip-tile${fixes[i] ? " fixed" : ""}`, "data-strip": String(i), onclick: () => pick(i, img),
-      }, tileFace(fixes[i] || tile.tile))));
+      }, tileFace(fixes[i] || tile.tile))])));
     }
 
     function pick(i, img) {
@@ -160,25 +164,37 @@
     // the recogniser's request with the player's corrections swapped in (one copy each)
     function correctedRequest() {
       const req = result.request ? JSON.parse(JSON.stringify(result.request)) : null;
-      const changes = Object.entries(fixes).map(([i, code]) => [result.tiles[i].tile, code]);
+      const dora = new Set(result.dora_row || []);
+      const changes = Object.entries(fixes).map(([i, code]) => [result.tiles[i].tile, code, dora.has(+i)]);
       if (!req) {
         const tiles = result.tiles.map((tile, i) => fixes[i] || tile.tile).filter((c) => c !== "x" && !/f$/.test(c));
         return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
       }
-      const fields = [["hand"], ["dora_indicators"], ["ura_indicators"]];
-      for (const [from, to] of changes) {
-        let done = false;
-        for (const [key] of fields) {
-          if (done || typeof req[key] !== "string") continue;
-          const tiles = splitTiles(req[key]);
-          const at = tiles.indexOf(from);
-          if (at >= 0) { tiles[at] = to; req[key] = joinTiles(tiles); done = true; if (key === "hand" && req.win_tile === from) req.win_tile = to; }
+      // the recogniser gives the indicators as a list; the win form (and the score API) take tile text
+      for (const key of ["dora_indicators", "ura_indicators"]) if (Array.isArray(req[key])) req[key] = joinTiles(req[key]);
+      for (const [from, to, inDoraRow] of changes) {
+        if (inDoraRow) {
+          // a tile of the dora row changes, adds (a back read there) or drops (now a back) an indicator
+          const tiles = splitTiles(req.dora_indicators);
+          const at = from === "x" ? -1 : tiles.indexOf(from);
+          if (at >= 0 && to === "x") tiles.splice(at, 1);
+          else if (at >= 0) tiles[at] = to;
+          else if (to !== "x") tiles.push(to);
+          req.dora_indicators = joinTiles(tiles);
+          continue;
+        }
+        // any other tile: the hand or a meld
+        const tiles = splitTiles(req.hand);
+        const at = tiles.indexOf(from);
+        if (at >= 0) {
+          tiles[at] = to; req.hand = joinTiles(tiles);
+          if (req.win_tile === from) req.win_tile = to;
+          continue;
         }
         for (const m of req.melds || []) {
-          if (done) break;
-          const tiles = splitTiles(m.tiles);
-          const at = tiles.indexOf(from);
-          if (at >= 0) { tiles[at] = to; m.tiles = joinTiles(tiles); done = true; }
+          const meld = splitTiles(m.tiles);
+          const i = meld.indexOf(from);
+          if (i >= 0) { meld[i] = to; m.tiles = joinTiles(meld); break; }
         }
       }
       return req;
