@@ -77,8 +77,9 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
                 out["reason"] = result["reason"]
-            if result.get("left_out"):
-                out["left_out"] = result["left_out"]
+            for key in ("left_out", "dora_row"):
+                if result.get(key):
+                    out[key] = result[key]
             if result.get("turned"):
                 out["turned"] = result["turned"]
             print(json.dumps(out), flush=True)

@@ -296,7 +296,7 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     rows kept and a note saying what was left out ("" when nothing was); the tiles left out are marked."""
     if len(groups_by_row) < 2:
         return groups_by_row, ""
-    kept, note = _nearest_rows(groups_by_row)
+    kept, note = _rows_kept(groups_by_row)
     for i, r in enumerate(groups_by_row):
         for g in r:
             for d in g:
@@ -304,7 +304,7 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     return kept, note
 
 
-def _nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
+def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
     above = groups_by_row[-2]
     _backs_of_the_wall(above)
     faces = sum(1 for g in above for d in g if d.tile not in ("x", "?"))
