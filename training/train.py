@@ -26,12 +26,14 @@ CROP_WIN = (192, 256)
 FAR_FILL = (0.25, 0.55)  # a scene photographed from further away: the tiles across a quarter to a half of the width
 _BANK = None
 _FAR = 0.0
+_CLUTTER = 0.0
 
 
-def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0) -> None:
-    global _BANK, _FAR
+def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0) -> None:
+    global _BANK, _FAR, _CLUTTER
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide)
     _FAR = far
+    _CLUTTER = clutter
 
 
 def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
@@ -51,10 +53,12 @@ def gen_chunk(args: tuple[int, int]) -> dict:
     styles = [s for s in _BANK.styles() if s != HELD_OUT]
     locs, targets, crops, ys = [], [], [], []
     for _ in range(n):
+        # no draw when the share is 0, so that runs without clutter make the scenes they always made
+        clutter = bool(_CLUTTER and rng.random() < _CLUTTER)
         if _FAR and rng.random() < _FAR:
-            img, labels = render_scene(rng, _BANK, styles, fill=FAR_FILL)
+            img, labels = render_scene(rng, _BANK, styles, fill=FAR_FILL, clutter=clutter)
         else:
-            img, labels = render_scene(rng, _BANK, styles)
+            img, labels = render_scene(rng, _BANK, styles, clutter=clutter)
         t, scale = letterbox(img)
         canvas = np.zeros((3, LOC_H, LOC_W), np.float32) - 0.5
         hh, ww = min(LOC_H, t.shape[2]), min(LOC_W, t.shape[3])
@@ -69,10 +73,10 @@ def gen_chunk(args: tuple[int, int]) -> dict:
 
 
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
-             far: float = 0.0) -> dict:
+             far: float = 0.0, clutter: float = 0.0) -> dict:
     chunk = 25
     jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
-    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied, n_wide, far)) as pool:
+    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -246,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--far", type=float, default=0.0,
                     help="share of scenes photographed from further away (tiles across 25-55%% of the width); "
                          "0.2 helped far photos but cost normal ones (MODEL_CARD), and the pipeline zooms in on them")
+    ap.add_argument("--clutter", type=float, default=0.0,
+                    help="share of scenes with the wall and discards beyond the hand (make_eval --clutter)")
     ap.add_argument("--loc-steps", type=int, default=5000,
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
     ap.add_argument("--cls-steps", type=int, default=8000)
@@ -262,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers,
-                    args.varied, args.wide, args.far)
+                    args.varied, args.wide, args.far, args.clutter)
     print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
     if args.only in (None, "cls"):
         train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr,
@@ -271,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         train_localiser(data, args.loc_steps, args.seed, args.out)
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
             "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide, "low_res": args.low_res, "far": args.far,
+            "clutter": args.clutter,
             "init": str(args.init) if args.init else None, "lr": args.lr,
             "cls_steps": args.cls_steps if args.only != "loc" else None,
             "loc_steps": args.loc_steps if args.only != "cls" else None,
