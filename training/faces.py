@@ -119,7 +119,11 @@ UNI = {
 
 
 def add_fluffy(bank: FaceBank) -> None:
-    """FluffyStuff Regular (light body) and Black (dark body) from the PNG exports."""
+    """FluffyStuff Regular (light body) and Black (dark body) from the PNG exports. Missing art stops the
+    run: a model trained without it would only show in its numbers (a worktree without ../shared once did)."""
+    if not (ART / "Export").is_dir():
+        raise SystemExit(f"the tile art is missing: expected FluffyStuff's PNG exports in {ART / 'Export'} "
+                         "(shared/tile-art next to the repository, see models/MODEL_CARD.md)")
     for variant in ("Regular", "Black"):
         folder = ART / "Export" / variant
         for stem, cls in FLUFFY.items():
