@@ -251,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of scenes photographed from further away (tiles across 25-55%% of the width); "
                          "0.2 helped far photos but cost normal ones (MODEL_CARD), and the pipeline zooms in on them")
     ap.add_argument("--clutter", type=float, default=0.0,
-                    help="share of scenes with the wall and discards beyond the hand (make_eval --clutter)")
+                    help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
+                         "0.25 made a localiser far better on such photos, about even elsewhere (MODEL_CARD)")
     ap.add_argument("--loc-steps", type=int, default=5000,
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
     ap.add_argument("--cls-steps", type=int, default=8000)
