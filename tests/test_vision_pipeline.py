@@ -226,6 +226,20 @@ def test_the_wall_and_discards_beyond_the_hand_are_left_out_and_the_indicator_on
         assert result["dora_row"] == [i for i, t in enumerate(label["tiles"]) if t["row"] == 0]
 
 
+def test_the_readable_output_puts_the_rows_left_out_on_a_line_of_their_own():
+    from companion.vision.cli import describe
+
+    def tile(code: str, group: int) -> dict:
+        return {"tile": code, "box": [0, 0, 1, 1], "confidence": 0.99, "sideways": False, "group": group}
+
+    result = {"tiles": [tile("9m", 0), tile("1p", 0), tile("x", 1), tile("4s", 1), tile("2z", 2), tile("2z", 2)],
+              "uncertain": [3], "left_out": [0, 1], "reason": "3 rows of tiles found: ...",
+              "request": {"hand": "22z", "melds": [], "win_tile": "2z", "dora_indicators": ["4s"]}}
+    lines = describe("p.jpg", result).splitlines()
+    assert lines[1:3] == ["  left out: 9m 1p", "  x 4s? | 2z 2z"]
+    assert lines[-1] == "  check: 3 rows of tiles found: ... (marked ?)"
+
+
 def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():
     # hand-worked: 14 touching tiles 20 px wide (centres 20 px apart) in a 2000x1500 photo; the localiser sees
     # it at 512/2000 = 0.256, so 5.12 px apart: gain 24 / 5.12 = 4.6875 (the tiles plus margins, 360x117 px,

@@ -93,9 +93,13 @@ def describe(path: str, result: dict) -> str:
     lines = [f"{path}: {len(result['tiles'])} tiles"
              + (f", read turned by {turned} degrees clockwise (taken from another seat)" if turned else "")]
     groups: dict[int, list[str]] = {}
+    aside: dict[int, list[str]] = {}  # the wall and discards beyond the hand (left out of the request)
+    left_out = set(result.get("left_out", ()))
     for i, t in enumerate(result["tiles"]):
         mark = ("~" if t["sideways"] else "") + ("?" if i in result["uncertain"] else "")
-        groups.setdefault(t["group"], []).append(t["tile"] + mark)
+        (aside if i in left_out else groups).setdefault(t["group"], []).append(t["tile"] + mark)
+    if aside:
+        lines.append("  left out: " + " | ".join(" ".join(g) for g in aside.values()))
     lines.append("  " + " | ".join(" ".join(g) for g in groups.values()))
     req = result["request"]
     if req is None:
