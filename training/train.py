@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
                          "0.2 helped far photos but cost normal ones (MODEL_CARD), and the pipeline zooms in on them")
     ap.add_argument("--clutter", type=float, default=0.0,
                     help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
-                         "0.25 made a localiser far better on such photos, about even elsewhere (MODEL_CARD)")
+                         "0.25 and 0.1 made localisers far better on such photos, not better elsewhere (MODEL_CARD)")
     ap.add_argument("--loc-steps", type=int, default=5000,
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
     ap.add_argument("--cls-steps", type=int, default=8000)
