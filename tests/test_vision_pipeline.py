@@ -397,6 +397,39 @@ def test_the_int8_models_are_used_when_present_and_fp32_can_be_forced(monkeypatc
     assert pipeline.model_path("classifier").name == "classifier.onnx"
 
 
+def test_a_second_localiser_in_the_models_folder_is_averaged_with_the_first(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path):
+    # two stand-in localisers whose centre maps peak at the same place. Logits 2 and -1 average to 0.5:
+    # sigmoid 0.62, above DETECT_MIN (0.3), though the second alone (0.27) is below it. Logits 2 and -6
+    # average to -2: sigmoid 0.12, below it, though the first alone (0.88) is above. The average decides,
+    # neither map alone (nor the larger of the two)
+    from companion.vision import pipeline
+
+    class Fixed:
+        def __init__(self, peak: float) -> None:
+            self.peak = peak
+
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            _, _, h, w = feeds["image"].shape
+            maps = np.full((1, 4, h // 4, w // 4), -8.0, np.float32)
+            maps[0, 0, 10, 10] = self.peak
+            maps[0, 2:, 10, 10] = np.log(np.float32(8.0))  # box sizes (log, localiser pixels)
+            return [maps]
+
+    for name in ("localiser.onnx", "localiser-b.onnx"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    assert pipeline.localisers() == ["localiser", "localiser-b"]
+    image = np.full((384, 512, 3), 128, np.uint8)
+    for first, second, found in ((2.0, -1.0, 1), (2.0, -6.0, 0)):
+        stand_ins = {"localiser": Fixed(first), "localiser-b": Fixed(second)}
+        monkeypatch.setattr(pipeline, "session", lambda name, s=stand_ins: s[name])
+        tiles, _ = pipeline._localise_once(image)
+        assert len(tiles) == found
+    (tmp_path / "localiser-b.onnx").unlink()
+    assert pipeline.localisers() == ["localiser"]
+
+
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
     # the classifier sees the same numbers whether a crop is converted alone or in a batch
     from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch, to_tensor

@@ -1,6 +1,7 @@
 """Make the 8-bit run-time copies of the two float ONNX models (static quantisation, onnxruntime).
 
     python -m training.quantize --models models/          # writes models/localiser.int8.onnx, classifier.int8.onnx
+                                                          # (and localiser-b.int8.onnx when localiser-b.onnx is there)
 
 The pipeline prefers `<name>.int8.onnx` when present (COMPANION_PRECISION=fp32 forces the float files).
 Calibration photos are rendered from the training styles only (seeded), never from the held-out style, so
@@ -60,11 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     photos = calibration_photos(args.seed, args.photos)
     batches = classifier_batches(photos)
-    quantize_model(args.models / "localiser.onnx", args.models / "localiser.int8.onnx", "image",
-                   [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
+    written = []
+    for name in ["localiser"] + [n for n in pipeline.SECOND_LOCALISERS if (args.models / f"{n}.onnx").exists()]:
+        quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
+                       [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
+        written.append(args.models / f"{name}.int8.onnx")
     quantize_model(args.models / "classifier.onnx", args.models / "classifier.int8.onnx", "crops", batches)
+    written.append(args.models / "classifier.int8.onnx")
     print(f"calibrated on {len(photos)} photos ({sum(len(b) for b in batches)} crops); wrote "
-          f"{args.models / 'localiser.int8.onnx'} and {args.models / 'classifier.int8.onnx'} in {time.time() - t0:.0f}s")
+          f"{', '.join(map(str, written))} in {time.time() - t0:.0f}s")
     return 0
 
 

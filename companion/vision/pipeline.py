@@ -37,6 +37,7 @@ RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
 COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
+SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
@@ -149,9 +150,21 @@ def _nms(dets: list, iou: float = 0.45) -> list:
     return keep
 
 
+def localisers() -> list[str]:
+    """The localiser models to run: "localiser", and "localiser-b" when it is in the models folder (two nets
+    trained apart, on scenes with and without the wall and discards; their output maps are averaged, which
+    read more whole hands on most evaluation sets than either alone: models/MODEL_CARD.md)."""
+    return ["localiser"] + [name for name in SECOND_LOCALISERS if model_path(name).exists()]
+
+
 def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     x, scale = letterbox(image_bgr)
-    maps = session("localiser").run(None, {"image": x})[0][0]
+    names = localisers()
+    maps = session(names[0]).run(None, {"image": x})[0][0]
+    for name in names[1:]:
+        maps = maps + session(name).run(None, {"image": x})[0][0]
+    if len(names) > 1:
+        maps = maps / np.float32(len(names))
     return decode_maps(maps, scale, image_bgr.shape[:2]), scale
 
 
