@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     photos = calibration_photos(args.seed, args.photos)
     batches = classifier_batches(photos)
     written = []
-    for name in ["localiser"] + [n for n in pipeline.SECOND_LOCALISERS if (args.models / f"{n}.onnx").exists()]:
+    for name in pipeline.localisers():  # the float files here (COMPANION_PRECISION=fp32 above)
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")

@@ -37,7 +37,7 @@ class Det:
     group: int = -1
     stacked: bool = False
     alternatives: tuple[tuple[str, float], ...] = ()  # the classifier's best readings (class, probability)
-    left_out: bool = False  # in a row that the request leaves out (nearest_rows): the wall, discards
+    part: str = ""  # what the request made of its row (nearest_rows): "hand", "dora" or "left out" (wall, discards)
 
     @property
     def cx(self) -> float:
@@ -293,14 +293,13 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     dora indicator turned up on it) and discards further on. The hand is the row nearest the camera (the
     bottom one) and the row right above it gives the dora indicators, unless it holds more than DORA_ROW_MAX
     face-up tiles (then it is taken for discards and left out); every row further up is left out. Returns the
-    rows kept and a note saying what was left out ("" when nothing was); the tiles left out are marked."""
-    if len(groups_by_row) < 2:
-        return groups_by_row, ""
-    kept, note = _rows_kept(groups_by_row)
-    for i, r in enumerate(groups_by_row):
+    rows kept and a note saying what was left out ("" when nothing was); every tile's ``part`` says which it is."""
+    kept, note = _rows_kept(groups_by_row) if len(groups_by_row) > 1 else (groups_by_row, "")
+    parts = ["left out"] * (len(groups_by_row) - len(kept)) + ["dora"] * (len(kept) - 1) + ["hand"]
+    for part, r in zip(parts, groups_by_row, strict=True):
         for g in r:
             for d in g:
-                d.left_out = i < len(groups_by_row) - len(kept)
+                d.part = part
     return kept, note
 
 

@@ -159,12 +159,7 @@ def localisers() -> list[str]:
 
 def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     x, scale = letterbox(image_bgr)
-    names = localisers()
-    maps = session(names[0]).run(None, {"image": x})[0][0]
-    for name in names[1:]:
-        maps = maps + session(name).run(None, {"image": x})[0][0]
-    if len(names) > 1:
-        maps = maps / np.float32(len(names))
+    maps = np.mean([session(name).run(None, {"image": x})[0][0] for name in localisers()], axis=0)
     return decode_maps(maps, scale, image_bgr.shape[:2]), scale
 
 
@@ -439,7 +434,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                 break
     tiles = _tile_dicts(ordered, back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
-    uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and not d.left_out]
+    uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if turn is not None:
         result["turned"] = turn
@@ -455,13 +450,11 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     if request is None:
         result["reason"] = reason
         return result
-    left_out = [i for i, d in enumerate(ordered) if d.left_out]
-    if left_out:
-        result["left_out"] = left_out
-    hand_row = max(d.row for d in ordered)
-    dora_row = [i for i, d in enumerate(ordered) if d.row == hand_row - 1 and not d.left_out]
-    if dora_row:
-        result["dora_row"] = dora_row  # the tiles the indicators were read from (a correction there changes one)
+    # the tiles the indicators were read from ("dora_row": a correction there changes one) and those left out
+    for key, part in (("left_out", "left out"), ("dora_row", "dora")):
+        indices = [i for i, d in enumerate(ordered) if d.part == part]
+        if indices:
+            result[key] = indices
     notes = [reason] if reason else []  # rows left out of the request (layout.nearest_rows)
     if changed:
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
