@@ -308,6 +308,67 @@ def test_a_hand_that_is_no_winning_hand_is_read_with_the_next_likeliest_tile():
     assert sorted(parse_tiles(build_request(groups)[0]["hand"])) == sorted(parse_tiles("123m456p789s234s55z"))
 
 
+def _called_row(concealed: list[str], win: str, meld: list[tuple[str, bool]], alternatives: dict[int, tuple]
+                ) -> list[list[list[Det]]]:
+    """One hand row: concealed tiles, the winning tile apart, then one meld of (code, sideways) tiles; meld
+    tile i may carry alternatives."""
+    def det(x: float, code: str, alts: tuple, sideways: bool = False) -> Det:
+        return Det(box=(x, 0.0, x + 36, 50.0), sideways=sideways, tile=code, confidence=alts[0][1], alternatives=alts)
+
+    def sure(code: str) -> tuple:
+        return ((code, 0.99), ("x", 0.01))
+
+    hand = [det(40.0 * i, c, sure(c)) for i, c in enumerate(concealed)]
+    x = 40.0 * len(concealed) + 60
+    won = [det(x, win, sure(win))]
+    x += 100
+    called = []
+    for i, (code, sideways) in enumerate(meld):
+        called.append(det(x, code, alternatives.get(i, sure(code)), sideways))
+        x += 52 if sideways else 40
+    return [[hand, won, called]]
+
+
+def test_a_misread_called_meld_is_read_with_the_next_likeliest_tile():
+    from companion.vision.pipeline import build_request, complete_hand
+
+    # 123m 789s 11z + 1z won, chi 456p called; its 4p was read as 6p (0.5), 4p the second choice (0.3):
+    # 6p 5p 6p with a sideways tile is no meld, so no request can be built from the tiles as read
+    concealed = ["1m", "2m", "3m", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    meld = [("6p", True), ("5p", False), ("6p", False)]
+    groups = _called_row(concealed, "5z", meld, {0: (("6p", 0.5), ("4p", 0.3), ("3p", 0.2))})
+    request, reason = build_request(groups)
+    assert request is None and "neither a chi nor a pon" in reason
+    changed = complete_hand(groups, request)
+    assert [d.tile for d in changed] == ["4p"] and changed[0].confidence == 0.3
+    request, _ = build_request(groups)
+    assert request["melds"] == [{"type": "chi", "tiles": "456p"}] and request["win_tile"] == "5z"
+
+
+def test_a_closed_kan_with_faces_that_differ_is_read_with_the_next_likeliest_tile():
+    from companion.vision.pipeline import build_request, complete_hand
+
+    # 123m 789s 11z 55z + 5z won, closed kan of 4p shown as back 4p 4p back; one 4p read as 6p (0.45, 4p 0.4)
+    concealed = ["1m", "2m", "3m", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    meld = [("x", False), ("4p", False), ("6p", False), ("x", False)]
+    groups = _called_row(concealed, "5z", meld, {2: (("6p", 0.45), ("4p", 0.4), ("5p", 0.1))})
+    assert build_request(groups)[0] is None
+    changed = complete_hand(groups, None)
+    assert [d.tile for d in changed] == ["4p"]
+    assert build_request(groups)[0]["melds"] == [{"type": "ankan", "tiles": "4444p"}]
+
+
+def test_a_meld_no_likely_reading_mends_is_left_alone():
+    from companion.vision.pipeline import build_request, complete_hand
+
+    # the second choice makes a chi, but one 200 times less likely than the tile as read: no guess
+    concealed = ["1m", "2m", "3m", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    meld = [("6p", True), ("5p", False), ("6p", False)]
+    groups = _called_row(concealed, "5z", meld, {0: (("6p", 0.995), ("4p", 0.004), ("3p", 0.001))})
+    assert complete_hand(groups, build_request(groups)[0]) == []
+    assert [d.tile for d in groups[0][2]] == ["6p", "5p", "6p"]
+
+
 def test_a_winning_hand_and_a_hand_no_reading_completes_are_left_alone():
     from companion.vision.pipeline import build_request, complete_hand
 

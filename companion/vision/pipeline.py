@@ -492,11 +492,13 @@ def _is_complete(request: dict) -> bool | None:
 
 
 def complete_hand(groups: list, request: dict | None) -> list[Det]:
-    """A photo of a won hand shows a winning hand. When the tiles as read make none, the least sure hand tiles
-    are read as their next likeliest classes (one, then two at a time) and the likeliest combination that
-    makes a winning hand is kept. Returns the tiles changed (their ``tile`` and ``confidence`` updated, so
-    that they are listed as uncertain); nothing when the hand is complete already or no such reading exists."""
-    if request is None or _is_complete(request) is not False:
+    """A photo of a won hand shows a winning hand. When the tiles as read make none, or make no request at all
+    (a called meld or a closed kan misread: 4p 6p 4p with the sideways tile is neither a chi nor a pon), the
+    least sure hand tiles are read as their next likeliest classes (one, then two at a time) and the likeliest
+    combination that makes a request with a winning hand is kept. Returns the tiles changed (their ``tile``
+    and ``confidence`` updated, so that they are listed as uncertain); nothing when the hand is complete
+    already or no such reading exists."""
+    if not groups or (request is not None and _is_complete(request) is not False):
         return []
     hand = [d for g in groups[-1] for d in g if len(d.alternatives) > 1 and d.tile not in ("x", "?")
             and not d.tile.endswith("f")]
