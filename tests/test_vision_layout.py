@@ -93,6 +93,19 @@ def test_added_kan_tile_on_top_of_sideways_tile_is_kakan():
     assert req["hand"] == "234m456p789s11z"
 
 
+def test_added_kan_top_tile_left_of_its_base_stays_with_its_kan_not_the_meld_before():
+    # chi 456m then an added kan of 3m; the top tile's box starts 8 px left of the sideways one it lies on
+    # (as regressed boxes do), so its centre lies left of that tile's: it still belongs to the kan
+    dets = row("2m 2m 2s 3s 4s 8s 8s | 2m | 4ms 5m 6m | 3ms 3m 3m")
+    side = dets[-3]
+    x1, y1, x2, _ = side.box
+    dets.append(Det(box=(x1 - 8, y1 - W - 2, x2 - 8, y1 - 2), sideways=True, tile="3m", confidence=0.99))
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "chi", "tiles": "456m"}, {"type": "kakan", "tiles": "3333m"}]
+    assert req["hand"] == "222m23488s" and req["win_tile"] == "2m"
+
+
 def test_dora_indicators_come_from_the_row_above_and_backs_there_are_ignored():
     hand = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z")
     dora = row("x 3m 0p", x=60, bottom=100)

@@ -118,12 +118,13 @@ def _pitch(row: list[Det], tile_w: float) -> float:
 
 
 def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
+    """The row cut into groups at gaps wider than GROUP_GAP pitches. An added kan's top tile joins the group
+    of the sideways tile it lies on, whichever side of it its centre falls."""
     pitch = _pitch(row, tile_w)
     groups: list[list[Det]] = []
     prev = None
     for d in row:
-        if d.stacked and groups:
-            groups[-1].append(d)
+        if d.stacked:
             continue
         if prev is None:
             groups.append([d])
@@ -135,6 +136,16 @@ def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
             else:
                 groups[-1].append(d)
         prev = d
+    for top in (d for d in row if d.stacked):
+        def overlap(below: Det) -> float:
+            return min(top.box[2], below.box[2]) - max(top.box[0], below.box[0])
+        below = max((d for g in groups for d in g if d.sideways), key=overlap, default=None)
+        home = next((g for g in groups if below in g), None) if below is not None else None
+        if home is None:
+            groups.append([top])
+        else:
+            home.append(top)
+            home.sort(key=row.index)
     return groups
 
 
