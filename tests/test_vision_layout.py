@@ -192,6 +192,36 @@ def test_tilted_photo_keeps_one_row():
     assert len(layout.rows) == 1
 
 
+def _growing(tiles: str, grow: float) -> list[Det]:
+    """Tiles as in row(), each `grow` times the size of the one before (a row photographed at a slant, its far
+    end smaller); '|' a gap of a third of the tile before it."""
+    out, x, scale = [], 0.0, 1.0
+    for token in tiles.split():
+        if token == "|":
+            x += (out[-1].box[2] - out[-1].box[0]) / 3
+            continue
+        side = len(token) == 3
+        w, h = (H * scale, W * scale) if side else (W * scale, H * scale)
+        out.append(Det(box=(x, 200.0 - h, x + w, 200.0), sideways=side, tile=token[:2], confidence=0.99))
+        x += w + 0.5
+        scale *= grow
+    return out
+
+
+def test_a_row_growing_towards_the_camera_is_cut_only_at_its_gaps():
+    # the near end's tiles are twice the size of the far end's (6% larger each): touching tiles there are
+    # further apart than the row's typical pitch, yet no gap; the gaps, a third of a tile, are
+    dets = _growing("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5zs 5z 5z", 1.06)
+    assert dets[-1].box[3] - dets[-1].box[1] > 2 * H
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["hand"] == "123m456p789s11z" and req["win_tile"] == "1z"
+    assert req["melds"] == [{"type": "pon", "tiles": "555z"}]
+    # the same row shrinking towards the right (the camera on the left)
+    req, reason = request_of(_growing("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5zs 5z 5z", 1 / 1.06))
+    assert reason == "" and req["melds"] == [{"type": "pon", "tiles": "555z"}]
+
+
 def test_winning_tile_not_set_apart_gives_no_request_and_says_why():
     dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z")
     req, reason = request_of(dets)

@@ -117,10 +117,18 @@ def _pitch(row: list[Det], tile_w: float) -> float:
     return median(d[: max(1, (len(d) + 1) // 2)])
 
 
+def _upright_height(d: Det) -> float:
+    """How tall the tile would stand upright: a sideways tile's box height is an upright one's width."""
+    h = d.box[3] - d.box[1]
+    return max(h * SIDE_RATIO if d.sideways else h, 1.0)
+
+
 def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
     """The row cut into groups at gaps wider than GROUP_GAP pitches. An added kan's top tile joins the group
     of the sideways tile it lies on, whichever side of it its centre falls."""
     pitch = _pitch(row, tile_w)
+    sizes = {id(d): _upright_height(d) for d in row}
+    typical = median(sizes.values()) if sizes else 1.0
     groups: list[list[Det]] = []
     prev = None
     for d in row:
@@ -129,9 +137,12 @@ def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
         if prev is None:
             groups.append([d])
         else:
+            # a row photographed at a slant grows towards the camera: the pitch here scales with these two
+            # tiles' size against the row's typical one
+            near = pitch * min(max((sizes[id(prev)] + sizes[id(d)]) / 2 / typical, 0.6), 1.6)
             # half widths along the row: a sideways tile is as wide as an upright one is tall (about 4:3)
-            half = (SIDE_RATIO if prev.sideways else 1.0) * pitch / 2 + (SIDE_RATIO if d.sideways else 1.0) * pitch / 2
-            if d.cx - prev.cx - half > GROUP_GAP * pitch:
+            half = (SIDE_RATIO if prev.sideways else 1.0) * near / 2 + (SIDE_RATIO if d.sideways else 1.0) * near / 2
+            if d.cx - prev.cx - half > GROUP_GAP * near:
                 groups.append([d])
             else:
                 groups[-1].append(d)
