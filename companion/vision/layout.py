@@ -89,7 +89,7 @@ def group_rows(dets: list[Det]) -> Layout:
             if other is r:
                 continue
             for below in other:
-                overlap = min(top.box[2], below.box[2]) - max(top.box[0], below.box[0])
+                overlap = _overlap(top, below)
                 if (below.sideways and overlap > 0.5 * (below.box[2] - below.box[0])
                         and abs(top.box[3] - below.box[1]) < 0.6 * h):
                     top.stacked = True
@@ -148,16 +148,19 @@ def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
                 groups[-1].append(d)
         prev = d
     for top in (d for d in row if d.stacked):
-        def overlap(below: Det) -> float:
-            return min(top.box[2], below.box[2]) - max(top.box[0], below.box[0])
-        below = max((d for g in groups for d in g if d.sideways), key=overlap, default=None)
-        home = next((g for g in groups if below in g), None) if below is not None else None
+        home = max((g for g in groups if any(d.sideways for d in g)), default=None,
+                   key=lambda g, top=top: max(_overlap(top, d) for d in g if d.sideways))
         if home is None:
             groups.append([top])
         else:
             home.append(top)
             home.sort(key=row.index)
     return groups
+
+
+def _overlap(a: Det, b: Det) -> float:
+    """How far two boxes overlap along the row (negative: the gap between them)."""
+    return min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
 
 
 def assign_groups(layout: Layout) -> list[list[list[Det]]]:
