@@ -182,15 +182,19 @@ def photo_server(tmp_path, monkeypatch):
 
     saved: list[tuple] = []
     module = types.ModuleType("companion.vision")
+    module.reads = []
 
-    def recognize_image(image):
+    def recognize_image(image, dora=None, fixes=None, turned=None):
         # 14 tiles in a row; the first is really 2m (the stand-in "misreads" it as 1m)
         codes = ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
+        module.reads.append((fixes, turned))
+        for i, code in (fixes or {}).items():  # the player's corrections, as the pipeline applies them
+            codes[i] = code
         tiles = [{"tile": c, "box": [10 + 45 * i, 20, 50 + 45 * i, 80], "confidence": 0.5 if i == 0 else 0.98,
                   "sideways": False, "group": 0} for i, c in enumerate(codes)]
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
-        return {"tiles": tiles, "request": {"hand": "134m567p33s456s789s", "win_tile": "9s"}, "uncertain": [0, 5]}
+        return {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5]}
 
     def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
@@ -205,7 +209,7 @@ def photo_server(tmp_path, monkeypatch):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}", saved, tmp_path
+        yield f"http://127.0.0.1:{server.effective_port}", saved, tmp_path, module.reads
     finally:
         server.close()
 
@@ -221,7 +225,7 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
 
     from companion.tiles import parse_tiles
 
-    base, saved, tmp_path = photo_server
+    base, saved, tmp_path, reads = photo_server
     photo = tmp_path / "hand.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
     req = urllib.request.Request(base + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
@@ -253,6 +257,8 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         state = page.evaluate("window.Companion.state")
         assert state["scores"] == {"Ann": 30000, "Bob": 31000, "Cid": 29000, "Dan": 30000}
         assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning
+        # the photo was read twice: as sent, then with the correction (the request built anew from it)
+        assert reads == [(None, None), ({0: "2m"}, 0)]
 
 
 def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tmp_path):
@@ -345,7 +351,41 @@ def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_pa
         # the winner's fields: tiles, melds, dora indicators, ura indicators; the hand (which holds 5z) unchanged
         assert parse_tiles(page.input_value("#dialog .winner-block input >> nth=0")) == parse_tiles(label["request"]["hand"])
         dora = page.input_value("#dialog .winner-block input >> nth=2")
-        assert parse_tiles(dora) == parse_tiles("".join(label["request"]["dora_indicators"]) + "5z")
+        # the photo read again with the correction: the indicators in the row's order, the new one first
+        assert sorted(parse_tiles(dora)) == sorted(parse_tiles("".join(label["request"]["dora_indicators"]) + "5z"))
+
+
+def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):
+    # the chi 789m of the fixture with its 8m painted over by the hand's 6m: the recogniser reads 7m 6m 9m, no
+    # meld, so the photo gives no request. One tap sets the tile to 8m; the page has the photo read again with
+    # the correction, and the win form gets the hand and both melds as the label has them
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    import cv2
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    image = cv2.imread(str(fixture))
+    six, eight = ([int(round(v)) for v in label["tiles"][i]["box"]] for i in (9, 13))
+    assert (label["tiles"][9]["tile"], label["tiles"][13]["tile"]) == ("6m", "8m")
+    image[eight[1]:eight[3], eight[0]:eight[2]] = cv2.resize(image[six[1]:six[3], six[0]:six[2]],
+                                                             (eight[2] - eight[0], eight[3] - eight[1]))
+    cv2.imwrite(str(tmp_path / "misread.png"), image)
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "misread.png") as page:
+        page.wait_for_selector(".tilebox")
+        assert page.inner_text('.tilebox[data-index="13"] span') == "6m"
+        page.click('.tilebox[data-index="13"]')
+        page.click('.palette [data-tile="8m"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="13"]')
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        fields = [page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3)]
+        assert parse_tiles(fields[0]) == parse_tiles(label["request"]["hand"])
+        assert sorted(fields[1].split()) == sorted(m["tiles"] for m in label["request"]["melds"])
+        assert sorted(parse_tiles(fields[2])) == sorted(parse_tiles("".join(label["request"]["dora_indicators"])))
 
 
 @contextlib.contextmanager

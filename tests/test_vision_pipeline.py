@@ -546,3 +546,102 @@ def test_a_five_that_may_be_red_is_listed_for_a_check_even_when_read_with_confid
     assert not _unsure(det("5s", 0.88, ("3s", 0.10)))  # a sure five with other runners-up
     assert not _unsure(det("5z", 0.90, ("6z", 0.09)))  # the white dragon is no five
     assert _unsure(det("3m", 0.79, ("2m", 0.2)))  # below CONFIDENCE_MIN, as before
+
+
+# ----- the player's corrections: the photo read again with them, the request built anew -----------------------
+
+def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: str) -> None:
+    """The classifier made sure of a wrong class for the tile whose centre lies in label_box (photo as taken):
+    no alternative is likely, so nothing but the player can mend it."""
+    from companion.vision import pipeline
+
+    real = pipeline.class_probabilities
+    x1, y1, x2, y2 = label_box
+
+    def wrong(image, boxes):  # noqa: ANN001, ANN202
+        p = real(image, boxes)
+        for k, (box, _) in enumerate(boxes):
+            if x1 <= (box[0] + box[2]) / 2 <= x2 and y1 <= (box[1] + box[3]) / 2 <= y2:
+                p[k] = 0.0
+                p[k, pipeline.classes().index(as_class)] = 1.0
+        return p
+
+    monkeypatch.setattr(pipeline, "class_probabilities", wrong)
+
+
+def test_a_meld_misread_beyond_mending_becomes_a_meld_again_with_the_players_correction(monkeypatch):
+    # won_melds_dora: chi 789m with the 7m sideways (tiles 12-14); its 8m read as 6m for sure: 7m 6m 9m is no
+    # meld, so no request. The player sets tile 13 to 8m: the photo is read again with it and the request is
+    # the label's; the corrected tile is not listed for a check
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "won_melds_dora.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    assert label["tiles"][13]["tile"] == "8m" and label["tiles"][12]["sideways"]
+    _misread(monkeypatch, label["tiles"][13]["box"], "6m")
+    image = load_image(photo)
+    first = recognize_image(image)
+    assert first["tiles"][13]["tile"] == "6m" and first["request"] is None
+    assert "neither a chi nor a pon" in first["reason"]
+    again = recognize_image(image, fixes={13: "8m"}, turned=first.get("turned"))
+    assert _norm(again["request"]) == _norm(label["request"])
+    assert again["tiles"][13]["tile"] == "8m" and again["tiles"][13]["confidence"] == 1.0
+    assert 13 not in again["uncertain"]
+    # the player's word stands even where it makes no hand: a sure 8m set back to 6m stays 6m
+    wrong = recognize_image(image, fixes={13: "6m"})
+    assert wrong["request"] is None and wrong["tiles"][13]["tile"] == "6m"
+
+
+def test_corrections_of_a_photo_read_turned_are_applied_to_that_reading():
+    # read from across the table, the photo's tiles come in the label's order ("turned": 180); a correction of
+    # the second dora indicator (tile 3, 9s) sent with turned=180 changes that indicator and nothing else
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "won_melds_dora.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    across = cv2.rotate(load_image(photo), cv2.ROTATE_180)
+    first = recognize_image(across)
+    assert first["turned"] == 180 and first["tiles"][3]["tile"] == "9s"
+    again = recognize_image(across, fixes={3: "1z"}, turned=180)
+    assert again["turned"] == 180
+    assert [t["tile"] for t in again["tiles"]] == [t["tile"] for t in label["tiles"][:3]] + ["1z"] + [
+        t["tile"] for t in label["tiles"][4:]]
+    assert again["request"]["dora_indicators"] == ["3z", "1z"]
+    assert [t["box"] for t in again["tiles"]] == [t["box"] for t in first["tiles"]]
+
+
+def test_corrections_that_cannot_belong_to_the_photo_are_refused():
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / "won_melds_dora.jpg")
+    with pytest.raises(InvalidRequestError, match="19 tiles were found"):
+        recognize_image(image, fixes={19: "1m"})
+    with pytest.raises(InvalidRequestError, match="tile classes"):
+        recognize_image(image, fixes={2: "10m"})
+    with pytest.raises(InvalidRequestError, match="turned must be"):
+        recognize_image(image, fixes={}, turned=45)
+
+
+def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: Path):
+    # the page sends the photo again with "fixes" (JSON: tile index -> tile) and the first answer's "turned"
+    import io
+
+    from companion.web import create_app
+
+    photo = FIXTURES / "won_melds_dora.jpg"
+    client = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True}).test_client()
+
+    def post(**fields):  # noqa: ANN003, ANN202
+        data = {"image": (io.BytesIO(photo.read_bytes()), "hand.jpg"), **fields}
+        return client.post("/api/recognize", data=data, content_type="multipart/form-data")
+
+    ok = post(fixes='{"3": "1z"}', turned="0")
+    assert ok.status_code == 200 and ok.get_json()["request"]["dora_indicators"] == ["3z", "1z"]
+    for fields, words in (({"fixes": "{3: 1z}"}, "JSON object"), ({"fixes": '["1z"]'}, "JSON object"),
+                          ({"fixes": '{"3": "1x"}'}, "tile classes"), ({"fixes": '{"40": "1z"}'}, "19 tiles"),
+                          ({"turned": "45"}, "0, 90, 180 or 270")):
+        bad = post(**fields)
+        assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 
-def recognize_image(image_bgr: Any, dora_image: Any = None) -> dict:
-    """See companion.vision.pipeline.recognize_image."""
+def recognize_image(image_bgr: Any, dora_image: Any = None, **options: Any) -> dict:
+    """See companion.vision.pipeline.recognize_image (options: turns, fixes, turned)."""
     from companion.vision.pipeline import recognize_image as run
 
-    return run(image_bgr, dora_image)
+    return run(image_bgr, dora_image, **options)
 
 
 def save_correction(image_bgr: Any, box: Any, tile: str, folder: Path, sideways: bool | None = None) -> Path:

@@ -38,6 +38,7 @@ class Det:
     stacked: bool = False
     alternatives: tuple[tuple[str, float], ...] = ()  # the classifier's best readings (class, probability)
     part: str = ""  # what the request made of its row (nearest_rows): "hand", "dora" or "left out" (wall, discards)
+    checked: bool = False  # set by the player (a correction): no rule reads it as anything else
 
     @property
     def cx(self) -> float:
@@ -296,7 +297,8 @@ def _backs_read_as_white_dragons(group: list[Det]) -> None:
     if (all(d.tile in ("x", "5z") for d in ends) and any(d.tile == "5z" for d in ends) and len(middle) == 1
             and middle.isdisjoint({"x", "5z", "?"})):
         for d in ends:
-            d.tile = "x"
+            if not d.checked:
+                d.tile = "x"
 
 
 def _backs_of_the_wall(row: list[list[Det]]) -> None:
@@ -310,7 +312,8 @@ def _backs_of_the_wall(row: list[list[Det]]) -> None:
     backs = [d for d in tiles if d.tile == "x" or counts[_kind(d.tile)] >= WALL_REPEATS]
     if len(backs) > len([d for d in backs if d.tile == "x"]) and 3 * len(backs) >= 2 * len(tiles):
         for d in backs:
-            d.tile = "x"
+            if not d.checked:
+                d.tile = "x"
 
 
 def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:

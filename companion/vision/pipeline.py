@@ -386,11 +386,20 @@ def _turns_to_try(ordered: list[Det]) -> tuple:
     return _TURNS[:1] if longest >= LONG_ROW else _TURNS
 
 
-def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None
+def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None
                ) -> tuple[list[Det], dict | None, str, list[Det], Callable | None]:
     """Tiles in reading order, the request (or None and the reason), the tiles that :func:`complete_hand`
-    read again, and the way back for their boxes (see :func:`_read`)."""
+    read again, and the way back for their boxes (see :func:`_read`). ``fixes`` (tile index in reading order
+    -> class) are the player's corrections, applied before the request is built and kept as they are."""
     ordered, groups, back = _read(image_bgr, max_rows)
+    if fixes and max(fixes) >= len(ordered):
+        from companion.errors import InvalidRequestError
+
+        raise InvalidRequestError(f"a correction for tile {max(fixes)} (counted from 0), but {len(ordered)} tiles "
+                                  "were found in this photo: send the photo the corrections were made on")
+    for i, tile in (fixes or {}).items():
+        d = ordered[i]
+        d.tile, d.confidence, d.alternatives, d.checked = tile, 1.0, ((tile, 1.0),), True
     request, reason = build_request(groups)
     changed = complete_hand(groups, request)
     if changed:
@@ -398,7 +407,8 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None
     return ordered, request, reason, changed, back
 
 
-def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True) -> dict:
+def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
+                    fixes: dict[int, str] | None = None, turned: int | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards: layout.nearest_rows),
     and "dora_row" the tiles of the row its dora indicators were read from.
@@ -412,10 +422,18 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     the request's indicators (after those of a dora row in the first photo); its tiles are returned under
     "dora_photo" with their own "uncertain" list.
 
+    ``fixes`` and ``turned`` read the photo again with the player's corrections: ``fixes`` maps indices of a
+    first result's "tiles" to the classes the player chose, ``turned`` is that result's "turned" (None or 0:
+    as taken), and the photo is read that way round only, so that the indices mean the same tiles. The
+    corrected tiles count as sure and stay as set; the request is built anew from them (a misread meld mended
+    by hand becomes a meld again), the winning shape may still mend other tiles.
+
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
+    if fixes is not None or turned:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0)
     ordered, request, reason, changed, back = _read_hand(image_bgr)
     turn = None
     if request is None and ordered and turns:
@@ -432,6 +450,34 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                 back = _then(inner, partial(_box_back, back=inverse, width=width, height=height))
                 turn = degrees
                 break
+    return _result(ordered, request, reason, changed, back, turn, dora_image)
+
+
+def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int) -> dict:
+    """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``."""
+    from companion.errors import InvalidRequestError
+
+    names = set(classes())
+    wrong = {i: t for i, t in fixes.items() if not isinstance(i, int) or i < 0 or t not in names}
+    if wrong:
+        raise InvalidRequestError(f"corrections must map tile indices to tile classes (1m..9s, 1z..7z, 0m/0p/0s, "
+                                  f"1f..8f, x); not {wrong}")
+    if turned == 0:
+        ordered, request, reason, changed, back = _read_hand(image_bgr, fixes=fixes)
+        return _result(ordered, request, reason, changed, back, None, dora_image)
+    angle = next((a for a, degrees in _TURNS if degrees == turned), None)
+    if angle is None:
+        raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
+    height, width = image_bgr.shape[:2]
+    view, inverse = straighten(image_bgr, angle)
+    ordered, request, reason, changed, inner = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes)
+    back = _then(inner, partial(_box_back, back=inverse, width=width, height=height))
+    return _result(ordered, request, reason, changed, back, turned, dora_image)
+
+
+def _result(ordered: list[Det], request: dict | None, reason: str, changed: list[Det], back: Callable | None,
+            turn: int | None, dora_image: np.ndarray | None) -> dict:
+    """recognize_image's answer from the read it settled on."""
     tiles = _tile_dicts(ordered, back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
     uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and d.part != "left out"]

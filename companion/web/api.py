@@ -3,6 +3,7 @@ and turn its errors into ``{"error": message, "code": code}`` with a 4xx status.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -263,6 +264,27 @@ def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
     return image, data
 
 
+def _corrections_of_a_reading() -> dict:
+    """The form fields "fixes" and "turned" of /api/recognize, checked; {} when neither is sent."""
+    options: dict = {}
+    raw = request.form.get("fixes")
+    if raw is not None:
+        try:
+            fixes = json.loads(raw)
+        except ValueError as exc:
+            raise InvalidRequestError(f'"fixes" must be a JSON object of tile index -> tile, e.g. {{"3": "5m"}} ({exc})') from exc
+        if not isinstance(fixes, dict) or not all(isinstance(k, str) and k.isdigit() and isinstance(v, str)
+                                                  for k, v in fixes.items()):
+            raise InvalidRequestError('"fixes" must be a JSON object of tile index -> tile, e.g. {"3": "5m"}')
+        options["fixes"] = {int(k): v for k, v in fixes.items()}
+    turned = request.form.get("turned")
+    if turned not in (None, ""):
+        if turned not in ("0", "90", "180", "270"):
+            raise InvalidRequestError(f'"turned" must be 0, 90, 180 or 270 (the first answer\'s "turned"), not {turned!r}')
+        options["turned"] = int(turned)
+    return options
+
+
 def _vision() -> Any:
     import importlib
 
@@ -286,9 +308,15 @@ def recognize():  # noqa: ANN201
     image, _ = _uploaded_image()
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora = _uploaded_image("dora")[0] if "dora" in request.files else None
+    # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned"):
+    # the photo is read again that way round and the request built from the corrected tiles
+    options = _corrections_of_a_reading()
     vision = _vision()
     try:
-        result = vision.recognize_image(image) if dora is None else vision.recognize_image(image, dora)
+        if options:
+            result = vision.recognize_image(image, dora, **options)
+        else:
+            result = vision.recognize_image(image) if dora is None else vision.recognize_image(image, dora)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:

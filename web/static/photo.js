@@ -170,8 +170,7 @@
         const tiles = result.tiles.map((tile, i) => fixes[i] || tile.tile).filter((c) => c !== "x" && !/f$/.test(c));
         return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
       }
-      // the recogniser gives the indicators as a list; the win form (and the score API) take tile text
-      for (const key of ["dora_indicators", "ura_indicators"]) if (Array.isArray(req[key])) req[key] = joinTiles(req[key]);
+      textIndicators(req);
       for (const [from, to, inDoraRow] of changes) {
         if (inDoraRow) {
           // a tile of the dora row changes, adds (a back read there) or drops (now a back) an indicator
@@ -200,8 +199,28 @@
       return req;
     }
 
+    // the recogniser gives the indicators as a list; the win form (and the score API) take tile text
+    function textIndicators(req) {
+      for (const key of ["dora_indicators", "ura_indicators"]) if (Array.isArray(req[key])) req[key] = joinTiles(req[key]);
+      return req;
+    }
+
+    // with corrections, the server reads the photo again with them and builds the request anew (a meld mended
+    // by a tap is a meld again); when even then no request comes out, the page swaps the tiles itself
+    async function requestToScore() {
+      if (!Object.keys(fixes).length) return correctedRequest();
+      const form = new FormData();
+      form.append("image", file);
+      if (doraFile) form.append("dora", doraFile);
+      form.append("fixes", JSON.stringify(fixes));
+      form.append("turned", String(result.turned || 0));
+      const again = await C.api("POST", "/api/recognize", undefined, { form });
+      return again.request ? textIndicators(again.request) : correctedRequest();
+    }
+
     useBtn.addEventListener("click", async () => {
-      const req = correctedRequest();
+      let req;
+      try { req = await requestToScore(); } catch (err) { scored.replaceChildren(el("p", { class: "error" }, err.message)); return; }
       const st = C.state;
       // the game's rules value, house rules for valuing hands included, as the table will score the win
       const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
