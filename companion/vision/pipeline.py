@@ -440,17 +440,23 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
-        height, width = image_bgr.shape[:2]
         for angle, degrees in _turns_to_try(ordered):
-            turned, inverse = straighten(image_bgr, angle)
-            again = _read_hand(turned, max_rows=TURNED_MAX_ROWS)
+            again = _read_turned(image_bgr, angle)
             if again[1] is not None and _is_complete(again[1]):
-                ordered, request, reason, changed, inner = again
-                # boxes on the photo as it was taken: off the turned photo's own straightening, then the turn
-                back = _then(inner, partial(_box_back, back=inverse, width=width, height=height))
+                ordered, request, reason, changed, back = again
                 turn = degrees
                 break
     return _result(ordered, request, reason, changed, back, turn, dora_image)
+
+
+def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None
+                 ) -> tuple[list[Det], dict | None, str, list[Det], Callable]:
+    """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
+    taken: off the turned photo's own straightening, then the turn."""
+    height, width = image_bgr.shape[:2]
+    view, inverse = straighten(image_bgr, angle)
+    ordered, request, reason, changed, inner = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes)
+    return ordered, request, reason, changed, _then(inner, partial(_box_back, back=inverse, width=width, height=height))
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int) -> dict:
@@ -463,16 +469,11 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         raise InvalidRequestError(f"corrections must map tile indices to tile classes (1m..9s, 1z..7z, 0m/0p/0s, "
                                   f"1f..8f, x); not {wrong}")
     if turned == 0:
-        ordered, request, reason, changed, back = _read_hand(image_bgr, fixes=fixes)
-        return _result(ordered, request, reason, changed, back, None, dora_image)
+        return _result(*_read_hand(image_bgr, fixes=fixes), None, dora_image)
     angle = next((a for a, degrees in _TURNS if degrees == turned), None)
     if angle is None:
         raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-    height, width = image_bgr.shape[:2]
-    view, inverse = straighten(image_bgr, angle)
-    ordered, request, reason, changed, inner = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes)
-    back = _then(inner, partial(_box_back, back=inverse, width=width, height=height))
-    return _result(ordered, request, reason, changed, back, turned, dora_image)
+    return _result(*_read_turned(image_bgr, angle, fixes), turned, dora_image)
 
 
 def _result(ordered: list[Det], request: dict | None, reason: str, changed: list[Det], back: Callable | None,
