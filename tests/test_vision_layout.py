@@ -93,6 +93,23 @@ def test_added_kan_tile_on_top_of_sideways_tile_is_kakan():
     assert req["hand"] == "234m456p789s11z"
 
 
+def test_two_added_kans_tops_are_folded_back_each_onto_its_kan():
+    # the two top tiles lie level with each other, a tile's width above the hand: alone they would make a row
+    # of two above the hand, i.e. two "dora indicators", and two pons; a stray back seen in the same line must
+    # not keep them there
+    dets = row("8p 8p 3s 3s 9s 9s 9s | 3s | 1p 1ps 1p | 7zs 7z 7z")
+    for side, tile in ((dets[-5], "1p"), (dets[-3], "7z")):
+        x1, y1, x2, _ = side.box
+        dets.append(Det(box=(x1, y1 - W - 2, x2, y1 - 2), sideways=True, tile=tile, confidence=0.99))
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "kakan", "tiles": "1111p"}, {"type": "kakan", "tiles": "7777z"}]
+    assert req["hand"] == "88p333999s" and req["win_tile"] == "3s" and req["dora_indicators"] == []
+    dets.append(Det(box=(10.0, 200 - H - W - 2, 10 + W, 200 - H - 2 + 0.0), sideways=False, tile="x", confidence=0.5))
+    req, reason = request_of(dets)
+    assert [m["type"] for m in req["melds"]] == ["kakan", "kakan"] and req["dora_indicators"] == []
+
+
 def test_added_kan_top_tile_left_of_its_base_stays_with_its_kan_not_the_meld_before():
     # chi 456m then an added kan of 3m; the top tile's box starts 8 px left of the sideways one it lies on
     # (as regressed boxes do), so its centre lies left of that tile's: it still belongs to the kan

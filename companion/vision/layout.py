@@ -81,24 +81,19 @@ def group_rows(dets: list[Det]) -> Layout:
             rows.append([d])
         else:
             best.append(d)
-    # an added kan's top tile lies on the sideways tile below it: fold that one-tile "row" back in
+    # an added kan's top tile lies on the sideways tile below it, and so falls into a "row" of its own (with
+    # the other added kans' tops): each is folded back into the row of the tile it lies on
     for r in list(rows):
-        if len(r) != 1 or not r[0].sideways:
-            continue
-        top = r[0]
-        for other in rows:
-            if other is r:
-                continue
-            for below in other:
-                overlap = _overlap(top, below)
-                if (below.sideways and overlap > 0.5 * (below.box[2] - below.box[0])
-                        and abs(top.box[3] - below.box[1]) < 0.6 * h):
-                    top.stacked = True
-                    other.append(top)
-                    rows.remove(r)
-                    break
-            if top.stacked:
-                break
+        for top in [d for d in r if d.sideways]:
+            below = next((b for other in rows if other is not r for b in other
+                          if b.sideways and _overlap(top, b) > 0.5 * (b.box[2] - b.box[0])
+                          and abs(top.box[3] - b.box[1]) < 0.6 * h), None)
+            if below is not None:
+                top.stacked = True
+                r.remove(top)
+                next(other for other in rows if below in other).append(top)
+        if not r:
+            rows.remove(r)
     rows.sort(key=lambda r: median(d.cy for d in r))
     for i, r in enumerate(rows):
         r.sort(key=lambda d: (d.cx, d.stacked))
