@@ -110,6 +110,14 @@ def test_two_added_kans_tops_are_folded_back_each_onto_its_kan():
     assert [m["type"] for m in req["melds"]] == ["kakan", "kakan"] and req["dora_indicators"] == []
 
 
+def test_a_column_of_tiles_that_look_sideways_is_not_folded_into_one_row():
+    # a photo on its side: the hand's tiles stand in a column, each looking sideways and touching the next.
+    # Only a stack of two is an added kan; the column stays five rows (so that the photo is read turned)
+    dets = [Det(box=(100.0, 200 - (k + 1) * (W + 1), 100 + H, 200 - k * (W + 1)), sideways=True, tile="1m",
+                confidence=0.99) for k in range(5)]
+    assert len(group_rows(dets).rows) == 5
+
+
 def test_added_kan_top_tile_left_of_its_base_stays_with_its_kan_not_the_meld_before():
     # chi 456m then an added kan of 3m; the top tile's box starts 8 px left of the sideways one it lies on
     # (as regressed boxes do), so its centre lies left of that tile's: it still belongs to the kan

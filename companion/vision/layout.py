@@ -82,12 +82,16 @@ def group_rows(dets: list[Det]) -> Layout:
         else:
             best.append(d)
     # an added kan's top tile lies on the sideways tile below it, and so falls into a "row" of its own (with
-    # the other added kans' tops): each is folded back into the row of the tile it lies on
+    # the other added kans' tops): each is folded back into the row of the tile it lies on. A stack of two
+    # only: in a photo on its side every tile of the hand looks sideways and lies on the next one
+    def lies_on(top: Det, below: Det) -> bool:
+        return (top.sideways and below.sideways and _overlap(top, below) > 0.5 * (below.box[2] - below.box[0])
+                and abs(top.box[3] - below.box[1]) < 0.6 * h)
+
     for r in list(rows):
-        for top in [d for d in r if d.sideways]:
+        for top in [d for d in r if d.sideways and not any(lies_on(o, d) for o in dets)]:
             below = next((b for other in rows if other is not r for b in other
-                          if b.sideways and _overlap(top, b) > 0.5 * (b.box[2] - b.box[0])
-                          and abs(top.box[3] - b.box[1]) < 0.6 * h), None)
+                          if lies_on(top, b) and not any(lies_on(b, o) for o in dets)), None)
             if below is not None:
                 top.stacked = True
                 r.remove(top)
