@@ -437,6 +437,23 @@ def test_a_meld_no_likely_reading_mends_is_left_alone():
     assert [d.tile for d in groups[0][2]] == ["6p", "5p", "6p"]
 
 
+def test_melds_of_a_hand_that_is_no_winning_one_are_mended_into_melds():
+    from companion.vision.pipeline import build_request, complete_hand, mend_melds
+
+    # 1m 4m 7m 2p 5p 8p 3s 6s 9s 1z + 2z apart (no winning hand), chi 456p called with its 4p read as 6p (0.5;
+    # 4p 0.3): no reading completes the hand, yet called melds are melds whatever the hand
+    concealed = ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z"]
+    groups = _called_row(concealed, "2z", [("6p", True), ("5p", False), ("6p", False)],
+                         {0: (("6p", 0.5), ("4p", 0.3), ("3p", 0.2))})
+    assert build_request(groups)[0] is None and complete_hand(groups, None) == []
+    changed = mend_melds(groups)
+    assert [d.tile for d in changed] == ["4p"] and changed[0].confidence == 0.3
+    request, _ = build_request(groups)
+    assert request["melds"] == [{"type": "chi", "tiles": "456p"}] and request["win_tile"] == "2z"
+    # only tiles right of the first group are read again: the concealed tiles stay as read
+    assert [d.tile for d in groups[0][0]] == concealed
+
+
 def test_a_winning_hand_and_a_hand_no_reading_completes_are_left_alone():
     from companion.vision.pipeline import build_request, complete_hand
 

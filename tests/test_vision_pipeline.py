@@ -550,9 +550,11 @@ def test_a_five_that_may_be_red_is_listed_for_a_check_even_when_read_with_confid
 
 # ----- the player's corrections: the photo read again with them, the request built anew -----------------------
 
-def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: str) -> None:
+def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: str,
+             second: tuple[str, float] | None = None) -> None:
     """The classifier made sure of a wrong class for the tile whose centre lies in label_box (photo as taken):
-    no alternative is likely, so nothing but the player can mend it."""
+    no alternative is likely, so nothing but the player can mend it; or, with ``second``, almost sure, the
+    true class (say) ``second[0]`` holding probability ``second[1]``."""
     from companion.vision import pipeline
 
     real = pipeline.class_probabilities
@@ -563,7 +565,9 @@ def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: 
         for k, (box, _) in enumerate(boxes):
             if x1 <= (box[0] + box[2]) / 2 <= x2 and y1 <= (box[1] + box[3]) / 2 <= y2:
                 p[k] = 0.0
-                p[k, pipeline.classes().index(as_class)] = 1.0
+                p[k, pipeline.classes().index(as_class)] = 1.0 - (second[1] if second else 0.0)
+                if second:
+                    p[k, pipeline.classes().index(second[0])] = second[1]
         return p
 
     monkeypatch.setattr(pipeline, "class_probabilities", wrong)
@@ -590,6 +594,22 @@ def test_a_meld_misread_beyond_mending_becomes_a_meld_again_with_the_players_cor
     # the player's word stands even where it makes no hand: a sure 8m set back to 6m stays 6m
     wrong = recognize_image(image, fixes={13: "6m"})
     assert wrong["request"] is None and wrong["tiles"][13]["tile"] == "6m"
+
+
+def test_a_meld_misread_in_a_hand_that_is_no_winning_one_is_mended_into_a_meld(monkeypatch):
+    # minkan_pon's hand is dealt at random (no winning hand, so the winning shape cannot help). Its pon 111p
+    # (tiles 12-14) with the last 1p read as 2p (0.6; 1p 0.4) is no meld; called melds are melds, so the 1p
+    # is read again as such, listed for a check, and the request is the label's
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "minkan_pon.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    assert label["tiles"][14]["tile"] == "1p" and label["request"]["melds"][1] == {"type": "pon", "tiles": "111p"}
+    _misread(monkeypatch, label["tiles"][14]["box"], "2p", second=("1p", 0.4))
+    result = recognize_image(load_image(photo))
+    assert _norm(result["request"]) == _norm(label["request"])
+    assert result["completed"] == [14] and 14 in result["uncertain"]
+    assert "make called melds" in result["reason"]
 
 
 def test_corrections_of_a_photo_read_turned_are_applied_to_that_reading():

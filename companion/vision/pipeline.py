@@ -11,6 +11,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -386,11 +387,31 @@ def _turns_to_try(ordered: list[Det]) -> tuple:
     return _TURNS[:1] if longest >= LONG_ROW else _TURNS
 
 
-def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None
-               ) -> tuple[list[Det], dict | None, str, list[Det], Callable | None]:
-    """Tiles in reading order, the request (or None and the reason), the tiles that :func:`complete_hand`
-    read again, and the way back for their boxes (see :func:`_read`). ``fixes`` (tile index in reading order
-    -> class) are the player's corrections, applied before the request is built and kept as they are."""
+@dataclass
+class Reading:
+    """One read of a photo: tiles in reading order, their groups per row, the request (or None and the reason),
+    the tiles read again to make it (:func:`complete_hand`, :func:`mend_melds`), and the way back for the
+    boxes onto the photo as taken (see :func:`_read`)."""
+
+    ordered: list[Det]
+    groups: list
+    request: dict | None
+    reason: str
+    changed: list[Det]
+    back: Callable | None
+
+    def mend_melds(self) -> None:
+        """No request: the melds mended if a likely reading makes them melds (:func:`mend_melds`)."""
+        if self.request is None:
+            self.changed = mend_melds(self.groups)
+            if self.changed:
+                self.request, self.reason = build_request(self.groups)
+
+
+def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None) -> Reading:
+    """The photo read, the request built and, where the tiles make no winning hand, completed
+    (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
+    applied before the request is built and kept as they are."""
     ordered, groups, back = _read(image_bgr, max_rows)
     if fixes and max(fixes) >= len(ordered):
         from companion.errors import InvalidRequestError
@@ -404,7 +425,7 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     changed = complete_hand(groups, request)
     if changed:
         request, reason = build_request(groups)
-    return ordered, request, reason, changed, back
+    return Reading(ordered, groups, request, reason, changed, back)
 
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
@@ -434,29 +455,30 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     """
     if fixes is not None or turned:
         return _read_again(image_bgr, dora_image, fixes or {}, turned or 0)
-    ordered, request, reason, changed, back = _read_hand(image_bgr)
+    reading = _read_hand(image_bgr)
     turn = None
-    if request is None and ordered and turns:
+    if reading.request is None and reading.ordered and turns:
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
-        for angle, degrees in _turns_to_try(ordered):
+        for angle, degrees in _turns_to_try(reading.ordered):
             again = _read_turned(image_bgr, angle)
-            if again[1] is not None and _is_complete(again[1]):
-                ordered, request, reason, changed, back = again
-                turn = degrees
+            if again.request is not None and _is_complete(again.request):
+                reading, turn = again, degrees
                 break
-    return _result(ordered, request, reason, changed, back, turn, dora_image)
+    # melds mended only now: a photo on its side read as taken could be "mended" into some hand
+    reading.mend_melds()
+    return _result(reading, turn, dora_image)
 
 
-def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None
-                 ) -> tuple[list[Det], dict | None, str, list[Det], Callable]:
+def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
-    ordered, request, reason, changed, inner = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes)
-    return ordered, request, reason, changed, _then(inner, partial(_box_back, back=inverse, width=width, height=height))
+    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes)
+    reading.back = _then(reading.back, partial(_box_back, back=inverse, width=width, height=height))
+    return reading
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int) -> dict:
@@ -469,17 +491,20 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         raise InvalidRequestError(f"corrections must map tile indices to tile classes (1m..9s, 1z..7z, 0m/0p/0s, "
                                   f"1f..8f, x); not {wrong}")
     if turned == 0:
-        return _result(*_read_hand(image_bgr, fixes=fixes), None, dora_image)
-    angle = next((a for a, degrees in _TURNS if degrees == turned), None)
-    if angle is None:
-        raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-    return _result(*_read_turned(image_bgr, angle, fixes), turned, dora_image)
+        reading = _read_hand(image_bgr, fixes=fixes)
+    else:
+        angle = next((a for a, degrees in _TURNS if degrees == turned), None)
+        if angle is None:
+            raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
+        reading = _read_turned(image_bgr, angle, fixes)
+    reading.mend_melds()
+    return _result(reading, turned or None, dora_image)
 
 
-def _result(ordered: list[Det], request: dict | None, reason: str, changed: list[Det], back: Callable | None,
-            turn: int | None, dora_image: np.ndarray | None) -> dict:
+def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -> dict:
     """recognize_image's answer from the read it settled on."""
-    tiles = _tile_dicts(ordered, back)
+    ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
+    tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
     uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
@@ -504,8 +529,9 @@ def _result(ordered: list[Det], request: dict | None, reason: str, changed: list
             result[key] = indices
     notes = [reason] if reason else []  # rows left out of the request (layout.nearest_rows)
     if changed:
+        made = "a winning hand" if _is_complete(request) else "called melds"
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
-                     "make a winning hand; check them before scoring")
+                     f"make {made}; check them before scoring")
     elif uncertain or dora_unsure:
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
@@ -547,10 +573,28 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
     already or no such reading exists."""
     if not groups or (request is not None and _is_complete(request) is not False):
         return []
-    hand = [d for g in groups[-1] for d in g if len(d.alternatives) > 1 and d.tile not in ("x", "?")
-            and not d.tile.endswith("f")]
-    hand.sort(key=lambda d: d.alternatives[0][1])
-    choices = [(d, tile, prob / d.alternatives[0][1]) for d in hand[:COMPLETE_CANDIDATES]
+    hand = [d for g in groups[-1] for d in g]
+    return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)))
+
+
+def mend_melds(groups: list) -> list[Det]:
+    """Called melds are melds, won hand or not: when the tiles make no request, the least sure tiles right of
+    the first group of the hand row (where the melds lie) are read as their next likeliest classes, and the
+    likeliest reading that makes a request is kept (see :func:`complete_hand`). For photos of hands that are
+    not (yet) winning ones, and won hands that no reading of two tiles completes."""
+    if not groups or not groups[-1]:
+        return []
+    beyond = [d for g in groups[-1][1:] for d in g]
+    return _likeliest_reading(groups, beyond, lambda req: True)
+
+
+def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], bool]) -> list[Det]:
+    """Of ``tiles``, the COMPLETE_CANDIDATES least sure are read as their next likeliest classes, one then two
+    at a time; the likeliest reading whose request ``accept`` takes is kept if it is at least COMPLETE_MIN_ODDS
+    as likely as the tiles as read. Returns the tiles changed."""
+    unsure = sorted((d for d in tiles if len(d.alternatives) > 1 and d.tile not in ("x", "?") and not d.tile.endswith("f")),
+                    key=lambda d: d.alternatives[0][1])
+    choices = [(d, tile, prob / d.alternatives[0][1]) for d in unsure[:COMPLETE_CANDIDATES]
                for tile, prob in d.alternatives[1:] if tile != "x" and not tile.endswith("f")]
     best: tuple[float, list] | None = None
     trials = [[c] for c in choices] + [[a, b] for i, a in enumerate(choices) for b in choices[i + 1:] if a[0] is not b[0]]
@@ -562,7 +606,7 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
         for d, tile, _ in trial:
             d.tile = tile
         req, _ = build_request(groups)
-        if req is not None and _is_complete(req):
+        if req is not None and accept(req):
             best = (odds, trial)
         for d, tile in before:
             d.tile = tile
