@@ -247,6 +247,26 @@ def test_a_row_growing_towards_the_camera_is_cut_only_at_its_gaps():
     assert reason == "" and req["melds"] == [{"type": "pon", "tiles": "555z"}]
 
 
+def _askew(tiles: list[str], last_step: float) -> list[Det]:
+    """Tiles 40 px apart centre to centre, their boxes 50 px wide (tiles seen askew: the boxes overlap), the
+    last one ``last_step`` px after the one before it."""
+    xs = [40.0 * i for i in range(len(tiles) - 1)]
+    xs.append(xs[-1] + last_step)
+    return [Det(box=(x - 25, 160.0, x + 25, 200.0), sideways=False, tile=t, confidence=0.99) for x, t in zip(xs, tiles)]
+
+
+def test_a_winning_tile_a_little_apart_among_overlapping_boxes_is_found_by_its_centre():
+    # README "Photo convention": the winning tile lies a little apart. Seen askew, the boxes overlap and
+    # every edge gap is negative; the step between centres still shows it: 46 px against 40 (15% longer)
+    tiles = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z", "2z"]
+    req, reason = request_of(_askew(tiles, 46.0))
+    assert reason == "" and req["win_tile"] == "2z" and req["hand"] == "123m456p789s11222z"
+    # evenly laid (40 px, or 42: within the jitter of touching tiles) it is not apart
+    for step in (40.0, 42.0):
+        req, reason = request_of(_askew(tiles, step))
+        assert req is None and "winning tile" in reason
+
+
 def test_winning_tile_not_set_apart_gives_no_request_and_says_why():
     dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z")
     req, reason = request_of(dets)

@@ -23,6 +23,7 @@ SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
+WIN_APART_STEP = 1.1  # a step between centres this much longer than the ones before it sets the winning tile apart
 
 
 @dataclass
@@ -268,12 +269,23 @@ def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
 
 def win_tile_apart(concealed: list[Det]) -> bool:
     """The last concealed tile lies apart when the gap before it is clearly the widest among the concealed
-    tiles (twice the next widest), even where it is narrower than GROUP_GAP asks (a tightly laid hand)."""
+    tiles (twice the next widest), even where it is narrower than GROUP_GAP asks (a tightly laid hand); or,
+    where the boxes overlap (the tiles seen askew: their edges say little), when the step from centre to
+    centre before it is WIN_APART_STEP times the steps before it, and no other step stands out as much."""
     gaps = [_gap(a, b) for a, b in zip(concealed, concealed[1:], strict=False)]
     if len(gaps) < 2:
         return False
     tile_w = concealed[-1].box[2] - concealed[-1].box[0]
-    return gaps[-1] > 0.05 * tile_w and gaps[-1] >= 2.0 * max(max(gaps[:-1]), 0.0)
+    if gaps[-1] > 0.05 * tile_w and gaps[-1] >= 2.0 * max(max(gaps[:-1]), 0.0):
+        return True
+    steps = [b.cx - a.cx for a, b in zip(concealed, concealed[1:], strict=False)]
+
+    def against_neighbours(i: int) -> float:  # a step against the four before it (after it, for the first)
+        near = steps[max(0, i - 4):i] or steps[i + 1:i + 5]
+        return steps[i] / max(median(near), 1e-6)
+
+    ratios = [against_neighbours(i) for i in range(len(steps))]
+    return ratios[-1] >= WIN_APART_STEP and ratios[-1] >= max(ratios[:-1])
 
 
 def _mpsz(tiles: list[str]) -> str:
