@@ -595,7 +595,7 @@ def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], 
     unsure = sorted((d for d in tiles if len(d.alternatives) > 1 and d.tile not in ("x", "?") and not d.tile.endswith("f")),
                     key=lambda d: d.alternatives[0][1])
     choices = [(d, tile, prob / d.alternatives[0][1]) for d in unsure[:COMPLETE_CANDIDATES]
-               for tile, prob in d.alternatives[1:] if tile != "x" and not tile.endswith("f")]
+               for tile, prob in d.alternatives[1:] if not tile.endswith("f")]
     best: tuple[float, list] | None = None
     trials = [[c] for c in choices] + [[a, b] for i, a in enumerate(choices) for b in choices[i + 1:] if a[0] is not b[0]]
     for trial in trials:
