@@ -252,7 +252,7 @@ def _askew(tiles: list[str], last_step: float) -> list[Det]:
     last one ``last_step`` px after the one before it."""
     xs = [40.0 * i for i in range(len(tiles) - 1)]
     xs.append(xs[-1] + last_step)
-    return [Det(box=(x - 25, 160.0, x + 25, 200.0), sideways=False, tile=t, confidence=0.99) for x, t in zip(xs, tiles)]
+    return [Det(box=(x - 25, 160.0, x + 25, 200.0), sideways=False, tile=t, confidence=0.99) for x, t in zip(xs, tiles, strict=True)]
 
 
 def test_a_winning_tile_a_little_apart_among_overlapping_boxes_is_found_by_its_centre():
