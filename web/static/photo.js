@@ -34,6 +34,16 @@
     return out;
   }
 
+  // why the photo gave no hand, in the page's language: the recogniser's reasons (companion/vision/layout.py,
+  // build_request) by their wording; any other is shown as it comes
+  function noHandText(reason) {
+    let m;
+    if (/winning tile is not set apart/.test(reason)) return t("no_hand_win_apart");
+    if ((m = /^group (\d+) of the hand row/.exec(reason))) return t("no_hand_meld").replace("{n}", m[1]);
+    if ((m = /^(\d+) tiles found in the hand/.exec(reason))) return t("no_hand_count").replace("{n}", m[1]);
+    return t("no_hand_other").replace("{reason}", reason);
+  }
+
   let overlay = null;
 
   function open({ player, onTiles }) {
@@ -105,6 +115,7 @@
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
       status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
+        result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended") : "",
         t("tap_to_fix")].filter(Boolean).join(" ");
       const draw = () => drawBoxes(img);
       if (img.complete) draw(); else img.addEventListener("load", draw);
