@@ -378,9 +378,11 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
         page.wait_for_selector(".tilebox")
         assert page.inner_text('.tilebox[data-index="13"] span') == "6m"
         # the page says why no hand came out, in its language (German too)
-        assert "No hand read: group 3 of the hand row is no meld" in page.text_content("#photo-overlay")
+        assert "No hand read: a group right of the winning tile is no meld" in page.text_content("#photo-overlay")
         assert page.evaluate("['no_hand_win_apart', 'no_hand_meld', 'no_hand_count', 'no_hand_other', 'tiles_mended']"
                              ".every((k) => window.I18N.de[k] && window.I18N.de[k] !== window.I18N.en[k])")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-no-hand.png"))
         page.click('.tilebox[data-index="13"]')
         page.click('.palette [data-tile="8m"]')
         page.wait_for_selector('.tilebox.fixed[data-index="13"]')

@@ -39,7 +39,7 @@
   function noHandText(reason) {
     let m;
     if (/winning tile is not set apart/.test(reason)) return t("no_hand_win_apart");
-    if ((m = /^group (\d+) of the hand row/.exec(reason))) return t("no_hand_meld").replace("{n}", m[1]);
+    if (/^group \d+ of the hand row/.test(reason)) return t("no_hand_meld");
     if ((m = /^(\d+) tiles found in the hand/.exec(reason))) return t("no_hand_count").replace("{n}", m[1]);
     return t("no_hand_other").replace("{reason}", reason);
   }
