@@ -243,9 +243,7 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert page.locator(".tilebox").count() == 14
         assert [page.get_attribute(f".tilebox.unsure >> nth={k}", "data-index") for k in range(2)] == ["0", "5"]
         assert page.locator(".tilebox.unsure").count() == 2
-        page.click('.tilebox[data-index="0"]')
-        page.click('.palette [data-tile="2m"]')
-        page.wait_for_selector('.tilebox.fixed[data-index="0"]')
+        _correct(page, 0, "2m")
         page.screenshot(path=str(ARTIFACTS / "photo.png"))
         page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
@@ -341,9 +339,7 @@ def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_pa
         assert strip == [i for i in range(len(label["tiles"])) if i not in discards]
         # a back on the wall corrected to a face adds an indicator (say a second kan dora was turned up there)
         back = next(i for i, t in enumerate(label["tiles"]) if t["row"] == 0 and t["tile"] == "x")
-        page.click(f'.tilebox[data-index="{back}"]')
-        page.click('.palette [data-tile="5z"]')
-        page.wait_for_selector(f'.tilebox.fixed[data-index="{back}"]')
+        _correct(page, back, "5z")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-table.png"))
         page.click("#photo-overlay .primary")
@@ -383,15 +379,20 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
                              ".every((k) => window.I18N.de[k] && window.I18N.de[k] !== window.I18N.en[k])")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-no-hand.png"))
-        page.click('.tilebox[data-index="13"]')
-        page.click('.palette [data-tile="8m"]')
-        page.wait_for_selector('.tilebox.fixed[data-index="13"]')
+        _correct(page, 13, "8m")
         page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
         fields = [page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3)]
         assert parse_tiles(fields[0]) == parse_tiles(label["request"]["hand"])
         assert sorted(fields[1].split()) == sorted(m["tiles"] for m in label["request"]["melds"])
         assert sorted(parse_tiles(fields[2])) == sorted(parse_tiles("".join(label["request"]["dora_indicators"])))
+
+
+def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
+    """On the photo page: tap the tile ``index`` and pick ``tile`` from the palette."""
+    page.click(f'.tilebox[data-index="{index}"]')
+    page.click(f'.palette [data-tile="{tile}"]')
+    page.wait_for_selector(f'.tilebox.fixed[data-index="{index}"]')
 
 
 @contextlib.contextmanager
