@@ -485,11 +485,10 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``."""
     from companion.errors import InvalidRequestError
 
-    names = set(classes())
-    wrong = {i: t for i, t in fixes.items() if not isinstance(i, int) or i < 0 or t not in names}
-    if wrong:
-        raise InvalidRequestError(f"corrections must map tile indices to tile classes (1m..9s, 1z..7z, 0m/0p/0s, "
-                                  f"1f..8f, x); not {wrong}")
+    for i, tile in fixes.items():
+        if not isinstance(i, int) or i < 0:
+            raise InvalidRequestError(f"corrections must map tile indices (0, 1, ...) to tiles; not {i!r}")
+        _check_class(tile)
     if turned == 0:
         reading = _read_hand(image_bgr, fixes=fixes)
     else:
@@ -632,6 +631,14 @@ def annotate(image_bgr: np.ndarray, result: dict) -> np.ndarray:
     return out
 
 
+def _check_class(tile: str) -> None:
+    """A clear error for a tile that is none of the classifier's classes (a correction, a saved crop)."""
+    if tile not in classes():
+        from companion.errors import InvalidRequestError
+
+        raise InvalidRequestError(f"unknown tile class {tile!r}; the tile classes are {' '.join(classes())}")
+
+
 def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], tile: str, folder: Path,
                     sideways: bool | None = None) -> Path:
     """Keep the corrected tile as a labelled crop (folder/<tile>/<time>.png) for `companion train --finetune`.
@@ -642,8 +649,7 @@ def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], til
     """
     from companion.errors import InvalidRequestError
 
-    if tile not in classes():
-        raise InvalidRequestError(f"unknown tile class {tile!r}; expected one of {' '.join(classes())}")
+    _check_class(tile)
     x1, y1, x2, y2 = (float(v) for v in box)
     if not (x2 > x1 and y2 > y1):
         raise InvalidRequestError("box must be [x1, y1, x2, y2] with x2 > x1 and y2 > y1")

@@ -172,61 +172,31 @@
         } }, tileFace(code))));
     }
 
-    // the recogniser's request with the player's corrections swapped in (one copy each)
-    function correctedRequest() {
-      const req = result.request ? JSON.parse(JSON.stringify(result.request)) : null;
-      const dora = new Set(result.dora_row || []);
-      const changes = Object.entries(fixes).map(([i, code]) => [result.tiles[i].tile, code, dora.has(+i)]);
-      if (!req) {
-        const tiles = result.tiles.map((tile, i) => fixes[i] || tile.tile).filter((c) => c !== "x" && !/f$/.test(c));
-        return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
-      }
-      textIndicators(req);
-      for (const [from, to, inDoraRow] of changes) {
-        if (inDoraRow) {
-          // a tile of the dora row changes, adds (a back read there) or drops (now a back) an indicator
-          const tiles = splitTiles(req.dora_indicators);
-          const at = from === "x" ? -1 : tiles.indexOf(from);
-          if (at >= 0 && to === "x") tiles.splice(at, 1);
-          else if (at >= 0) tiles[at] = to;
-          else if (to !== "x") tiles.push(to);
-          req.dora_indicators = joinTiles(tiles);
-          continue;
-        }
-        // any other tile: the hand or a meld
-        const tiles = splitTiles(req.hand);
-        const at = tiles.indexOf(from);
-        if (at >= 0) {
-          tiles[at] = to; req.hand = joinTiles(tiles);
-          if (req.win_tile === from) req.win_tile = to;
-          continue;
-        }
-        for (const m of req.melds || []) {
-          const meld = splitTiles(m.tiles);
-          const i = meld.indexOf(from);
-          if (i >= 0) { meld[i] = to; m.tiles = joinTiles(meld); break; }
-        }
-      }
-      return req;
-    }
-
     // the recogniser gives the indicators as a list; the win form (and the score API) take tile text
     function textIndicators(req) {
       for (const key of ["dora_indicators", "ura_indicators"]) if (Array.isArray(req[key])) req[key] = joinTiles(req[key]);
       return req;
     }
 
+    // no request from the photo: every face-up tile (as corrected) in the hand, the last as the winning tile
+    function flatRequest() {
+      const tiles = result.tiles.map((tile, i) => fixes[i] || tile.tile).filter((c) => c !== "x" && !/f$/.test(c));
+      return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
+    }
+
     // with corrections, the server reads the photo again with them and builds the request anew (a meld mended
-    // by a tap is a meld again); when even then no request comes out, the page swaps the tiles itself
+    // by a tap is a meld again, a back corrected on the wall an indicator)
     async function requestToScore() {
-      if (!Object.keys(fixes).length) return correctedRequest();
-      const form = new FormData();
-      form.append("image", file);
-      if (doraFile) form.append("dora", doraFile);
-      form.append("fixes", JSON.stringify(fixes));
-      form.append("turned", String(result.turned || 0));
-      const again = await C.api("POST", "/api/recognize", undefined, { form });
-      return again.request ? textIndicators(again.request) : correctedRequest();
+      let req = result.request;
+      if (Object.keys(fixes).length) {
+        const form = new FormData();
+        form.append("image", file);
+        if (doraFile) form.append("dora", doraFile);
+        form.append("fixes", JSON.stringify(fixes));
+        form.append("turned", String(result.turned || 0));
+        req = (await C.api("POST", "/api/recognize", undefined, { form })).request;
+      }
+      return req ? textIndicators(JSON.parse(JSON.stringify(req))) : flatRequest();
     }
 
     useBtn.addEventListener("click", async () => {
