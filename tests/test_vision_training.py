@@ -27,7 +27,7 @@ def banks():
         plain = build_bank(3, n_procedural=2, with_uni=False, n_varied=1)
     except SystemExit as exc:  # a checkout without ../shared/tile-art
         pytest.skip(str(exc))
-    widened = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2)
+    widened = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2, n_maroon=2)
     return plain, widened
 
 
@@ -37,7 +37,19 @@ def test_adding_wide_sets_leaves_the_earlier_sets_of_a_seed_unchanged(banks):
     for style in plain.styles():
         for cls, faces in plain.faces[style].items():
             assert all(np.array_equal(a, b) for a, b in zip(faces, widened.faces[style][cls], strict=True)), (style, cls)
-    assert sorted(set(widened.styles()) - set(plain.styles())) == ["procw000", "procw001"]
+    assert sorted(set(widened.styles()) - set(plain.styles())) == ["procr000", "procr001", "procw000", "procw001"]
+
+
+def test_maroon_sets_print_their_red_fives_in_dark_reds(banks):
+    # train --maroon: red fives in dark, brownish or wine reds (as some sets print them, and as any red looks
+    # under warm, dim light), not the bright red of most sets (INKS "red" is 190, 25, 30)
+    _, widened = banks
+    for style in ("procr000", "procr001"):
+        face = widened.faces[style]["0s"][0]
+        ink = face[face.shape[0] // 4:]  # below the corner numeral, which some sets print in their usual red
+        rgb = np.median(ink[..., :3][ink[..., 3] > 200].astype(float), axis=0)  # some bamboo has white joints
+        assert 60 <= rgb[0] <= 160, (style, rgb)
+        assert rgb[0] - max(rgb[1], rgb[2]) >= 25, (style, rgb)
 
 
 def test_every_wide_set_draws_every_face_class_with_some_ink(banks):

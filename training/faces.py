@@ -246,6 +246,8 @@ class Palette:
 
 
 INKS_MORE = {"brown": (95, 55, 25), "purple": (85, 35, 115), "teal": (10, 95, 105), "orange": (210, 90, 20)}
+# red fives printed in dark, brownish or wine reds: old or cheap sets, and any red under warm, dim light
+MAROONS = {"maroon": (90, 12, 18), "oxblood": (110, 25, 25), "brownred": (130, 35, 28), "wine": (105, 15, 45)}
 
 
 class VariedPalette(Palette):
@@ -700,8 +702,10 @@ def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
 
 
 def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
-                   wide: bool = False) -> dict[str, np.ndarray]:
+                   wide: bool = False, maroon: bool = False) -> dict[str, np.ndarray]:
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
+    if maroon:
+        pal.five_red = _jitter(rng, MAROONS[rng.choice(list(MAROONS))], 20)
     font = fonts[rng.integers(len(fonts))]
     out: dict[str, np.ndarray] = {}
     for n in range(1, 10):
@@ -721,9 +725,11 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
     return out
 
 
-def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0) -> FaceBank:
-    """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette) and n_wide sets
-    (WidePalette), the last two each from their own random stream."""
+def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0,
+               n_maroon: int = 0) -> FaceBank:
+    """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette), n_wide sets
+    (WidePalette) and n_maroon WidePalette sets with red fives in dark reds, the last three each from their
+    own random stream."""
     rng = np.random.default_rng(seed)
     bank = FaceBank()
     add_fluffy(bank)
@@ -741,6 +747,10 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varie
     for i in range(n_wide):
         for cls, face in procedural_set(wrng, fonts, wide=True).items():
             bank.add(f"procw{i:03d}", cls, face)
+    mrng = np.random.default_rng(seed + 1299709)
+    for i in range(n_maroon):
+        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True).items():
+            bank.add(f"procr{i:03d}", cls, face)
     return bank
 
 

@@ -29,9 +29,11 @@ _FAR = 0.0
 _CLUTTER = 0.0
 
 
-def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0) -> None:
+def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
+          n_maroon: int = 0) -> None:
     global _BANK, _FAR, _CLUTTER
-    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide)
+    _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide,
+                       n_maroon=n_maroon)
     _FAR = far
     _CLUTTER = clutter
 
@@ -73,10 +75,11 @@ def gen_chunk(args: tuple[int, int]) -> dict:
 
 
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
-             far: float = 0.0, clutter: float = 0.0) -> dict:
+             far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0) -> dict:
     chunk = 25
     jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
-    with Pool(workers, initializer=_init, initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter)) as pool:
+    with Pool(workers, initializer=_init,
+              initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -245,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="more procedural sets drawn with the wider palette (one-ink, other birds, circles, bamboo)")
     ap.add_argument("--wide", type=int, default=40,
                     help="more procedural sets drawn with WidePalette (more birds, small characters, small pictures)")
+    ap.add_argument("--maroon", type=int, default=0,
+                    help="more WidePalette sets whose red fives are printed in dark, brownish or wine reds")
     ap.add_argument("--low-res", type=float, default=0.4,
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
     ap.add_argument("--far", type=float, default=0.0,
@@ -269,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers,
-                    args.varied, args.wide, args.far, args.clutter)
+                    args.varied, args.wide, args.far, args.clutter, args.maroon)
     print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
     if args.only in (None, "cls"):
         train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr,
@@ -277,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "loc"):
         train_localiser(data, args.loc_steps, args.seed, args.out)
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
-            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide, "low_res": args.low_res, "far": args.far,
+            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide,
+            "maroon_styles": args.maroon, "low_res": args.low_res, "far": args.far,
             "clutter": args.clutter,
             "init": str(args.init) if args.init else None, "lr": args.lr,
             "cls_steps": args.cls_steps if args.only != "loc" else None,
