@@ -38,3 +38,23 @@ def test_uncertain_marking_is_counted_for_wrong_and_right_tiles(tmp_path):
     assert res["marked"] == {"wrong": [0, 1], "right": [1, 2]}
     assert res["marked_below"] == {"0.6": {"wrong": 0, "right": 1}, "0.8": {"wrong": 1, "right": 1}}
     assert res["tile_accuracy"] == 3 / 5 and res["exact_hand_rate"] == 0
+
+
+def test_red_fives_taken_for_plain_ones_are_counted_apart_from_other_misreads(tmp_path):
+    items = _folder(tmp_path, [["0m", "5m", "0p", "3s"], ["0s", "5p"]])
+    answers = iter([(["5m", "5m", "0p", "3s"], None)] * 2 + [(["5s", "0p"], None)])
+
+    def predict(image):  # noqa: ANN001, ANN202
+        return next(answers)
+
+    res = evaluate(items, predict)
+    # by hand: 0m->5m and 0s->5s are red fives read as plain, 5p->0p a plain five read as red; 3 red fives labelled
+    assert res["red_fives"] == {"read_plain": 2, "plain_read_red": 1, "in_labels": 3}
+    assert res["other_kind"] == 0
+
+    (tmp_path / "b").mkdir()
+    items = _folder(tmp_path / "b", [["0m", "5p", "1z"]])
+    answers = iter([(["5p", "0m", "2z"], None)] * 2)  # 0m->5p and 5p->0m are other suits; 1z->2z another kind
+    res = evaluate(items, predict)
+    assert res["red_fives"]["read_plain"] == res["red_fives"]["plain_read_red"] == 0
+    assert res["other_kind"] == 3

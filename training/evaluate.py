@@ -74,6 +74,11 @@ def load_folder(folder: Path, limit: int = 0) -> list[tuple[Path, dict]]:
     return items[:limit] if limit else items
 
 
+def _red_and_plain(a: str, b: str) -> bool:
+    """A red five and the plain five of its suit (either way round): 0m/5m, 0p/5p, 0s/5s."""
+    return {a[:1], b[:1]} == {"0", "5"} and a[1:] == b[1:]
+
+
 def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
              thresholds: tuple[float, ...] = ()) -> dict:
     """predict(image_bgr) -> (tiles in reading order, request or None[, per tile (confidence, listed as
@@ -110,6 +115,11 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
         "request_exact_rate": (req_exact / req_total) if req_total else None, "requests_labelled": req_total,
         "ms_per_image_mean": sum(ms) / len(ms), "ms_per_image_median": ms[len(ms) // 2],
         "confusions": [f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(12)],
+        # the misread tiles split: red five and plain five of one suit taken for each other, and other kinds
+        "red_fives": {"read_plain": sum(n for (a, b), n in confusions.items() if _red_and_plain(a, b) and a[0] == "0"),
+                      "plain_read_red": sum(n for (a, b), n in confusions.items() if _red_and_plain(a, b) and a[0] == "5"),
+                      "in_labels": sum(t["tile"][0] == "0" for _, label in items for t in label["tiles"])},
+        "other_kind": sum(n for (a, b), n in confusions.items() if "-" not in (a, b) and not _red_and_plain(a, b)),
     }
     if marks:
         wrong = [m for m in marks if not m[0]]
@@ -136,7 +146,10 @@ def report(res: dict) -> str:
             f"  exact-hand rate:              {res['exact_hand_rate']:.1%}\n"
             f"  request exact:                {req}\n"
             f"  ms per image:                 {res['ms_per_image_mean']:.1f} mean, {res['ms_per_image_median']:.1f} median\n"
-            f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}" + _marking(res))
+            f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}\n"
+            f"  misread: {res['other_kind']} tiles as another kind; red fives read as plain "
+            f"{res['red_fives']['read_plain']} (of {res['red_fives']['in_labels']}), plain fives read as red "
+            f"{res['red_fives']['plain_read_red']}" + _marking(res))
 
 
 def _marking(res: dict) -> str:
