@@ -1,7 +1,7 @@
 """Train the localiser and the classifier on synthetic scenes and export both to ONNX.
 
-    python -m training.train --out models/            # both models, seeded, CPU
-    python -m training.train --out models/ --only cls --scenes 1500 --cls-steps 3000
+    python -m training.train --out models/            # the three shipped models and their int8 copies, seeded, CPU
+    python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
 """
@@ -117,7 +117,7 @@ def loc_targets(targets: list, oh: int, ow: int) -> tuple[np.ndarray, np.ndarray
     return heat, size, mask
 
 
-def train_localiser(data: dict, steps: int, seed: int, out: Path) -> None:
+def train_localiser(data: dict, steps: int, seed: int, out: Path, name: str = "localiser") -> None:
     import torch
 
     from training.nets import Localiser
@@ -168,7 +168,7 @@ def train_localiser(data: dict, steps: int, seed: int, out: Path) -> None:
                   f"{time.time() - t0:.0f}s", flush=True)
     net.eval()
     dummy = torch.zeros(1, 3, LOC_H, LOC_W)
-    torch.onnx.export(net, dummy, str(out / "localiser.onnx"), input_names=["image"], output_names=["maps"],
+    torch.onnx.export(net, dummy, str(out / f"{name}.onnx"), input_names=["image"], output_names=["maps"],
                       dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}}, opset_version=17,
                       dynamo=False)
 
@@ -238,58 +238,91 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
 
 
+# The recipes of the shipped models (models/train-*.json, MODEL_CARD "The one command"). Without --only the
+# command trains all three, one after the other, each on its own scenes, then writes the int8 copies; a flag
+# given on the command line overrides that setting in every recipe it runs.
+DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
+            "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3}
+RECIPES = {
+    "cls": {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40, "cls_steps": 9000},
+    "loc": {"seed": 21},
+    "loc-b": {"seed": 21, "clutter": 0.25},
+}
+OUTPUTS = {"cls": "classifier", "loc": "localiser", "loc-b": "localiser-b"}
+
+
+def run_recipe(name: str, cfg: dict, out: Path, workers: int) -> dict:
+    """One model trained from its own scenes; returns what train-<name>.json records."""
+    t0 = time.time()
+    data_seed = cfg["seed"] + (0 if name == "cls" else 7)
+    data = generate(data_seed, cfg["scenes"], cfg["styles"], workers, cfg["varied"], cfg["wide"], cfg["far"],
+                    cfg["clutter"], cfg["maroon"])
+    print(f"{name}: generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
+    if name == "cls":
+        train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
+                         lr=cfg["lr"], low_res=cfg["low_res"])
+    else:
+        train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name])
+    meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
+            "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
+            "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
+            "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"],
+            "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
+            "cls_steps": cfg["cls_steps"] if name == "cls" else None,
+            "loc_steps": cfg["loc_steps"] if name != "cls" else None,
+            "train_seconds": round(time.time() - t0)}
+    (out / f"train-{name}.json").write_text(json.dumps(meta, indent=1))
+    print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
+    return meta
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=Path("models"))
-    ap.add_argument("--seed", type=int, default=4)
-    ap.add_argument("--scenes", type=int, default=2400)
-    ap.add_argument("--styles", type=int, default=40, help="procedurally drawn tile sets")
-    ap.add_argument("--varied", type=int, default=20,
+    ap.add_argument("--only", choices=list(RECIPES), default=None,
+                    help="train one model: cls (classifier), loc (localiser), loc-b (the localiser with the wall)")
+    # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--scenes", type=int)
+    ap.add_argument("--styles", type=int, help="procedurally drawn tile sets")
+    ap.add_argument("--varied", type=int,
                     help="more procedural sets drawn with the wider palette (one-ink, other birds, circles, bamboo)")
-    ap.add_argument("--wide", type=int, default=40,
+    ap.add_argument("--wide", type=int,
                     help="more procedural sets drawn with WidePalette (more birds, small characters, small pictures)")
-    ap.add_argument("--maroon", type=int, default=0,
+    ap.add_argument("--maroon", type=int,
                     help="more WidePalette sets whose red fives are printed in dark, brownish or wine reds")
-    ap.add_argument("--low-res", type=float, default=0.4,
+    ap.add_argument("--low-res", type=float,
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
-    ap.add_argument("--far", type=float, default=0.0,
+    ap.add_argument("--far", type=float,
                     help="share of scenes photographed from further away (tiles across 25-55%% of the width); "
                          "0.2 helped far photos but cost normal ones (MODEL_CARD), and the pipeline zooms in on them")
-    ap.add_argument("--clutter", type=float, default=0.0,
+    ap.add_argument("--clutter", type=float,
                     help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
-                         "0.25 and 0.1 made localisers far better on such photos, not better elsewhere (MODEL_CARD)")
-    ap.add_argument("--loc-steps", type=int, default=5000,
+                         "the second localiser (loc-b) is trained with 0.25")
+    ap.add_argument("--loc-steps", type=int,
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
-    ap.add_argument("--cls-steps", type=int, default=8000)
-    ap.add_argument("--only", choices=["loc", "cls"], default=None)
+    ap.add_argument("--cls-steps", type=int)
+    ap.add_argument("--init", type=Path,
+                    help="continue the classifier from these weights (e.g. models/classifier.pt) on fresh scenes")
+    ap.add_argument("--lr", type=float, help="classifier peak learning rate")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--init", type=Path, default=None,
-                    help="continue the classifier from these weights (e.g. models/classifier.pt) on fresh scenes")
-    ap.add_argument("--lr", type=float, default=3e-3, help="classifier peak learning rate")
     args = ap.parse_args(argv)
+    given = {k: v for k, v in vars(args).items() if k in DEFAULTS and v is not None}
     import torch
 
     torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    data = generate(args.seed + (0 if args.only != "loc" else 7), args.scenes, args.styles, args.workers,
-                    args.varied, args.wide, args.far, args.clutter, args.maroon)
-    print(f"generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
-    if args.only in (None, "cls"):
-        train_classifier(data["crops"], data["ys"], args.cls_steps, args.seed, args.out, init=args.init, lr=args.lr,
-                         low_res=args.low_res)
-    if args.only in (None, "loc"):
-        train_localiser(data, args.loc_steps, args.seed, args.out)
-    meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
-            "seed": args.seed, "scenes": args.scenes, "procedural_styles": args.styles, "varied_styles": args.varied, "wide_styles": args.wide,
-            "maroon_styles": args.maroon, "low_res": args.low_res, "far": args.far,
-            "clutter": args.clutter,
-            "init": str(args.init) if args.init else None, "lr": args.lr,
-            "cls_steps": args.cls_steps if args.only != "loc" else None,
-            "loc_steps": args.loc_steps if args.only != "cls" else None,
-            "train_seconds": round(time.time() - t0)}
-    (args.out / f"train-{args.only or 'all'}.json").write_text(json.dumps(meta, indent=1))
+    for name in [args.only] if args.only else list(RECIPES):
+        run_recipe(name, {**DEFAULTS, **RECIPES[name], **given}, args.out, args.workers)
+    if not args.only:
+        from training import quantize
+
+        try:
+            quantize.main(["--models", str(args.out)])
+        except SystemExit as exc:
+            print(f"no int8 copies written: {exc}", flush=True)
     print(f"done in {time.time() - t0:.0f}s", flush=True)
     return 0
 
