@@ -1,6 +1,6 @@
 """Train the localiser and the classifier on synthetic scenes and export both to ONNX.
 
-    python -m training.train --out models/            # the three shipped models and their int8 copies, seeded, CPU
+    python -m training.train --out models/            # the three models and their int8 copies, seeded, CPU
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
@@ -238,9 +238,11 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
 
 
-# The recipes of the shipped models (models/train-*.json, MODEL_CARD "The one command"). Without --only the
-# command trains all three, one after the other, each on its own scenes, then writes the int8 copies; a flag
-# given on the command line overrides that setting in every recipe it runs.
+# One recipe per model (MODEL_CARD "Training"): the localisers' are the settings the shipped ones were made
+# with (models/train-loc*.json); the classifier's is the best from-scratch recipe measured, since the shipped
+# classifier came from a chain of runs. Without --only the command trains all three, one after the other, each
+# on its own scenes, then writes the int8 copies; a flag given on the command line overrides that setting in
+# every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3}
 RECIPES = {
