@@ -279,7 +279,7 @@ def fake_vision(monkeypatch, tmp_path):
     module = types.ModuleType("companion.vision")
     calls: dict = {"saved": []}
 
-    def recognize_image(image):
+    def recognize_image(image, dora_image=None, **options):  # companion.vision.recognize_image's signature
         calls["shape"] = image.shape
         return {"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "confidence": 0.97, "sideways": False, "group": 0}],
                 "request": None}
@@ -313,7 +313,7 @@ def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):
 
 
 def test_recognize_without_a_model_is_503_with_a_message(client, monkeypatch, fake_vision):
-    def missing(image):
+    def missing(image, dora_image=None, **options):
         raise FileNotFoundError("models/tiles.onnx")
 
     monkeypatch.setattr(sys.modules["companion.vision"], "recognize_image", missing)

@@ -253,8 +253,8 @@ RECIPES = {
 OUTPUTS = {"cls": "classifier", "loc": "localiser", "loc-b": "localiser-b"}
 
 
-def run_recipe(name: str, cfg: dict, out: Path, workers: int) -> dict:
-    """One model trained from its own scenes; returns what train-<name>.json records."""
+def run_recipe(name: str, cfg: dict, out: Path, workers: int) -> None:
+    """One model trained from its own scenes, its settings recorded in out/train-<name>.json."""
     t0 = time.time()
     data_seed = cfg["seed"] + (0 if name == "cls" else 7)
     data = generate(data_seed, cfg["scenes"], cfg["styles"], workers, cfg["varied"], cfg["wide"], cfg["far"],
@@ -275,7 +275,6 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int) -> dict:
             "train_seconds": round(time.time() - t0)}
     (out / f"train-{name}.json").write_text(json.dumps(meta, indent=1))
     print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
-    return meta
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -313,7 +313,7 @@ def recognize():  # noqa: ANN201
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
-        result = vision.recognize_image(*(image,) if dora is None else (image, dora), **options)
+        result = vision.recognize_image(image, dora, **options)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
