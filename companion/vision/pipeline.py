@@ -285,15 +285,31 @@ def _upright_aspect(found: list) -> float:
     return float(np.median(ratios)) if ratios else 1.0
 
 
-def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float) -> tuple | None:
+def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float,
+                better: Callable[[np.ndarray, list], bool] | None = None) -> tuple | None:
     """(picture, way back, tiles) of the photo turned level and/or stretched, if the localiser finds at least
-    as many tiles there as ``found`` (tiles in the filled corners do not count); otherwise None."""
+    as many tiles there as ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called
+    with the new picture and its tiles) prefers; otherwise None."""
     view, inverse = straighten(image_bgr, angle, stretch)
     height, width = image_bgr.shape[:2]
     again = [f for f in localise(view) if _inside(f[0], inverse, width, height)]
-    if len(again) < len(found):
+    if len(again) < len(found) and (better is None or not better(view, again)):
         return None
     return view, partial(_box_back, back=inverse, width=width, height=height), again
+
+
+def _confidence(probability: float, score: float) -> float:
+    """How sure a tile's reading is: the classifier's probability, scaled down where the localiser's peak was
+    weak (below 0.5)."""
+    return probability * min(1.0, score / 0.5)
+
+
+def _mean_confidence(image_bgr: np.ndarray, found: list) -> float:
+    """The mean confidence the tiles found would be read with (0 without tiles)."""
+    if not found:
+        return 0.0
+    top = class_probabilities(image_bgr, [(b, s) for b, s, _ in found]).max(axis=1)
+    return float(np.mean([_confidence(float(p), sc) for p, (_, _, sc) in zip(top, found, strict=True)]))
 
 
 def _box_back(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -> tuple[float, ...]:
@@ -334,8 +350,13 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
         angle = 0.0
     aspect = _upright_aspect(seen)
     if aspect < STRETCH_BELOW:
-        # taken from a low angle, the tiles look flatter than in any training photo: the photo stretched in height
-        view, back, seen = _look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect) or (view, back, seen)
+        # taken from a low angle, the tiles look flatter than in any training photo: the photo stretched in height.
+        # Flat tiles can also be found in pieces (two or three narrow boxes on one tile), so fewer tiles there
+        # are taken if they are read more surely
+        def surer(v: np.ndarray, f: list, v0: np.ndarray = view, f0: list = seen) -> bool:
+            return _mean_confidence(v, f) > _mean_confidence(v0, f0)
+
+        view, back, seen = _look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect, surer) or (view, back, seen)
     image_bgr, found = view, seen
     dets = [Det(box=b, sideways=s) for b, s, _ in found]
     layout = group_rows(dets)  # rows come from the boxes alone
@@ -346,7 +367,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         best = np.argsort(-p)[:ALTERNATIVES]
         d.tile = names[int(best[0])]
-        d.confidence = float(p[best[0]]) * min(1.0, sc / 0.5)
+        d.confidence = _confidence(float(p[best[0]]), sc)
         d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
     return [d for r in layout.rows for d in r], assign_groups(layout), back
 
