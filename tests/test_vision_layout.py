@@ -396,6 +396,19 @@ def test_a_hand_that_is_no_winning_hand_is_read_with_the_next_likeliest_tile():
     assert sorted(parse_tiles(build_request(groups)[0]["hand"])) == sorted(parse_tiles("123m456p789s234s55z"))
 
 
+def test_of_two_readings_that_win_the_likelier_is_kept_though_its_tile_is_surer():
+    from companion.vision.pipeline import build_request, complete_hand
+
+    # as above, but either 3s may be the 2s: tile 9 (3s 0.50, 2s 0.30: odds 0.6) is the less sure and is tried
+    # first; tile 10 (3s 0.55, 2s 0.44: odds 0.8) makes the likelier reading
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3s", "3s", "4s", "5z", "5z"]
+    groups = _row(codes, {9: (("3s", 0.50), ("2s", 0.30), ("5s", 0.20)),
+                          10: (("3s", 0.55), ("2s", 0.44), ("5s", 0.01))})
+    changed = complete_hand(groups, build_request(groups)[0])
+    assert [d.tile for d in changed] == ["2s"] and changed[0].confidence == 0.44
+    assert [d.tile for d in groups[0][0]][9:11] == ["3s", "2s"]
+
+
 def _called_row(concealed: list[str], win: str, meld: list[tuple[str, bool]], alternatives: dict[int, tuple]
                 ) -> list[list[list[Det]]]:
     """One hand row: concealed tiles, the winning tile apart, then one meld of (code, sideways) tiles; meld

@@ -611,31 +611,32 @@ def mend_melds(groups: list) -> list[Det]:
 def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], bool]) -> list[Det]:
     """Of ``tiles``, the COMPLETE_CANDIDATES least sure are read as their next likeliest classes, one then two
     at a time; the likeliest reading whose request ``accept`` takes is kept if it is at least COMPLETE_MIN_ODDS
-    as likely as the tiles as read. Returns the tiles changed."""
+    as likely as the tiles as read (among equally likely ones, single changes before pairs, the less sure tiles
+    first). Returns the tiles changed.
+
+    Readings are tried likeliest first, so the first one taken is the answer; each tile's odds are at most 1, so
+    a reading below COMPLETE_MIN_ODDS, or a pair with a tile below it, is never built."""
     unsure = sorted((d for d in tiles if len(d.alternatives) > 1 and d.tile not in ("x", "?") and not d.tile.endswith("f")),
                     key=lambda d: d.alternatives[0][1])
     choices = [(d, tile, prob / d.alternatives[0][1]) for d in unsure[:COMPLETE_CANDIDATES]
                for tile, prob in d.alternatives[1:] if not tile.endswith("f")]
-    best: tuple[float, list] | None = None
+    choices = [c for c in choices if c[2] >= COMPLETE_MIN_ODDS]
     trials = [[c] for c in choices] + [[a, b] for i, a in enumerate(choices) for b in choices[i + 1:] if a[0] is not b[0]]
-    for trial in trials:
-        odds = float(np.prod([c[2] for c in trial]))
-        if best is not None and odds <= best[0]:
-            continue
+    ranked = sorted(((float(np.prod([c[2] for c in trial])), trial) for trial in trials), key=lambda t: -t[0])
+    for odds, trial in ranked:  # sorted is stable: equally likely readings keep the order above
+        if odds < COMPLETE_MIN_ODDS:
+            break
         before = [(d, d.tile) for d, _, _ in trial]
         for d, tile, _ in trial:
             d.tile = tile
         req, _ = build_request(groups)
         if req is not None and accept(req):
-            best = (odds, trial)
+            for d, tile, _ in trial:
+                d.confidence = min(d.confidence, dict(d.alternatives)[tile])
+            return [d for d, _, _ in trial]
         for d, tile in before:
             d.tile = tile
-    if best is None or best[0] < COMPLETE_MIN_ODDS:
-        return []
-    for d, tile, _ in best[1]:
-        d.tile = tile
-        d.confidence = min(d.confidence, dict(d.alternatives)[tile])
-    return [d for d, _, _ in best[1]]
+    return []
 
 
 def annotate(image_bgr: np.ndarray, result: dict) -> np.ndarray:
