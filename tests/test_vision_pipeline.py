@@ -144,9 +144,12 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     (out / "classifier.int8.onnx").write_bytes(b"stale copy of an older classifier")
     report = finetune(tmp_path / "corr", out, steps=3)
     assert "6 corrected crops" in report
-    assert (out / "classifier.onnx").stat().st_size > 100_000
-    # the pipeline prefers the int8 file, so the fine-tune must replace it, never leave the old one in front
-    assert (out / "classifier.int8.onnx").stat().st_size > 100_000
+    # both shipped classifiers are adapted: the pipeline averages them, so one left alone would halve the change
+    for name in ("classifier", "classifier-b"):
+        assert f"{name}: accuracy" in report
+        assert (out / f"{name}.onnx").stat().st_size > 100_000 and (out / f"{name}.pt").exists()
+        # the pipeline prefers the int8 file, so the fine-tune must replace it, never leave the old one in front
+        assert (out / f"{name}.int8.onnx").stat().st_size > 100_000
     assert (out / "classifier.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
 
 
@@ -456,6 +459,39 @@ def test_a_second_localiser_in_the_models_folder_is_averaged_with_the_first(monk
         assert len(tiles) == found
     (tmp_path / "localiser-b.onnx").unlink()
     assert pipeline.localisers() == ["localiser"]
+
+
+def test_a_second_classifier_in_the_models_folder_is_averaged_with_the_first(monkeypatch: pytest.MonkeyPatch,
+                                                                            tmp_path: Path):
+    # two stand-in classifiers over 46 classes. The first gives class 0 the logit ln 90 and every other class 0:
+    # probability 90 / (90 + 45) = 2/3; the second gives class 1 the logit ln 180: 180 / 225 = 0.8, class 0
+    # 1 / 225. Averaged, class 1 wins with (1/135 + 0.8) / 2 = 0.4037, class 0 has (2/3 + 1/225) / 2 = 0.3356.
+    # That is below TURN_CHECK, so the crop is read three more times, by both nets, which answer the same
+    from companion.vision import pipeline
+
+    class Fixed:
+        def __init__(self, k: int, logit: float) -> None:
+            self.k, self.logit = k, logit
+
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            z = np.zeros((len(feeds["crops"]), 46), np.float32)
+            z[:, self.k] = self.logit
+            return [z]
+
+    for name in ("classifier.onnx", "classifier-b.onnx"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.delenv("COMPANION_PRECISION", raising=False)
+    assert pipeline.classifiers() == ["classifier", "classifier-b"]
+    stand_ins = {"classifier": Fixed(0, np.log(90.0)), "classifier-b": Fixed(1, np.log(180.0))}
+    monkeypatch.setattr(pipeline, "session", lambda name: stand_ins[name])
+    image = np.full((100, 100, 3), 128, np.uint8)
+    p = pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])
+    assert p[0, 1] == pytest.approx((1 / 135 + 0.8) / 2, abs=1e-5)
+    assert p[0, 0] == pytest.approx((2 / 3 + 1 / 225) / 2, abs=1e-5)
+    (tmp_path / "classifier-b.onnx").unlink()
+    assert pipeline.classifiers() == ["classifier"]
+    assert pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])[0, 0] == pytest.approx(2 / 3, abs=1e-5)
 
 
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():

@@ -1,7 +1,8 @@
-"""Make the 8-bit run-time copies of the two float ONNX models (static quantisation, onnxruntime).
+"""Make the 8-bit run-time copies of the float ONNX models (static quantisation, onnxruntime).
 
     python -m training.quantize --models models/          # writes models/localiser.int8.onnx, classifier.int8.onnx
-                                                          # (and localiser-b.int8.onnx when localiser-b.onnx is there)
+                                                          # (and localiser-b.int8.onnx, classifier-b.int8.onnx
+                                                          # when localiser-b.onnx, classifier-b.onnx are there)
 
 The pipeline prefers `<name>.int8.onnx` when present (COMPANION_PRECISION=fp32 forces the float files).
 Calibration photos are rendered from the training styles only (seeded), never from the held-out style, so
@@ -69,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")
-    quantize_model(args.models / "classifier.onnx", args.models / "classifier.int8.onnx", "crops", batches)
-    written.append(args.models / "classifier.int8.onnx")
+    for name in pipeline.classifiers():  # "classifier", and "classifier-b" where it is in the folder
+        quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "crops", batches)
+        written.append(args.models / f"{name}.int8.onnx")
     print(f"calibrated on {len(photos)} photos ({sum(len(b) for b in batches)} crops); wrote "
           f"{', '.join(map(str, written))} in {time.time() - t0:.0f}s")
     return 0

@@ -1,4 +1,4 @@
-"""Adapt the shipped classifier to a club's own tiles from crops saved by `save_correction` (PyTorch needed).
+"""Adapt the shipped classifiers to a club's own tiles from crops saved by `save_correction` (PyTorch needed).
 
 Only the corrections are available at a club, so the fine-tune starts from the shipped weights, trains at a low
 learning rate for a few hundred steps, which moves the weights little enough that other classes are kept.
@@ -37,22 +37,32 @@ def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed: int = 0) -> str:
+    """Adapt every shipped classifier (``pipeline.classifiers()``, each from its ``<name>.pt`` weights) to the
+    corrected crops and write it to ``out`` (default: the models folder), with its int8 copy. The pipeline
+    averages the classifiers, so one left as shipped would halve the adaptation."""
+    out = Path(out) if out is not None else pipeline.MODELS_DIR
+    names = pipeline.classifiers()
+    missing = [pipeline.MODELS_DIR / f"{name}.pt" for name in names if not (pipeline.MODELS_DIR / f"{name}.pt").exists()]
+    if missing:
+        raise FileNotFoundError(f"{missing[0]} (the shipped classifier's weights) is missing")
+    crops, ys = load_corrections(corrections)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
+    return f"fine-tuned on {len(ys)} corrected crops in {time.time() - t0:.0f}s: " + "; ".join(lines)
+
+
+def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps: int, seed: int) -> str:
     import torch
 
     from companion.vision.nets import Classifier
 
-    out = Path(out) if out is not None else pipeline.MODELS_DIR
-    weights = pipeline.MODELS_DIR / "classifier.pt"
-    if not weights.exists():
-        raise FileNotFoundError(f"{weights} (the shipped classifier's weights) is missing")
-    crops, ys = load_corrections(corrections)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = Classifier(len(pipeline.classes()))
-    net.load_state_dict(torch.load(weights))
+    net.load_state_dict(torch.load(pipeline.MODELS_DIR / f"{name}.pt"))
     before = _accuracy(net, crops, ys)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-4, weight_decay=1e-4)
-    t0 = time.time()
     for _ in range(steps):
         idx = rng.integers(0, len(ys), min(64, max(8, len(ys))))
         x = _augment(rng, crops[idx])
@@ -63,18 +73,17 @@ def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed:
         opt.step()
     net.eval()
     after = _accuracy(net, crops, ys)
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / "classifier.onnx"
-    if target.exists() and not (out / "classifier.base.onnx").exists():
-        shutil.copy(target, out / "classifier.base.onnx")
-    torch.save(net.state_dict(), out / "classifier.pt")
+    target = out / f"{name}.onnx"
+    if target.exists() and not (out / f"{name}.base.onnx").exists():
+        shutil.copy(target, out / f"{name}.base.onnx")
+    torch.save(net.state_dict(), out / f"{name}.pt")
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
     fast = _requantize(target, crops)
-    pipeline.forget_sessions("classifier")
-    return (f"fine-tuned on {len(ys)} corrected crops in {time.time() - t0:.0f}s: accuracy on them "
-            f"{before:.0%} -> {after:.0%}; wrote {target} (original kept as classifier.base.onnx){fast}")
+    pipeline.forget_sessions(name)
+    return (f"{name}: accuracy on them {before:.0%} -> {after:.0%}; wrote {target} (original kept as "
+            f"{name}.base.onnx){fast}")
 
 
 def _requantize(target: Path, crops: np.ndarray) -> str:
@@ -82,9 +91,9 @@ def _requantize(target: Path, crops: np.ndarray) -> str:
     the int8 file, so a stale one would hide the fine-tune."""
     from companion.vision.preprocess import crops_to_batch
 
-    quantised = target.with_name("classifier.int8.onnx")
-    if quantised.exists() and not target.with_name("classifier.base.int8.onnx").exists():
-        shutil.copy(quantised, target.with_name("classifier.base.int8.onnx"))
+    quantised = target.with_name(f"{target.stem}.int8.onnx")
+    if quantised.exists() and not target.with_name(f"{target.stem}.base.int8.onnx").exists():
+        shutil.copy(quantised, target.with_name(f"{target.stem}.base.int8.onnx"))
     try:
         from companion.vision.quantize import quantize_model
 

@@ -39,6 +39,7 @@ ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for comp
 COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
+SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
@@ -158,6 +159,18 @@ def localisers() -> list[str]:
     return ["localiser"] + [name for name in SECOND_LOCALISERS if model_path(name).exists()]
 
 
+def classifiers() -> list[str]:
+    """The classifier models to run: "classifier", and "classifier-b" when it is in the models folder (two nets
+    trained apart, a chain of runs and the one command's recipe; their probabilities are averaged, which read
+    more whole hands on every held-out set than either alone: models/MODEL_CARD.md)."""
+    return ["classifier"] + [name for name in SECOND_CLASSIFIERS if model_path(name).exists()]
+
+
+def _probabilities(batch: np.ndarray) -> np.ndarray:
+    """Class probabilities of a batch of crops: the classifiers' softmax outputs averaged."""
+    return np.mean([_softmax(session(name).run(None, {"crops": batch})[0]) for name in classifiers()], axis=0)
+
+
 def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     x, scale = letterbox(image_bgr)
     maps = np.mean([session(name).run(None, {"image": x})[0][0] for name in localisers()], axis=0)
@@ -220,7 +233,8 @@ def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float,
 def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> np.ndarray:
     """The probability of every class for each box (one row per box).
 
-    Every crop is read once. A crop read with less than TURN_CHECK is read three more times, in one batch:
+    Every crop is read once (by every classifier, :func:`classifiers`, averaged). A crop read with less than
+    TURN_CHECK is read three more times, in one batch:
     turned by 180 degrees (tiles lie either way round) and cut with its box 10% smaller and 10% larger (the
     box is regressed, so the symbol may sit off-centre or lose its rim); the four readings are averaged.
     Measured with the int8 models: on the held-out style 91.6% -> 92.0% of tiles and 38.0% -> 41.0% of
@@ -230,15 +244,14 @@ def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, fl
     if not boxes:
         return np.zeros((0, len(classes())), np.float32)
     batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in boxes])
-    net = session("classifier")
-    p = _softmax(net.run(None, {"crops": batch})[0])
+    p = _probabilities(batch)
     doubt = np.flatnonzero(p.max(axis=1) < TURN_CHECK)
     if len(doubt):
         again = [batch[doubt, :, ::-1, ::-1]]
         for f in RECUT:
             again.append(crops_to_batch([crop_tile(image_bgr, scaled_box(boxes[i][0], f), boxes[i][1])
                                          for i in doubt]))
-        q = _softmax(net.run(None, {"crops": np.ascontiguousarray(np.concatenate(again))})[0])
+        q = _probabilities(np.ascontiguousarray(np.concatenate(again)))
         n = len(doubt)
         p[doubt] = (p[doubt] + sum(q[k * n:(k + 1) * n] for k in range(len(again)))) / (1 + len(again))
     return p
@@ -678,9 +691,8 @@ def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], til
     if sideways is None:
         options = [crop_tile(image_bgr, (x1, y1, x2, y2), False), crop_tile(image_bgr, (x1, y1, x2, y2), True)]
         try:
-            logits = session("classifier").run(None, {"crops": np.concatenate([to_tensor(c) for c in options])})[0]
             k = classes().index(tile)
-            crop = options[int(np.argmax(_softmax(logits)[:, k]))]
+            crop = options[int(np.argmax(_probabilities(np.concatenate([to_tensor(c) for c in options]))[:, k]))]
         except FileNotFoundError:
             crop = options[int((x2 - x1) > 1.2 * (y2 - y1))]
     else:
