@@ -152,18 +152,23 @@ def _nms(dets: list, iou: float = 0.45) -> list:
     return keep
 
 
+def _nets(first: str, seconds: tuple[str, ...]) -> list[str]:
+    """The model ``first`` and those of ``seconds`` that are in the models folder."""
+    return [first] + [name for name in seconds if model_path(name).exists()]
+
+
 def localisers() -> list[str]:
     """The localiser models to run: "localiser", and "localiser-b" when it is in the models folder (two nets
     trained apart, on scenes with and without the wall and discards; their output maps are averaged, which
     read more whole hands on most evaluation sets than either alone: models/MODEL_CARD.md)."""
-    return ["localiser"] + [name for name in SECOND_LOCALISERS if model_path(name).exists()]
+    return _nets("localiser", SECOND_LOCALISERS)
 
 
 def classifiers() -> list[str]:
     """The classifier models to run: "classifier", and "classifier-b" when it is in the models folder (two nets
     trained apart, a chain of runs and the one command's recipe; their probabilities are averaged, which read
     more whole hands on every held-out set than either alone: models/MODEL_CARD.md)."""
-    return ["classifier"] + [name for name in SECOND_CLASSIFIERS if model_path(name).exists()]
+    return _nets("classifier", SECOND_CLASSIFIERS)
 
 
 def _probabilities(batch: np.ndarray) -> np.ndarray:
@@ -317,11 +322,17 @@ def _confidence(probability: float, score: float) -> float:
     return probability * min(1.0, score / 0.5)
 
 
-def _mean_confidence(image_bgr: np.ndarray, found: list) -> float:
-    """The mean confidence the tiles found would be read with (0 without tiles)."""
+def _tile_probabilities(image_bgr: np.ndarray, found: list) -> np.ndarray:
+    """:func:`class_probabilities` of the tiles found (box, sideways, score)."""
+    return class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
+
+
+def _mean_confidence(probs: np.ndarray, found: list) -> float:
+    """The mean confidence the tiles found would be read with, given their class probabilities (0 without
+    tiles)."""
     if not found:
         return 0.0
-    top = class_probabilities(image_bgr, [(b, s) for b, s, _ in found]).max(axis=1)
+    top = probs.max(axis=1)
     return float(np.mean([_confidence(float(p), sc) for p, (_, _, sc) in zip(top, found, strict=True)]))
 
 
@@ -362,12 +373,17 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
     else:
         angle = 0.0
     aspect = _upright_aspect(seen)
+    probs = None  # the class probabilities of the tiles kept, where the choice below has read them
     if aspect < STRETCH_BELOW:
         # taken from a low angle, the tiles look flatter than in any training photo: the photo stretched in height.
         # Flat tiles can also be found in pieces (two or three narrow boxes on one tile), so fewer tiles there
         # are taken if they are read more surely
         def surer(v: np.ndarray, f: list, v0: np.ndarray = view, f0: list = seen) -> bool:
-            return _mean_confidence(v, f) > _mean_confidence(v0, f0)
+            nonlocal probs
+            new, old = _tile_probabilities(v, f), _tile_probabilities(v0, f0)
+            keep = _mean_confidence(new, f) > _mean_confidence(old, f0)
+            probs = new if keep else old
+            return keep
 
         view, back, seen = _look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect, surer) or (view, back, seen)
     image_bgr, found = view, seen
@@ -375,7 +391,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
         return [], [], None
-    probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
+    if probs is None:
+        probs = _tile_probabilities(image_bgr, found)
     names = classes()
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         best = np.argsort(-p)[:ALTERNATIVES]
