@@ -317,6 +317,42 @@ def test_straighten_can_stretch_the_photo_in_height_and_boxes_come_back():
              ((0, 0, 40, 10), True, 0.9)]
     assert _upright_aspect(boxes) == pytest.approx(0.6)
 
+def test_the_localiser_sees_photos_up_to_three_times_its_size_exactly_as_opencv_shrinks_them():
+    # training scenes are at most 1500 px wide: their localiser inputs must stay the pixels they were trained on
+    import cv2
+
+    from companion.vision.preprocess import letterbox
+
+    photo = np.random.default_rng(5).integers(0, 255, (1000, 1500, 3), dtype=np.uint8)
+    x, scale = letterbox(photo)
+    assert scale == pytest.approx(512 / 1500) and x.shape == (1, 3, 352, 512)
+    plain = cv2.resize(photo, (512, 341), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(np.round((x[0, :, :341] + 0.5) * 255).astype(np.uint8), plain[..., ::-1].transpose(2, 0, 1))
+    assert (x[0, :, 341:] == -0.5).all()  # padding below
+
+
+def test_a_large_photo_is_shrunk_in_two_steps_with_its_scale_kept():
+    # 4030 x 3023: averaged down 7 times first (4025 x 3017 of it), then to 512 / 4030 of the photo's size. A
+    # white band over columns 2000-2999 comes out 1000 * 512 / 4030 = 127.05 pixels' worth of white, centred
+    # at 2500 * 512 / 4030 = 317.62 (317.99 were the kept 4025 columns taken for the whole width); a grey ramp
+    # comes out as OpenCV's one-step shrink gives it, to a grey level
+    import cv2
+
+    from companion.vision.preprocess import letterbox
+
+    band = np.zeros((3023, 4030, 3), np.uint8)
+    band[:, 2000:3000] = 255
+    x, scale = letterbox(band)
+    assert scale == pytest.approx(512 / 4030) and x.shape == (1, 3, 384, 512)
+    row = x[0, 0, 100] + 0.5
+    assert row.sum() == pytest.approx(127.05, abs=0.05)
+    assert (row * (np.arange(512) + 0.5)).sum() / row.sum() == pytest.approx(317.62, abs=0.05)
+    ramp = np.repeat(np.repeat((np.arange(4030) * 255 // 4029).astype(np.uint8)[None, :, None], 3, 2), 3023, 0)
+    x, _ = letterbox(ramp)
+    plain = cv2.resize(ramp, (512, 384), interpolation=cv2.INTER_AREA)[..., 0].astype(float)
+    got = (x[0, 0, :383, :511] + 0.5) * 255  # the last row and column: the photo's few left out of the first step
+    assert np.abs(np.round(got) - plain[:383, :511]).max() <= 1
+
 
 def test_a_photo_taken_from_a_low_angle_is_read_stretched_in_height(monkeypatch: pytest.MonkeyPatch):
     # low_angle.jpg: the table foreshortened to 30-50% (training photos: 55-100%), so the tiles look flatter

@@ -10,6 +10,7 @@ LOC_MULT = 32  # network input sides must be multiples of its total stride
 STRIDE = 4  # localiser output resolution
 CROP_H, CROP_W = 64, 48
 CROP_MARGIN = 0.06  # crops include a little of the rim so small box errors do not cut the symbol
+SHRINK_STEP_FROM = 3  # photos this many times the localiser's size or more (training scenes: < 3) shrink in two steps
 
 
 def letterbox(image_bgr: np.ndarray, long_side: int = LOC_LONG) -> tuple[np.ndarray, float]:
@@ -17,12 +18,26 @@ def letterbox(image_bgr: np.ndarray, long_side: int = LOC_LONG) -> tuple[np.ndar
     h, w = image_bgr.shape[:2]
     scale = long_side / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    small = _shrink(image_bgr, scale) if scale < 1 else cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
     ph = -(-nh // LOC_MULT) * LOC_MULT
     pw = -(-nw // LOC_MULT) * LOC_MULT
     x = np.full((1, 3, ph, pw), -0.5, np.float32)  # the padding is black (0 / 255 - 0.5)
-    _planes_into(small, x[0, :, :nh, :nw])
+    _planes_into(small, x[0, :, : small.shape[0], : small.shape[1]])
     return x, scale
+
+
+def _shrink(image_bgr: np.ndarray, scale: float) -> np.ndarray:
+    """The picture averaged down by ``scale`` (< 1, INTER_AREA). From SHRINK_STEP_FROM times smaller on it is
+    first averaged down by a whole number k (OpenCV's fast path: a 12 MP photo in 7 instead of 23 ms), leaving
+    out its last k - 1 rows and columns at most (under one pixel of the result); the scale stays exact."""
+    k = int(1 / scale)
+    if k < SHRINK_STEP_FROM:
+        h, w = image_bgr.shape[:2]
+        return cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    h, w = (side // k * k for side in image_bgr.shape[:2])
+    blocks = cv2.resize(image_bgr[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    # the factor given, not a size: OpenCV maps the pixels by it exactly
+    return cv2.resize(blocks, None, fx=scale * k, fy=scale * k, interpolation=cv2.INTER_AREA)
 
 
 def _planes_into(image_bgr: np.ndarray, out: np.ndarray) -> None:
