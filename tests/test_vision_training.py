@@ -177,3 +177,29 @@ def test_the_one_command_trains_the_shipped_localisers_with_the_settings_they_we
         assert (models / f"{OUTPUTS[name]}.onnx").exists()
         for ours, theirs in keys.items():
             assert cfg[ours] == shipped.get(theirs, 0), (name, ours)
+
+
+def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # MODEL_CARD "The int8 run-time models": the four 8-bit files are remade byte for byte from the float files
+    import shutil
+
+    pytest.importorskip("onnx")
+    from companion.vision import pipeline
+    from training import quantize
+
+    # quantize.main points the pipeline at the folder it quantises: put everything back afterwards
+    monkeypatch.setenv("COMPANION_PRECISION", "int8")
+    monkeypatch.setenv("COMPANION_MODELS", str(pipeline.MODELS_DIR))
+    monkeypatch.setattr(pipeline, "MODELS_DIR", pipeline.MODELS_DIR)
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    names = ("localiser", "localiser-b", "classifier", "classifier-b")
+    for name in names:
+        shutil.copy(models / f"{name}.onnx", tmp_path)
+    try:
+        quantize.main(["--models", str(tmp_path)])
+    except SystemExit as exc:  # a checkout without ../shared/tile-art to draw calibration photos from
+        pytest.skip(str(exc))
+    for name in names:
+        assert (tmp_path / f"{name}.int8.onnx").read_bytes() == (models / f"{name}.int8.onnx").read_bytes(), name
