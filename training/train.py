@@ -1,6 +1,7 @@
 """Train the localiser and the classifier on synthetic scenes and export both to ONNX.
 
-    python -m training.train --out models/            # the three models and their int8 copies, seeded, CPU
+    python -m training.train --out models/            # the three models (the classifier in two stages) and their
+                                                      # int8 copies, seeded, CPU
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
@@ -189,9 +190,29 @@ def _low_res(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     return x
 
 
-def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0) -> np.ndarray:
+def _glare(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of the crops with one or two highlights: a glossy face reflecting a lamp shows a soft, nearly
+    white patch (round or a streak, 10-50% of the face wide) that hides part of the symbol."""
+    if p <= 0:
+        return x
+    x = x.copy()
+    h, w = x.shape[1:3]
+    for i in np.flatnonzero(rng.random(len(x)) < p):
+        alpha = np.zeros((h, w), np.float32)
+        for _ in range(1 + int(rng.random() < 0.3)):
+            centre = (int(rng.uniform(0.15, 0.85) * w), int(rng.uniform(0.15, 0.85) * h))
+            axes = (max(1, int(rng.uniform(0.05, 0.25) * w)), max(1, int(rng.uniform(0.03, 0.15) * w)))
+            patch = np.zeros((h, w), np.float32)
+            cv2.ellipse(patch, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+            alpha = np.maximum(alpha, cv2.GaussianBlur(patch, (0, 0), rng.uniform(0.8, 3.0)) * rng.uniform(0.5, 1.0))
+        white = rng.uniform(225, 255, 3).astype(np.float32)
+        x[i] = (x[i] * (1 - alpha[..., None]) + white * alpha[..., None]).astype(np.uint8)
+    return x
+
+
+def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and 180-degree turns (tiles lie either way round)."""
-    x = _low_res(rng, x, low_res).astype(np.float32)
+    x = _glare(rng, _low_res(rng, x, low_res), glare).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
     turn = rng.random(b) < 0.5
@@ -201,7 +222,8 @@ def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0)
 
 
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
-                     init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0) -> None:
+                     init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
+                     glare: float = 0.0) -> None:
     import torch
 
     from training.nets import Classifier
@@ -221,7 +243,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     for step in range(steps):
         cls = rng.choice(present, bs)
         idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
-        x = torch.from_numpy(augment_crops(rng, crops[idx], low_res))
+        x = torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare))
         y = torch.from_numpy(ys[idx])
         net.train()
         loss = torch.nn.functional.cross_entropy(net(x), y, label_smoothing=0.05)
@@ -240,38 +262,48 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
 
 # One recipe per model (MODEL_CARD "Training"): the localisers' are the settings the shipped ones were made
 # with (models/train-loc*.json); the classifier's is the best from-scratch recipe measured, since the shipped
-# classifier came from a chain of runs. Without --only the command trains all three, one after the other, each
-# on its own scenes, then writes the int8 copies; a flag given on the command line overrides that setting in
-# every recipe it runs.
+# classifier came from a chain of runs, followed by the glare stage: the same scenes again for 1500 steps at a
+# lower rate, a share of the crops with highlights on them (_glare). Without --only the command runs all four,
+# one after the other, the localisers each on their own scenes, then writes the int8 copies; a flag given on the
+# command line overrides that setting in every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
-            "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3}
+            "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
+            "glare": 0.0}
+CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 RECIPES = {
-    "cls": {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40, "cls_steps": 9000},
+    "cls": {**CLS_SCENES, "cls_steps": 9000},
+    "glare": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4},  # continues out/classifier.pt
     "loc": {"seed": 21},
     "loc-b": {"seed": 21, "clutter": 0.25},
 }
-OUTPUTS = {"cls": "classifier", "loc": "localiser", "loc-b": "localiser-b"}
+OUTPUTS = {"cls": "classifier", "glare": "classifier", "loc": "localiser", "loc-b": "localiser-b"}
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int) -> None:
     """One model trained from its own scenes, its settings recorded in out/train-<name>.json."""
     t0 = time.time()
-    data_seed = cfg["seed"] + (0 if name == "cls" else 7)
+    classifier = OUTPUTS[name] == "classifier"
+    if name == "glare" and cfg["init"] is None:
+        cfg = {**cfg, "init": out / "classifier.pt"}
+        if not cfg["init"].exists():
+            raise SystemExit(f"the glare stage continues a classifier, and there is none in {out}: run the cls "
+                             "recipe into the same --out first, or give --init (e.g. models/classifier.pt)")
+    data_seed = cfg["seed"] + (0 if classifier else 7)
     data = generate(data_seed, cfg["scenes"], cfg["styles"], workers, cfg["varied"], cfg["wide"], cfg["far"],
                     cfg["clutter"], cfg["maroon"])
     print(f"{name}: generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
-    if name == "cls":
+    if classifier:
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
-                         lr=cfg["lr"], low_res=cfg["low_res"])
+                         lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"])
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name])
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
-            "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"],
+            "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"], "glare": cfg["glare"],
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
-            "cls_steps": cfg["cls_steps"] if name == "cls" else None,
-            "loc_steps": cfg["loc_steps"] if name != "cls" else None,
+            "cls_steps": cfg["cls_steps"] if classifier else None,
+            "loc_steps": cfg["loc_steps"] if not classifier else None,
             "train_seconds": round(time.time() - t0)}
     (out / f"train-{name}.json").write_text(json.dumps(meta, indent=1))
     print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
@@ -281,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--only", choices=list(RECIPES), default=None,
-                    help="train one model: cls (classifier), loc (localiser), loc-b (the localiser with the wall)")
+                    help="one stage: cls (the classifier from scratch), glare (the classifier in --out, or --init, "
+                         "trained on with highlights), loc (localiser), loc-b (the localiser with the wall)")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--scenes", type=int)
@@ -303,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loc-steps", type=int,
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
     ap.add_argument("--cls-steps", type=int)
+    ap.add_argument("--glare", type=float, help="share of classifier crops given highlights (the glare stage: 0.4)")
     ap.add_argument("--init", type=Path,
                     help="continue the classifier from these weights (e.g. models/classifier.pt) on fresh scenes")
     ap.add_argument("--lr", type=float, help="classifier peak learning rate")
