@@ -239,3 +239,18 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
         pytest.skip(str(exc))
     for name in names:
         assert (tmp_path / f"{name}.int8.onnx").read_bytes() == (models / f"{name}.int8.onnx").read_bytes(), name
+
+
+def test_make_eval_glare_lights_up_only_the_tiles_it_picks():
+    # a grey photo with two tiles: with a share of 1 both get a highlight (nearly white, 252 at full strength,
+    # at least 60% of the way there at the centre), nothing outside the tiles and their blur changes; share 0
+    # draws nothing
+    from training.make_eval import highlights
+
+    photo = np.full((200, 300, 3), 100, np.uint8)
+    boxes = [(40.0, 60.0, 100.0, 140.0), (180.0, 60.0, 240.0, 140.0)]
+    lit = highlights(np.random.default_rng(2), photo, boxes, 1.0)
+    for x1, y1, x2, y2 in boxes:
+        assert lit[int(y1):int(y2), int(x1):int(x2)].max() >= 100 + 0.6 * 152 - 1
+    assert (lit[:, :30] == 100).all() and (lit[:, 110:170] == 100).all() and (lit[:, 250:] == 100).all()
+    assert np.array_equal(highlights(np.random.default_rng(2), photo, boxes, 0.0), photo)

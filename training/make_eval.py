@@ -6,6 +6,7 @@
     python -m training.make_eval --out /tmp/eval-tilt --style uni --winning --n 200 --seed 95 --tilt 12 25
     python -m training.make_eval --out /tmp/eval-low --style uni --winning --n 100 --seed 94 --pitch 0.3 0.5
     python -m training.make_eval --out /tmp/eval-table --style uni --winning --n 200 --seed 93 --clutter
+    python -m training.make_eval --out /tmp/eval-glare --style uni --winning --n 200 --seed 98 --glare 0.35
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -21,6 +22,24 @@ import numpy as np
 
 from training.faces import build_bank
 from training.scenes import labels_to_json, render_scene
+
+
+def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: float) -> np.ndarray:
+    """The photo with a lamp's reflection on about ``share`` of the tiles: a soft, nearly white ellipse 10-25% of
+    the tile wide, somewhere on its face (glossy tiles under a light; the training scenes have none)."""
+    h, w = img.shape[:2]
+    alpha = np.zeros((h, w), np.float32)
+    for x1, y1, x2, y2 in boxes:
+        if rng.random() >= share:
+            continue
+        tw, th = x2 - x1, y2 - y1
+        centre = (int(rng.uniform(x1 + 0.2 * tw, x2 - 0.2 * tw)), int(rng.uniform(y1 + 0.2 * th, y2 - 0.2 * th)))
+        axes = (max(1, int(tw * rng.uniform(0.1, 0.25))), max(1, int(tw * rng.uniform(0.05, 0.15))))
+        patch = np.zeros((h, w), np.float32)
+        cv2.ellipse(patch, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        alpha = np.maximum(alpha, cv2.GaussianBlur(patch, (0, 0), max(0.8, tw * 0.04)) * rng.uniform(0.6, 1.0))
+    lit = img.astype(np.float32) * (1 - alpha[..., None]) + 252 * alpha[..., None]
+    return lit.astype(np.uint8)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,10 +61,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="hands that are complete (as a photo of a won hand is); implies --hand-only")
     ap.add_argument("--clutter", action="store_true",
                     help="the wall (with the dora indicator turned up on it) and discards beyond the hand")
+    ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
+                    help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
     bank = build_bank(args.seed, n_procedural=6 if args.style != "uni" else 0, with_uni=True)
     styles = ["uni"] if args.style == "uni" else [s for s in bank.styles() if s != "uni"]
     rng = np.random.default_rng(args.seed)
+    lamp = np.random.default_rng(args.seed + 1_000_003)  # its own stream: the scenes stay those of the seed
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -53,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
                                    pitch=tuple(args.pitch), clutter=args.clutter)
+        if args.glare > 0:
+            img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")
