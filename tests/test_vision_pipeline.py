@@ -317,6 +317,7 @@ def test_straighten_can_stretch_the_photo_in_height_and_boxes_come_back():
              ((0, 0, 40, 10), True, 0.9)]
     assert _upright_aspect(boxes) == pytest.approx(0.6)
 
+
 def test_the_localiser_sees_photos_up_to_three_times_its_size_exactly_as_opencv_shrinks_them():
     # training scenes are at most 1500 px wide: their localiser inputs must stay the pixels they were trained on
     import cv2

@@ -181,7 +181,7 @@ def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
     assert np.array_equal(a, b)
 
 
-def test_the_one_command_trains_the_shipped_localisers_with_the_settings_they_were_made_with():
+def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_made_with():
     # python -m training.train --out models/ runs training.train.RECIPES; models/train-<name>.json records
     # what the shipped models were trained with (keys added later are absent from older records: 0 then).
     # The shipped classifier came from a chain of runs (MODEL_CARD), so its record is not the cls recipe.
