@@ -353,6 +353,10 @@ def test_a_large_photo_is_shrunk_in_two_steps_with_its_scale_kept():
     plain = cv2.resize(ramp, (512, 384), interpolation=cv2.INTER_AREA)[..., 0].astype(float)
     got = (x[0, 0, :383, :511] + 0.5) * 255  # the last row and column: the photo's few left out of the first step
     assert np.abs(np.round(got) - plain[:383, :511]).max() <= 1
+    # a strip thinner than one block of the first step is shrunk in one step, as before
+    for shape in ((5, 5000, 3), (1, 4000, 3), (3000, 2, 3)):
+        x, scale = letterbox(np.full(shape, 255, np.uint8))
+        assert scale == pytest.approx(512 / max(shape)) and max(x.shape[2:]) == 512 and x.max() == 0.5
 
 
 def test_a_photo_taken_from_a_low_angle_is_read_stretched_in_height(monkeypatch: pytest.MonkeyPatch):
