@@ -254,3 +254,12 @@ def test_make_eval_glare_lights_up_only_the_tiles_it_picks():
         assert lit[int(y1):int(y2), int(x1):int(x2)].max() >= 100 + 0.6 * 152 - 1
     assert (lit[:, :30] == 100).all() and (lit[:, 110:170] == 100).all() and (lit[:, 250:] == 100).all()
     assert np.array_equal(highlights(np.random.default_rng(2), photo, boxes, 0.0), photo)
+
+
+def test_the_glare_stage_without_a_classifier_to_continue_says_what_to_do(tmp_path: Path):
+    # --only glare into an empty folder: no classifier.pt there and no --init; nothing is generated or written
+    from training.train import DEFAULTS, RECIPES, run_recipe
+
+    with pytest.raises(SystemExit, match="--init"):
+        run_recipe("glare", {**DEFAULTS, **RECIPES["glare"]}, tmp_path, 1)
+    assert not any(tmp_path.iterdir())
