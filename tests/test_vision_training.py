@@ -263,3 +263,22 @@ def test_the_glare_stage_without_a_classifier_to_continue_says_what_to_do(tmp_pa
     with pytest.raises(SystemExit, match="--init"):
         run_recipe("glare", {**DEFAULTS, **RECIPES["glare"]}, tmp_path, 1)
     assert not any(tmp_path.iterdir())
+
+
+def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_run(tmp_path: Path, monkeypatch):
+    # one command: cls and glare share their scene settings (seed 4, 3000 scenes ...), so the scenes are made once;
+    # the localisers' are other scenes, made when their turn comes and after the classifier's are let go
+    from training import train
+
+    made, trained = [], []
+    fake = {"loc": np.zeros((1, 3, 4, 4), np.uint8), "targets": [], "crops": np.zeros((1, 64, 48, 3), np.uint8),
+            "ys": np.zeros(1, np.int64)}
+    monkeypatch.setattr(train, "generate", lambda seed, n, *rest: made.append((seed, n)) or fake)
+    monkeypatch.setattr(train, "train_classifier", lambda crops, ys, steps, seed, out, **kw: trained.append(crops))
+    monkeypatch.setattr(train, "train_localiser", lambda data, steps, seed, out, name: None)
+    (tmp_path / "classifier.pt").write_bytes(b"")  # what the cls stage would have written, for the glare stage
+    scenes: dict = {}
+    for name in ("cls", "glare", "loc", "loc-b"):
+        train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
+    assert made == [(4, 3000), (28, 2400), (28, 2400)]  # loc and loc-b: seed 21 + 7, but not the same clutter
+    assert trained[0] is trained[1] is fake["crops"]

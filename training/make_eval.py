@@ -26,7 +26,8 @@ from training.scenes import labels_to_json, render_scene
 
 def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: float) -> np.ndarray:
     """The photo with a lamp's reflection on about ``share`` of the tiles: a soft, nearly white ellipse 10-25% of
-    the tile wide, somewhere on its face (glossy tiles under a light; the training scenes have none)."""
+    the tile wide, somewhere on its face (glossy tiles under a light; the training scenes have none). Drawn apart
+    from the glare stage's `training.train._glare` on purpose: the set that measures it is not made by its code."""
     h, w = img.shape[:2]
     alpha = np.zeros((h, w), np.float32)
     for x1, y1, x2, y2 in boxes:

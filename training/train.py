@@ -279,19 +279,27 @@ RECIPES = {
 OUTPUTS = {"cls": "classifier", "glare": "classifier", "loc": "localiser", "loc-b": "localiser-b"}
 
 
-def run_recipe(name: str, cfg: dict, out: Path, workers: int) -> None:
-    """One model trained from its own scenes, its settings recorded in out/train-<name>.json."""
+def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
+    """One model trained from its own scenes, its settings recorded in out/train-<name>.json. ``scenes`` keeps
+    the last scenes generated between calls (the glare stage trains on the cls recipe's scenes again: made
+    once, the same arrays, since generation is seeded)."""
     t0 = time.time()
+    scenes = {} if scenes is None else scenes
     classifier = OUTPUTS[name] == "classifier"
     if name == "glare" and cfg["init"] is None:
         cfg = {**cfg, "init": out / "classifier.pt"}
         if not cfg["init"].exists():
             raise SystemExit(f"the glare stage continues a classifier, and there is none in {out}: run the cls "
                              "recipe into the same --out first, or give --init (e.g. models/classifier.pt)")
-    data_seed = cfg["seed"] + (0 if classifier else 7)
-    data = generate(data_seed, cfg["scenes"], cfg["styles"], workers, cfg["varied"], cfg["wide"], cfg["far"],
-                    cfg["clutter"], cfg["maroon"])
-    print(f"{name}: generated {len(data['loc'])} scenes, {len(data['ys'])} crops in {time.time() - t0:.0f}s", flush=True)
+    key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
+           cfg["far"], cfg["clutter"], cfg["maroon"])
+    if scenes.get("key") != key:
+        scenes.clear()  # the last scenes go before new ones are made
+        seed, n, styles, varied, wide, far, clutter, maroon = key
+        scenes.update(key=key, data=generate(seed, n, styles, workers, varied, wide, far, clutter, maroon))
+        print(f"{name}: generated {n} scenes in {time.time() - t0:.0f}s", flush=True)
+    data = scenes["data"]
+    print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
     if classifier:
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
                          lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"])
@@ -349,8 +357,10 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
+    scenes: dict = {}
     for name in [args.only] if args.only else list(RECIPES):
-        run_recipe(name, {**DEFAULTS, **RECIPES[name], **given}, args.out, args.workers)
+        run_recipe(name, {**DEFAULTS, **RECIPES[name], **given}, args.out, args.workers, scenes)
+    scenes.clear()
     if not args.only:
         from training import quantize
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.vision.layout import Det, assign_groups, build_request, group_rows
-from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box, to_tensor
+from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is listed as uncertain (_unsure)
@@ -709,7 +709,7 @@ def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], til
         options = [crop_tile(image_bgr, (x1, y1, x2, y2), False), crop_tile(image_bgr, (x1, y1, x2, y2), True)]
         try:
             k = classes().index(tile)
-            crop = options[int(np.argmax(_probabilities(np.concatenate([to_tensor(c) for c in options]))[:, k]))]
+            crop = options[int(np.argmax(_probabilities(crops_to_batch(options))[:, k]))]
         except FileNotFoundError:
             crop = options[int((x2 - x1) > 1.2 * (y2 - y1))]
     else:

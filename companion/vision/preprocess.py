@@ -18,7 +18,7 @@ def letterbox(image_bgr: np.ndarray, long_side: int = LOC_LONG) -> tuple[np.ndar
     h, w = image_bgr.shape[:2]
     scale = long_side / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = _shrink(image_bgr, scale) if scale < 1 else cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    small = _shrink(image_bgr, scale, (nw, nh)) if scale < 1 else cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
     ph = -(-nh // LOC_MULT) * LOC_MULT
     pw = -(-nw // LOC_MULT) * LOC_MULT
     x = np.full((1, 3, ph, pw), -0.5, np.float32)  # the padding is black (0 / 255 - 0.5)
@@ -26,15 +26,16 @@ def letterbox(image_bgr: np.ndarray, long_side: int = LOC_LONG) -> tuple[np.ndar
     return x, scale
 
 
-def _shrink(image_bgr: np.ndarray, scale: float) -> np.ndarray:
-    """The picture averaged down by ``scale`` (< 1, INTER_AREA). From SHRINK_STEP_FROM times smaller on it is
-    first averaged down by a whole number k (OpenCV's fast path: a 12 MP photo in 7 instead of 23 ms), leaving
-    out its last k - 1 rows and columns at most (under one pixel of the result); the scale stays exact."""
+def _shrink(image_bgr: np.ndarray, scale: float, size: tuple[int, int]) -> np.ndarray:
+    """The picture averaged down by ``scale`` (< 1, INTER_AREA) to ``size`` (w, h). From SHRINK_STEP_FROM times
+    smaller on it is first averaged down by a whole number k (OpenCV's fast path: a 12 MP photo in 7 instead of
+    23 ms), leaving out its last k - 1 rows and columns at most, so up to a pixel short of ``size``; the scale
+    stays exact."""
     k = int(1 / scale)
     h, w = image_bgr.shape[:2]
     if k < SHRINK_STEP_FROM or min(h, w) < k:  # (a strip thinner than one block: in one step)
-        return cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    h, w = (side // k * k for side in image_bgr.shape[:2])
+        return cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
+    h, w = h // k * k, w // k * k
     blocks = cv2.resize(image_bgr[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
     # the factor given, not a size: OpenCV maps the pixels by it exactly
     return cv2.resize(blocks, None, fx=scale * k, fy=scale * k, interpolation=cv2.INTER_AREA)
