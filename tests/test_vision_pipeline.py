@@ -494,7 +494,7 @@ def test_a_second_localiser_in_the_models_folder_is_averaged_with_the_first(monk
     image = np.full((384, 512, 3), 128, np.uint8)
     for first, second, found in ((2.0, -1.0, 1), (2.0, -6.0, 0)):
         stand_ins = {"localiser": Fixed(first), "localiser-b": Fixed(second)}
-        monkeypatch.setattr(pipeline, "session", lambda name, s=stand_ins: s[name])
+        monkeypatch.setattr(pipeline, "session", lambda name, threads=2, s=stand_ins: s[name])
         tiles, _ = pipeline._localise_once(image)
         assert len(tiles) == found
     (tmp_path / "localiser-b.onnx").unlink()
@@ -524,7 +524,7 @@ def test_a_second_classifier_in_the_models_folder_is_averaged_with_the_first(mon
     monkeypatch.delenv("COMPANION_PRECISION", raising=False)
     assert pipeline.classifiers() == ["classifier", "classifier-b"]
     stand_ins = {"classifier": Fixed(0, np.log(90.0)), "classifier-b": Fixed(1, np.log(180.0))}
-    monkeypatch.setattr(pipeline, "session", lambda name: stand_ins[name])
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=2: stand_ins[name])
     image = np.full((100, 100, 3), 128, np.uint8)
     p = pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])
     assert p[0, 1] == pytest.approx((1 / 135 + 0.8) / 2, abs=1e-5)
@@ -532,6 +532,24 @@ def test_a_second_classifier_in_the_models_folder_is_averaged_with_the_first(mon
     (tmp_path / "classifier-b.onnx").unlink()
     assert pipeline.classifiers() == ["classifier"]
     assert pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])[0, 0] == pytest.approx(2 / 3, abs=1e-5)
+
+
+def test_nets_run_side_by_side_give_each_nets_own_output_in_order(monkeypatch: pytest.MonkeyPatch):
+    # run_nets runs two nets at once on one thread each; each output must be what that net gives run alone on
+    # the shared thread pool, and come back in the order the nets were named (the two localisers differ)
+    from companion.vision import pipeline
+
+    monkeypatch.setattr(pipeline, "THREADS", 2)
+    names = pipeline.localisers()
+    if len(names) < 2:
+        pytest.skip("one localiser shipped")
+    x = pipeline.letterbox(pipeline.load_image(PHOTOS[0]))[0]
+    alone = [pipeline.session(name).run(None, {"image": x})[0] for name in names]
+    assert not np.array_equal(alone[0], alone[1])
+    for order in (names, names[::-1]):
+        side_by_side = pipeline.run_nets(order, {"image": x})
+        for name, out in zip(order, side_by_side, strict=True):
+            np.testing.assert_allclose(out, alone[names.index(name)], atol=1e-5)
 
 
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
