@@ -87,6 +87,19 @@ def test_a_file_that_is_not_a_photo_gives_a_clear_error(tmp_path: Path, capsys: 
     assert "not an image" in capsys.readouterr().err
 
 
+def test_an_empty_file_gives_a_clear_error_and_the_other_photos_are_still_read(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    assert main(["recognize", str(empty), str(PHOTOS[0]), "--json"]) == 2
+    out = capsys.readouterr()
+    lines = [json.loads(line) for line in out.out.splitlines()]
+    assert [line["image"] for line in lines] == [str(empty), str(PHOTOS[0])]
+    assert "empty (0 bytes)" in lines[0]["error"] and lines[1]["tiles"]
+
+
 def test_an_empty_table_gives_no_tiles_and_says_why():
     from companion.vision import recognize_image
 

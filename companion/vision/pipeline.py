@@ -120,6 +120,8 @@ def load_image(path: str | Path) -> np.ndarray:
     data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
     if data is None:
         raise InvalidRequestError(f"image {path} does not exist")
+    if data.size == 0:
+        raise InvalidRequestError(f"{path} is empty (0 bytes), not a photo")
     img = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if img is None:
         raise InvalidRequestError(f"{path} is not an image OpenCV can read (JPEG, PNG, ...)")
