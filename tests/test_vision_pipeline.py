@@ -100,6 +100,13 @@ def test_an_empty_file_gives_a_clear_error_and_the_other_photos_are_still_read(t
     assert "empty (0 bytes)" in lines[0]["error"] and lines[1]["tiles"]
 
 
+def test_a_folder_named_as_a_photo_gets_told_to_name_the_photos(tmp_path: Path, capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    assert main(["recognize", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
 def test_an_empty_table_gives_no_tiles_and_says_why():
     from companion.vision import recognize_image
 

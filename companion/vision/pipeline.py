@@ -117,6 +117,8 @@ def forget_sessions(name: str) -> None:
 def load_image(path: str | Path) -> np.ndarray:
     from companion.errors import InvalidRequestError
 
+    if Path(path).is_dir():
+        raise InvalidRequestError(f"{path} is a folder; name the photos in it (e.g. {Path(path) / '*.jpg'})")
     data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
     if data is None:
         raise InvalidRequestError(f"image {path} does not exist")
