@@ -41,7 +41,7 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
-THREADS = int(os.environ.get("COMPANION_THREADS", "2"))
+THREADS = int(os.environ.get("COMPANION_THREADS", "2"))  # the nets of a pair side by side, or one net on as many
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
 _lock = threading.Lock()
