@@ -247,6 +247,52 @@ def test_a_row_growing_towards_the_camera_is_cut_only_at_its_gaps():
     assert reason == "" and req["melds"] == [{"type": "pon", "tiles": "555z"}]
 
 
+def _receding(tiles: str, grow: float) -> list[Det]:
+    """Tiles as in _growing, but as a row seen from one side is: along the row each tile `grow` times as wide
+    as the one before, and only sqrt(grow) times as tall (the steps shrink with the square of the distance from
+    the camera, the heights with the distance)."""
+    out, x, scale = [], 0.0, 1.0
+    for token in tiles.split():
+        if token == "|":
+            x += (out[-1].box[2] - out[-1].box[0]) / 3
+            continue
+        side = len(token) == 3
+        w, h = (H * scale, W * scale ** 0.5) if side else (W * scale, H * scale ** 0.5)
+        out.append(Det(box=(x, 200.0 - h, x + w, 200.0), sideways=side, tile=token[:2], confidence=0.99))
+        x += w + 0.5
+        scale *= grow
+    return out
+
+
+def test_a_row_seen_from_one_side_is_cut_only_at_its_gaps():
+    # 8% wider each tile: the last tile is 1.08 ** 13 = 2.7 times as wide as the first, and only 1.65 times as
+    # tall. Measured by height, the right end's touching tiles look far further apart than tiles of their height
+    # touch, and the pon fell apart; measured by the row's pitch line, only the gaps
+    # (a third of a tile) are cut, both ways round
+    hand = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | 5z 5zs 5z"
+    dets = _receding(hand, 1.08)
+    assert 2.7 < (dets[-1].box[2] - dets[-1].box[0]) / W < 2.75
+    assert 1.6 < (dets[-1].box[3] - dets[-1].box[1]) / H < 1.7
+    for grow in (1.08, 1 / 1.08):
+        req, reason = request_of(_receding(hand, grow))
+        assert reason == "", grow
+        assert req["hand"] == "123m456p789s11z" and req["win_tile"] == "1z"
+        assert req["melds"] == [{"type": "pon", "tiles": "555z"}]
+
+
+def test_a_row_of_melds_whose_gaps_grow_is_not_taken_for_a_row_seen_from_one_side():
+    # tiles of one size; the steps between upright neighbours are 31 px in the hand and then only gaps of a
+    # quarter of a tile or more among the melds, growing to the right: a line through all of them would slope
+    # by half over the row, but the heights do not change, so the row keeps one pitch and its gaps are gaps
+    from companion.vision.layout import _pitch_along
+
+    dets = row("7m 4p 7p 8p 1s 7s 4z | 1s | 3m 3ms 3m | 7m 8ms 9m")
+    assert _pitch_along(dets, W) is None
+    req, reason = request_of(dets)
+    assert reason == "" and req["win_tile"] == "1s"
+    assert req["melds"] == [{"type": "pon", "tiles": "333m"}, {"type": "chi", "tiles": "789m"}]
+
+
 def _askew(tiles: list[str], last_step: float) -> list[Det]:
     """Tiles 40 px apart centre to centre, their boxes 50 px wide (tiles seen askew: the boxes overlap), the
     last one ``last_step`` px after the one before it."""

@@ -15,14 +15,21 @@ off it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import median
+
+import numpy as np
 
 GROUP_GAP = 0.2  # gap between tiles, in tile pitches, that starts a new group (chosen on training-style scenes)
 SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
+TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
+SLOPE_MIN_STEPS = 5  # touching steps needed to fit how the pitch changes along a row
+SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is measured by its pitch line,
+SLANT_HEIGHTS_MIN = 1.1  # if its tiles' heights change, the same way, by at least this
 WIN_APART_STEP = 1.1  # a step between centres this much longer than the ones before it sets the winning tile apart
 
 
@@ -124,10 +131,48 @@ def _upright_height(d: Det) -> float:
     return max(h * SIDE_RATIO if d.sideways else h, 1.0)
 
 
+def _pitch_along(row: list[Det], tile_w: float) -> Callable[[float], float] | None:
+    """The centre step of touching upright tiles as it changes along a row seen from one side: x -> the pitch
+    there; None for a row whose pitch changes by less than SLANT_MIN over its length (or too few steps to say).
+
+    Such a row narrows away from the camera, its steps by up to half over a hand, faster than its tiles' heights
+    (steps shrink with the square of the distance, heights with the distance). The steps that stay within
+    TOUCHING of the line fitted so far (gaps lie above it) are fitted again, a few times, starting from the level
+    line of _pitch (in the first pass leaving out only steps half as long again); the line's level is then set
+    as _pitch sets it, from the lower half of the steps, each taken back to one place along the slope."""
+    steps = [((a.cx + b.cx) / 2, b.cx - a.cx) for a, b in zip(row, row[1:], strict=False)
+             if not (a.sideways or b.sideways or a.stacked or b.stacked) and b.cx - a.cx > 0.3 * tile_w]
+    if len(steps) < SLOPE_MIN_STEPS:
+        return None
+    xs, ss = np.array(steps).T
+    x0 = float(np.median(xs))
+    slope, at_x0 = 0.0, _pitch(row, tile_w)
+    for bound in (1.5, TOUCHING, TOUCHING, TOUCHING):
+        inliers = ss < (at_x0 + slope * (xs - x0)) * bound
+        if inliers.sum() < SLOPE_MIN_STEPS or np.ptp(xs[inliers]) < 2 * tile_w:
+            return None
+        slope = float(np.polyfit(xs[inliers] - x0, ss[inliers], 1)[0])
+        back = np.sort(ss - slope * (xs - x0))
+        at_x0 = float(np.median(back[: max(1, (len(back) + 1) // 2)]))
+    ends = [at_x0 + slope * (d.cx - x0) for d in (row[0], row[-1])]
+    if min(ends) <= 0 or max(ends) / min(ends) < SLANT_MIN:
+        return None
+    # the tiles must grow the same way, if more slowly: steps that grow only because gaps were taken for
+    # touching tiles (a row of melds has few upright neighbours) come with tiles of one size
+    upright = [d for d in row if not (d.sideways or d.stacked)]
+    heights = np.polyval(np.polyfit([d.cx for d in upright], [d.box[3] - d.box[1] for d in upright], 1),
+                         [row[0].cx, row[-1].cx])
+    if min(heights) <= 0 or (heights[1] > heights[0]) != (ends[1] > ends[0]) or \
+            max(heights) / min(heights) < SLANT_HEIGHTS_MIN:
+        return None
+    return lambda x: at_x0 + slope * (x - x0)
+
+
 def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
     """The row cut into groups at gaps wider than GROUP_GAP pitches. An added kan's top tile joins the group
     of the sideways tile it lies on, whichever side of it its centre falls."""
     pitch = _pitch(row, tile_w)
+    pitch_at = _pitch_along(row, tile_w)
     sizes = {id(d): _upright_height(d) for d in row}
     typical = median(sizes.values()) if sizes else 1.0
     groups: list[list[Det]] = []
@@ -138,9 +183,12 @@ def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
         if prev is None:
             groups.append([d])
         else:
-            # a row photographed at a slant grows towards the camera: the pitch here scales with these two
-            # tiles' size against the row's typical one
-            near = pitch * min(max((sizes[id(prev)] + sizes[id(d)]) / 2 / typical, 0.6), 1.6)
+            if pitch_at is not None:  # a row seen from one side: the pitch where the gap is
+                near = min(max(pitch_at((prev.cx + d.cx) / 2), 0.5 * pitch), 2.0 * pitch)
+            else:
+                # a row photographed at a slant grows towards the camera: the pitch here scales with these two
+                # tiles' size against the row's typical one
+                near = pitch * min(max((sizes[id(prev)] + sizes[id(d)]) / 2 / typical, 0.6), 1.6)
             # half widths along the row: a sideways tile is as wide as an upright one is tall (about 4:3)
             half = (SIDE_RATIO if prev.sideways else 1.0) * near / 2 + (SIDE_RATIO if d.sideways else 1.0) * near / 2
             if d.cx - prev.cx - half > GROUP_GAP * near:
