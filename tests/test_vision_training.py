@@ -133,6 +133,19 @@ def test_glare_puts_a_nearly_white_patch_on_part_of_a_dark_face():
     assert max((crop.max(axis=-1) > 8).mean() for crop in out) < 0.5  # at most half the face wide, a third as high
 
 
+def test_a_table_seen_from_one_side_has_its_far_end_shorter_and_keeps_its_width_and_centre():
+    # make_eval --yaw LO HI: the corners of a 100 x 50 table, one end shortened by a factor in LO..HI; the
+    # quad is scaled back to 100 wide about the old centre, so the far end is LO..HI times the near end
+    from training.scenes import _from_one_side
+
+    table = np.array([[0, 0], [100, 0], [100, 50], [0, 50]], np.float32)
+    for seed in range(6):
+        out = _from_one_side(np.random.default_rng(seed), table, (0.6, 0.8))
+        assert np.ptp(out[:, 0]) == pytest.approx(100) and out.mean(axis=0) == pytest.approx((50, 25))
+        left, right = out[3, 1] - out[0, 1], out[2, 1] - out[1, 1]
+        assert 0.6 <= min(left, right) / max(left, right) <= 0.8
+
+
 def _redness(face: np.ndarray) -> float:
     ink = face[..., 3] > 128
     rgb = face[..., :3].astype(float)[ink]

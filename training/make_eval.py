@@ -7,6 +7,7 @@
     python -m training.make_eval --out /tmp/eval-low --style uni --winning --n 100 --seed 94 --pitch 0.3 0.5
     python -m training.make_eval --out /tmp/eval-table --style uni --winning --n 200 --seed 93 --clutter
     python -m training.make_eval --out /tmp/eval-glare --style uni --winning --n 200 --seed 98 --glare 0.35
+    python -m training.make_eval --out /tmp/eval-yaw --style uni --winning --n 200 --seed 98 --yaw 0.6 0.8
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -62,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="hands that are complete (as a photo of a won hand is); implies --hand-only")
     ap.add_argument("--clutter", action="store_true",
                     help="the wall (with the dora indicator turned up on it) and discards beyond the hand")
+    ap.add_argument("--yaw", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                    help="the camera off to one side: the far end of the table LO..HI times as tall as the near "
+                         "end (0.6 0.8: a hand photographed from beside its end), on the very photos the seed "
+                         "gives without it")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -69,13 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     styles = ["uni"] if args.style == "uni" else [s for s in bank.styles() if s != "uni"]
     rng = np.random.default_rng(args.seed)
     lamp = np.random.default_rng(args.seed + 1_000_003)  # its own stream: the scenes stay those of the seed
+    side = np.random.default_rng(args.seed + 2_000_003)  # the same for --yaw
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
         size = (args.width, args.width * 3 // 4) if args.width else None
         img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
-                                   pitch=tuple(args.pitch), clutter=args.clutter)
+                                   pitch=tuple(args.pitch), clutter=args.clutter,
+                                   yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side)
         if args.glare > 0:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])

@@ -353,7 +353,8 @@ def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, float], out_w: int, out_h: int,
                 fill: float, tilt: tuple[float, float] | None = None,
-                pitch: tuple[float, float] = (0.55, 1.0)) -> np.ndarray:
+                pitch: tuple[float, float] = (0.55, 1.0), yaw: tuple[float, float] | None = None,
+                yaw_rng: np.random.Generator | None = None) -> np.ndarray:
     x0, y0, x1, y1 = src_rect
     cw, ch = x1 - x0, y1 - y0
     pitch = rng.uniform(*pitch)  # vertical foreshortening of a table seen at an angle
@@ -373,7 +374,23 @@ def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, f
     dst = (dst - [cx, cy]) @ rot.T + [cx, cy]
     dst += rng.normal(0, 0.012 * w, dst.shape).astype(np.float32)
     src = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    if yaw is not None:
+        dst = _from_one_side(yaw_rng if yaw_rng is not None else rng, dst, yaw)
     return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
+def _from_one_side(rng: np.random.Generator, dst: np.ndarray, yaw: tuple[float, float]) -> np.ndarray:
+    """The table's corners in the photo as seen by a camera off to one side: the far end (left or right) shorter
+    by a factor drawn from ``yaw``, the quad as wide as before about the same centre. The homography through
+    these corners shrinks the steps along a row faster than the tiles' heights, as a real side view does."""
+    k = rng.uniform(*yaw)
+    far, near = ([1, 2], [0, 3]) if rng.random() < 0.5 else ([0, 3], [1, 2])
+    width = np.ptp(dst[:, 0])
+    out = dst.copy()
+    centre = out[far].mean(axis=0)
+    out[far] = centre + (out[far] - centre) * k
+    out[far] += (out[near].mean(axis=0) - centre) * (1 - k) * 0.5  # and nearer the other end, as it recedes
+    return (out - out.mean(axis=0)) * (width / np.ptp(out[:, 0])) + dst.mean(axis=0)
 
 
 def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
@@ -429,12 +446,16 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  hand: bool | None = None, winning: bool = False,
                  fill: tuple[float, float] = (0.55, 0.96),
                  tilt: tuple[float, float] | None = None,
-                 pitch: tuple[float, float] = (0.55, 1.0), clutter: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
+                 pitch: tuple[float, float] = (0.55, 1.0), clutter: bool = False,
+                 yaw: tuple[float, float] | None = None,
+                 yaw_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
     the table's vertical foreshortening (1: seen from straight above; lower: from a lower angle); ``clutter``:
-    the wall and discards beyond the hand (hand scenes only)."""
+    the wall and discards beyond the hand (hand scenes only); ``yaw``: the range of how much shorter the table's
+    far end is, the camera off to one side (_from_one_side; drawn from ``yaw_rng`` when given, so that a seed's
+    scenes stay the same)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -475,7 +496,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     else:
         ow, oh = out_size
     fill = rng.uniform(*fill)
-    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill, tilt, pitch)
+    Hm = _homography(rng, (0, 0, pw, ph), ow, oh, fill, tilt, pitch, yaw, yaw_rng)
     bg = background(rng, ow, oh)
     k = int(TW * 0.3) | 1
     shadow = cv2.GaussianBlur(shadow, (k, k), 0)
