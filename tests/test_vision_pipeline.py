@@ -447,6 +447,27 @@ def test_a_photo_with_a_long_row_is_not_tried_on_its_side():
     assert [t[1] for t in _turns_to_try(dets([2, 3, 2, 5, 2, 1]))] == [180, 90, 270] == [t[1] for t in _TURNS]
 
 
+def test_a_hand_laid_down_as_one_block_is_not_read_again_upside_down():
+    # turned by 180 degrees a photo keeps its gaps: a row of 14 touching tiles (30 px apart) stays one block,
+    # so no winning tile set apart can come of the turned read, and it is not made. It is made when a row has
+    # a gap, when its first tile is set apart (turned, the last one: 36 px after it, 20% more than the steps
+    # after it), or when a tile may be missing (13 tiles)
+    from companion.vision.layout import Det, assign_groups, group_rows
+    from companion.vision.pipeline import _turns_to_try
+
+    def hand(xs: list[float]) -> tuple[list[Det], list]:
+        dets = [Det(box=(x, 100.0, x + 30.0, 140.0), sideways=False) for x in xs]
+        layout = group_rows(dets)
+        return [d for r in layout.rows for d in r], assign_groups(layout)
+
+    block = [30.0 * i for i in range(14)]
+    assert _turns_to_try(*hand(block)) == ()
+    assert [t[1] for t in _turns_to_try(*hand(block[:13]))] == [180]
+    assert [t[1] for t in _turns_to_try(*hand(block[:13] + [block[12] + 45.0]))] == [180]  # a gap: two groups
+    assert [t[1] for t in _turns_to_try(*hand([0.0] + [36.0 + 30.0 * i for i in range(13)]))] == [180]
+    assert [t[1] for t in _turns_to_try(hand(block)[0])] == [180]  # without the groups, as before
+
+
 def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more(monkeypatch: pytest.MonkeyPatch):
     # the turned reads ask for at most two rows (hand and dora row): won_melds_dora has exactly these two
     from companion.vision import pipeline

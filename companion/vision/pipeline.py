@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shipped
-from companion.vision.layout import Det, assign_groups, build_request, group_rows
+from companion.vision.layout import Det, assign_groups, build_request, group_rows, win_tile_apart
 from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
@@ -33,6 +33,7 @@ STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they c
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
+HAND_TILES = 14  # tiles of a whole hand without kans (_no_gap_either_way)
 TURNED_MAX_ROWS = 6  # a turned read finding more rows is over (hand, wall, discards: 5; a hand on its side: 14+)
 TURN_CHECK = 0.8  # upright reads less sure than this are read again, turned and re-cut (classify)
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
@@ -453,12 +454,34 @@ def _then(first: Callable | None, second: Callable) -> Callable:
     return second if first is None else lambda box: second(first(box))
 
 
-def _turns_to_try(ordered: list[Det]) -> tuple:
+def _turns_to_try(ordered: list[Det], groups: list | None = None) -> tuple:
     """Turned by 90 degrees, a hand's row stands on end, and no row of the photo holds more than a few tiles
     (one of each row of the hand): a row of LONG_ROW tiles or more means the photo is upright or upside down,
-    so only the turn by 180 degrees is tried."""
+    so only the turn by 180 degrees is tried; and not even that where no row has a gap that, turned, could set
+    a winning tile apart (:func:`_no_gap_either_way`)."""
     longest = max(Counter(d.row for d in ordered).values(), default=0)
-    return _TURNS[:1] if longest >= LONG_ROW else _TURNS
+    if longest < LONG_ROW:
+        return _TURNS
+    return () if groups is not None and _no_gap_either_way(groups) else _TURNS[:1]
+
+
+def _no_gap_either_way(groups_by_row: list) -> bool:
+    """Every row one group of touching tiles, none with its first tile set apart as layout.win_tile_apart
+    would see it turned by 180 degrees, and one row of a whole hand (HAND_TILES or more). Turned, the rows keep
+    their gaps, so no winning tile set apart, and no request, can come of reading the photo again: a hand laid
+    down as one block, the commonest photo that gives no request, then costs one read instead of two. With
+    fewer tiles a tile may have been missed, and the photo turned is looked at again (two of the won-hands
+    photos turned upside down lost a tile as taken and are read turned)."""
+    longest = 0
+    for row in groups_by_row:
+        if len(row) > 1:
+            return False
+        tiles = [d for d in row[0] if not d.stacked] if row else []
+        turned = [Det(box=(-d.box[2], d.box[1], -d.box[0], d.box[3]), sideways=d.sideways) for d in reversed(tiles)]
+        if len(turned) >= 3 and win_tile_apart(turned):
+            return False
+        longest = max(longest, len(tiles))
+    return longest >= HAND_TILES
 
 
 @dataclass
@@ -535,7 +558,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
-        for angle, degrees in _turns_to_try(reading.ordered):
+        for angle, degrees in _turns_to_try(reading.ordered, reading.groups):
             again = _read_turned(image_bgr, angle)
             if again.request is not None and _is_complete(again.request):
                 reading, turn = again, degrees
