@@ -146,6 +146,27 @@ def test_a_table_seen_from_one_side_has_its_far_end_shorter_and_keeps_its_width_
         assert 0.6 <= min(left, right) / max(left, right) <= 0.8
 
 
+def test_one_block_closes_every_gap_of_the_hand_row_and_keeps_an_added_kans_top_on_its_base():
+    # make_eval --one-block: two concealed tiles, the winning tile half a tile apart, then an added kan (its
+    # sideways base and the top lying on it) and a plain tile, gaps between; the dora row above is not moved.
+    # Pushed together (st.gap 1): x = 0, TW + 1, 2 (TW + 1), then the base and its top at 3 (TW + 1), and the
+    # last tile one sideways tile (TH + 1) further
+    from training.scenes import TH, TW, Placed, Style, _close_gaps
+
+    st = Style(body=(250, 250, 240), back=(0, 120, 60), styles=["x"], thickness=0.3, layer=0.5, radius=0.1, gap=1.0)
+    placed = [Placed("1m", 0, 0, False, 1, 0, "concealed"), Placed("2m", TW + 1, 0, False, 1, 0, "concealed"),
+              Placed("3m", 2.6 * TW, 0, False, 1, 1, "win"),
+              Placed("5z", 4.2 * TW, TH - TW, True, 1, 2, "meld", "kakan"),
+              Placed("5z", 4.2 * TW, TH - 2 * TW, True, 1, 2, "meld", "kakan"),
+              Placed("5z", 4.2 * TW + TH + 1, 0, False, 1, 2, "meld", "kakan"),
+              Placed("7z", 10 * TW, 0, False, 1, 3, "meld", "pon"),
+              Placed("9p", 0.5 * TW, -2 * TH, False, 0, 0, "dora")]
+    _close_gaps(placed, st)
+    step = TW + 1
+    assert [p.x for p in placed] == [0, step, 2 * step, 3 * step, 3 * step, 3 * step + TH + 1,
+                                     4 * step + TH + 1, 0.5 * TW]
+
+
 def _redness(face: np.ndarray) -> float:
     ink = face[..., 3] > 128
     rgb = face[..., :3].astype(float)[ink]

@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the camera off to one side: the far end of the table LO..HI times as tall as the near "
                          "end (0.6 0.8: a hand photographed from beside its end), on the very photos the seed "
                          "gives without it")
+    ap.add_argument("--one-block", action="store_true",
+                    help="the hand row laid down as one block of touching tiles (no winning tile set apart: "
+                         "photos that give no request), on the very photos the seed gives otherwise")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -82,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
                                    pitch=tuple(args.pitch), clutter=args.clutter,
-                                   yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side)
+                                   yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
+                                   one_block=args.one_block)
         if args.glare > 0:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])

@@ -277,6 +277,21 @@ def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False, clut
     return placed
 
 
+def _close_gaps(placed: list[Placed], st: Style) -> None:
+    """The hand row pushed together into one block of touching tiles (no winning tile apart, no gaps before the
+    melds), as a hand is often laid down; an added kan's top tile moves with the tile it lies on."""
+    row = sorted((p for p in placed if p.row == 1), key=lambda p: p.x)
+    tops = {id(p) for p in row if any(q is not p and q.x == p.x and q.y > p.y for q in row)}
+    x, moved = row[0].x if row else 0.0, {}
+    for p in row:
+        if id(p) not in tops:
+            moved[p.x], p.x = x, x
+            x += (TH if p.sideways else TW) + st.gap
+    for p in row:
+        if id(p) in tops:  # the top of an added kan: over its base
+            p.x = moved[p.x]
+
+
 def _table_beyond(rng: np.random.Generator, st: Style, counts: dict[str, int], width: float) -> list[Placed]:
     """What lies beyond a hand on a real table, from the winner's seat: the wall (a row of backs, two high;
     on the dead wall the dora indicator, sometimes a kan dora too, lies turned up on it), or not (it is used
@@ -447,15 +462,15 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  fill: tuple[float, float] = (0.55, 0.96),
                  tilt: tuple[float, float] | None = None,
                  pitch: tuple[float, float] = (0.55, 1.0), clutter: bool = False,
-                 yaw: tuple[float, float] | None = None,
-                 yaw_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 yaw: tuple[float, float] | None = None, yaw_rng: np.random.Generator | None = None,
+                 one_block: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
     the table's vertical foreshortening (1: seen from straight above; lower: from a lower angle); ``clutter``:
     the wall and discards beyond the hand (hand scenes only); ``yaw``: the range of how much shorter the table's
     far end is, the camera off to one side (_from_one_side; drawn from ``yaw_rng`` when given, so that a seed's
-    scenes stay the same)."""
+    scenes stay the same); ``one_block``: the hand row laid down as one block, every gap closed (_close_gaps)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -463,6 +478,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     if hand is None:
         hand = rng.random() < 0.6
     placed = hand_layout(rng, st, winning, clutter) if hand else random_layout(rng, st)
+    if one_block and hand:
+        _close_gaps(placed, st)
     band_t = int(st.thickness * TW)
     xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
     ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t * (2 if p.stacked else 1) for p in placed]
