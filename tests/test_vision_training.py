@@ -167,6 +167,48 @@ def test_one_block_closes_every_gap_of_the_hand_row_and_keeps_an_added_kans_top_
                                      4 * step + TH + 1, 0.5 * TW]
 
 
+def test_things_drawn_beside_the_tiles_leave_every_tile_as_it_was_and_no_window_on_a_tile():
+    # the verifier's scenes: sticks, dice, coins, print and lettering go beside the tiles, never into a tile's
+    # box (or the edge below it), and no window that teaches "no tile" has its centre near a tile
+    from training.faces import _fonts
+    from training.scenes import draw_distractors
+
+    rng = np.random.default_rng(3)
+    boxes = [(100.0 + 40 * i, 200.0, 138.0 + 40 * i, 251.0) for i in range(8)]
+    changed = False
+    for _ in range(10):
+        img = np.full((480, 640, 3), 90, np.uint8)
+        before = img.copy()
+        windows = draw_distractors(rng, img, boxes, _fonts())
+        changed |= bool((img != before).any())
+        for x1, y1, x2, y2 in boxes:
+            assert (img[int(y1):int(y2 + 0.7 * 38), int(x1):int(x2)] == 90).all()
+        for (x1, y1, x2, y2), _side in windows:
+            cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+            assert all(not (b[0] - 34 < cx < b[2] + 34 and b[1] - 34 < cy < b[3] + 34) for b in boxes)
+    assert changed
+
+
+def test_make_eval_sticks_and_print_draw_beside_the_tiles_only():
+    # make_eval --sticks and --print: something is drawn on the table, and a tile's box (with the edge below it)
+    # keeps its pixels (the print exactly; the sticks' photo is softened by a 3 x 3 blur, a flat tile stays flat)
+    from training.make_eval import printed_mat, sticks_and_dice
+
+    boxes = [(200.0 + 40 * i, 200.0, 238.0 + 40 * i, 251.0) for i in range(8)]
+    for draw in (printed_mat, sticks_and_dice):
+        drawn = False
+        for seed in range(5):
+            img = np.full((480, 800, 3), 60, np.uint8)
+            for x1, y1, x2, y2 in boxes:
+                img[int(y1):int(y2), int(x1):int(x2)] = 230
+            out = draw(np.random.default_rng(seed), img, boxes)
+            drawn |= bool((np.abs(out.astype(int) - img).max(axis=-1) > 100).any())
+            for x1, y1, x2, y2 in boxes:
+                inside = (slice(int(y1) + 1, int(y2) - 1), slice(int(x1) + 1, int(x2) - 1))
+                assert (out[inside] == img[inside]).all(), draw.__name__
+        assert drawn, draw.__name__
+
+
 def _redness(face: np.ndarray) -> float:
     ink = face[..., 3] > 128
     rgb = face[..., :3].astype(float)[ink]
@@ -227,7 +269,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "glare", "loc", "loc-b"]
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "glare", "loc", "loc-b", "verify"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
@@ -247,6 +289,12 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
         for ours, theirs in keys.items():
             assert cfg[ours] == shipped[theirs], (record, ours)
     assert json.loads((models / "train-cls-b.json").read_text())["recipe"] == "cls"
+    # the verifier: the verify recipe's own scenes, read with the shipped localisers
+    cfg = {**DEFAULTS, **RECIPES["verify"]}
+    shipped = json.loads((models / "train-verify.json").read_text())
+    for ours, theirs in {"seed": "seed", "scenes": "scenes", "styles": "procedural_styles",
+                         "verify_steps": "verify_steps"}.items():
+        assert cfg[ours] == shipped[theirs], ("verify", ours)
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(

@@ -576,3 +576,106 @@ if __name__ == "__main__":
             cv2.rectangle(img, (x1, y1), (x2, y2), (0, 0, 255) if lb.sideways else (0, 255, 0), 1)
             cv2.putText(img, lb.cls, (x1, y1 - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 0, 255), 1)
         cv2.imwrite(f"/tmp/vis/scene{i}.jpg", img)
+
+
+# ---------------------------------------------------------------- things on the table that are no tiles
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" + "麻雀東南西北中發白荘点棒"
+
+
+def _free(boxes: list, cx: float, cy: float, reach: float) -> bool:
+    return all(not (b[0] - reach < cx < b[2] + reach and b[1] - reach < cy < b[3] + reach) for b in boxes)
+
+
+def draw_distractors(rng: np.random.Generator, img: np.ndarray, boxes: list, fonts: list) -> list:
+    """Draw on the photo (BGR uint8, in place) what lies on a real table beside the tiles: point sticks with
+    their dots, dice, coins, a mat's printed lines, rings and lettering; nothing inside a tile's box. Returns
+    tile-sized windows on them, [(box, sideways)], to show the verifier what is no tile."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    h, w = img.shape[:2]
+    tw = float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes]))
+    th = tw * 1.33
+    windows = []
+    photo, img = img, img.copy()  # drawn on a copy, then copied back outside the tiles: things lie beside them
+
+    def window_at(cx: float, cy: float) -> None:
+        k = rng.uniform(0.75, 1.25)
+        side = bool(rng.random() < 0.3)
+        bw, bh = (th, tw) if side else (tw, th)
+        cx, cy = cx + rng.normal(0, 0.2) * tw, cy + rng.normal(0, 0.2) * tw
+        windows.append(((cx - bw * k / 2, cy - bh * k / 2, cx + bw * k / 2, cy + bh * k / 2), side))
+
+    for _ in range(int(rng.integers(2, 7))):
+        kind = rng.choice(["stick", "stick", "dice", "coin", "print", "letters"])
+        reach = {"stick": 2.2 * tw, "print": 0.0, "letters": 2.0 * tw}.get(str(kind), 0.8 * tw)
+        for _try in range(20):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if kind == "print" or _free(boxes, cx, cy, reach):
+                break
+        else:
+            continue
+        if kind == "stick":
+            length, thick = tw * rng.uniform(2.0, 4.0), max(2, int(tw * rng.uniform(0.12, 0.35)))
+            a = rng.uniform(0, np.pi)
+            dx, dy = np.cos(a) * length / 2, np.sin(a) * length / 2
+            body = tuple(int(v) for v in rng.uniform(195, 250) * rng.uniform(0.92, 1.0, 3))
+            p1, p2 = (int(cx - dx), int(cy - dy)), (int(cx + dx), int(cy + dy))
+            cv2.line(img, (p1[0] + 2, p1[1] + 3), (p2[0] + 2, p2[1] + 3), (30, 30, 30), thick, cv2.LINE_AA)
+            cv2.line(img, p1, p2, body, thick, cv2.LINE_AA)
+            n_dots = int(rng.choice([1, 2, 5, 6, 8, 9]))
+            ink = [(30, 30, 190), (25, 25, 25), (150, 60, 20)][rng.integers(3)]
+            for t in np.linspace(-0.35, 0.35, n_dots):
+                cv2.circle(img, (int(cx + 2 * dx * t), int(cy + 2 * dy * t)), max(1, thick // 4), ink, -1, cv2.LINE_AA)
+            for t in rng.uniform(-0.45, 0.45, 2):
+                window_at(cx + 2 * dx * t, cy + 2 * dy * t)
+        elif kind == "dice":
+            r = tw * rng.uniform(0.18, 0.35)
+            col = (230, 230, 235) if rng.random() < 0.7 else (40, 40, 200)
+            cv2.rectangle(img, (int(cx - r), int(cy - r)), (int(cx + r), int(cy + r)), col, -1)
+            for _pip in range(int(rng.integers(1, 7))):
+                cv2.circle(img, (int(cx + rng.uniform(-0.6, 0.6) * r), int(cy + rng.uniform(-0.6, 0.6) * r)),
+                           max(1, int(r * 0.15)), (20, 20, 20) if col[0] > 100 else (240, 240, 240), -1)
+            window_at(cx, cy)
+        elif kind == "coin":
+            r = tw * rng.uniform(0.25, 0.45)
+            col = tuple(int(v) for v in rng.uniform(90, 200) * np.array([0.6, 0.85, 1.0]))
+            cv2.circle(img, (int(cx), int(cy)), int(r), col, -1, cv2.LINE_AA)
+            cv2.circle(img, (int(cx), int(cy)), int(r * 0.75), tuple(int(v * 0.8) for v in col), 2, cv2.LINE_AA)
+            window_at(cx, cy)
+        elif kind == "print":
+            col = tuple(int(v) for v in rng.uniform(150, 250, 3))
+            thick = int(rng.integers(2, 9))
+            if rng.random() < 0.5:
+                rise = rng.uniform(-0.2, 0.2) * h
+                cv2.line(img, (0, int(cy)), (w, int(cy + rise)), col, thick, cv2.LINE_AA)
+                for x in rng.uniform(0, w, 2):
+                    if _free(boxes, x, cy + rise * x / w, tw):
+                        window_at(x, cy + rise * x / w)
+            else:
+                rad = rng.uniform(0.05, 0.4) * w
+                cv2.circle(img, (int(cx), int(cy)), int(rad), col, thick, cv2.LINE_AA)
+                for a in rng.uniform(0, 2 * np.pi, 2):
+                    x, y = cx + rad * np.cos(a), cy + rad * np.sin(a)
+                    if _free(boxes, x, y, tw):
+                        window_at(x, y)
+        else:
+            n = int(rng.integers(1, 7))
+            text = "".join(LETTERS[i] for i in rng.integers(len(LETTERS), size=n))
+            size = int(th * rng.uniform(0.5, 1.4))
+            font = ImageFont.truetype(fonts[rng.integers(len(fonts))][0], size)
+            mask = Image.new("L", (w, h))
+            ImageDraw.Draw(mask).text((cx - size * n / 2, cy - size / 2), text, fill=255, font=font,
+                                      stroke_width=int(rng.integers(0, 3)))
+            alpha = np.asarray(mask, np.float32)[..., None] / 255.0
+            col = np.array(rng.uniform(170, 250, 3) if rng.random() < 0.7 else rng.uniform(10, 80, 3), np.float32)
+            img[:] = (img * (1 - alpha) + col * alpha).astype(np.uint8)
+            for _k in range(min(n, 3)):
+                window_at(cx + rng.uniform(-0.5, 0.5) * size * n, cy)
+    beside = np.ones((h, w), bool)
+    for x1, y1, x2, y2 in boxes:
+        beside[max(0, int(y1) - 1):int(y2 + 0.7 * tw) + 2, max(0, int(x1) - 1):int(x2) + 2] = False  # and the edge
+    photo[beside] = img[beside]
+    # windows that would cut into a tile are dropped: a tile's crop must never be taught as no tile
+    return [(b, s) for b, s in windows if _free(boxes, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, 0.9 * tw)
+            and 0 <= (b[0] + b[2]) / 2 < w and 0 <= (b[1] + b[3]) / 2 < h]

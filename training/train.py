@@ -1,6 +1,6 @@
-"""Train the localiser and the classifier on synthetic scenes and export both to ONNX.
+"""Train the localisers, the classifier and the verifier on synthetic scenes and export them to ONNX.
 
-    python -m training.train --out models/            # the three models (the classifier in two stages) and their
+    python -m training.train --out models/            # the four models (the classifier in two stages) and the
                                                       # int8 copies, seeded, CPU
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.paths import shipped
 from companion.vision.preprocess import CROP_H, CROP_W, STRIDE, crop_tile, letterbox
 from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank
 
@@ -28,6 +29,7 @@ FAR_FILL = (0.25, 0.55)  # a scene photographed from further away: the tiles acr
 _BANK = None
 _FAR = 0.0
 _CLUTTER = 0.0
+_VERIFY_MODELS: str | None = None  # the folder whose localisers the verifier's scenes are read with
 
 
 def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
@@ -260,23 +262,137 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
 
 
+# ---------------------------------------------------------------- verifier
+
+def gen_verify_chunk(args: tuple[int, int]) -> dict:
+    """Scenes with things that are no tiles drawn beside the hand (scenes.draw_distractors) -> crops of the
+    tiles (label 1) and of tile-sized windows on those things and on the bare table (label 0)."""
+    from training.faces import _fonts
+    from training.scenes import _free, draw_distractors, render_scene
+
+    seed, n = args
+    rng = np.random.default_rng(seed)
+    styles = [s for s in _BANK.styles() if s != HELD_OUT]
+    fonts = _fonts()
+    crops, ys = [], []
+    for _ in range(n):
+        img, labels = render_scene(rng, _BANK, styles, hand=True, clutter=bool(rng.random() < 0.25))
+        boxes = [lb.box for lb in labels]
+        img = np.ascontiguousarray(img)
+        windows = draw_distractors(rng, img, boxes, fonts)
+        tw = float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes]))
+        h, w = img.shape[:2]
+        for _k in range(3):  # the bare table
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if _free(boxes, cx, cy, 0.9 * tw):
+                windows.append(((cx - tw / 2, cy - 0.67 * tw, cx + tw / 2, cy + 0.67 * tw), False))
+        for lb in labels:
+            crops.append(crop_tile(img, _jitter_box(rng, lb.box), lb.sideways, turn=1 if rng.random() < 0.5 else -1))
+            ys.append(1.0)
+        # what the localisers find there, cut as the pipeline cuts it: boxes on a tile are tiles, boxes on nothing
+        # the labels know are the things the verifier is for (boxes half on a tile are left out)
+        if _VERIFY_MODELS is not None:
+            from companion.vision import pipeline
+
+            x, scale = letterbox(img)
+            maps = np.mean([o[0] for o in pipeline.run_nets(pipeline.localisers(), {"image": x})], axis=0)
+            for box, side, _ in pipeline.decode_maps(maps, scale, img.shape[:2]):
+                best = max(_iou(box, b) for b in boxes)
+                if best > 0.5 or best < 0.1:
+                    crops.append(crop_tile(img, box, side))
+                    ys.append(float(best > 0.5))
+        for box, side in windows:
+            crops.append(crop_tile(img, box, side))
+            ys.append(0.0)
+    return {"crops": np.stack(crops), "ys": np.array(ys, np.float32)}
+
+
+def _iou(a: tuple, b: tuple) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def _init_verify(seed: int, n_proc: int, models: str | None) -> None:
+    global _VERIFY_MODELS
+    _init(seed, n_proc)
+    _VERIFY_MODELS = models
+    if models is not None:
+        import os
+
+        from companion.vision import pipeline
+
+        pipeline.MODELS_DIR = Path(models)
+        pipeline.THREADS = 1  # one process per core already
+        # the float localisers: the one command writes the int8 copies only after this stage, so a run with
+        # --only verify on the shipped models reads the scenes as the whole command does
+        os.environ["COMPANION_PRECISION"] = "fp32"
+
+
+def generate_verify(seed: int, n_scenes: int, n_proc_styles: int, workers: int, models: Path | None) -> dict:
+    """The verifier's crops; with ``models`` (a folder with the localisers) the localisers' own finds too."""
+    chunk = 25
+    jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
+    with Pool(workers, initializer=_init_verify,
+              initargs=(seed, n_proc_styles, str(models) if models is not None else None)) as pool:
+        parts = pool.map(gen_verify_chunk, jobs)
+    return {"crops": np.concatenate([p["crops"] for p in parts]), "ys": np.concatenate([p["ys"] for p in parts])}
+
+
+def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path) -> None:
+    """The verifier (nets.Verifier) on crops that are tiles and crops that are not, half of each per batch."""
+    import torch
+
+    from training.nets import Verifier
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 3)
+    net = Verifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    pos, neg = np.flatnonzero(ys == 1), np.flatnonzero(ys == 0)
+    bs = 128
+    t0 = time.time()
+    for step in range(steps):
+        idx = np.concatenate([rng.choice(pos, bs // 2), rng.choice(neg, bs // 2)])
+        x = torch.from_numpy(augment_crops(rng, crops[idx], low_res=0.3))
+        y = torch.from_numpy(ys[idx])[:, None]
+        net.train()
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(net(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"verify step {step}/{steps} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
+    net.eval()
+    torch.save(net.state_dict(), out / "verifier.pt")
+    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+    torch.onnx.export(net, dummy, str(out / "verifier.onnx"), input_names=["crops"], output_names=["logit"],
+                      dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}}, opset_version=17, dynamo=False)
+
+
 # One recipe per model (MODEL_CARD "Training"): the localisers' are the settings the shipped ones were made
 # with (models/train-loc*.json); the classifier's is the best from-scratch recipe measured, since the shipped
 # classifier came from a chain of runs, followed by the glare stage: the same scenes again for 1500 steps at a
-# lower rate, a share of the crops with highlights on them (_glare). Without --only the command runs all four,
-# one after the other, the localisers each on their own scenes, then writes the int8 copies; a flag given on the
-# command line overrides that setting in every recipe it runs.
+# lower rate, a share of the crops with highlights on them (_glare); the verifier's comes last, because its
+# scenes are read with the localisers the run has just made (gen_verify_chunk). Without --only the command runs
+# all five, one after the other, the localisers each on their own scenes, then writes the int8 copies of the
+# localisers and classifiers; a flag given on the command line overrides that setting in every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
-            "glare": 0.0}
+            "glare": 0.0, "verify_steps": 3000}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 RECIPES = {
     "cls": {**CLS_SCENES, "cls_steps": 9000},
     "glare": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4},  # continues out/classifier.pt
     "loc": {"seed": 21},
     "loc-b": {"seed": 21, "clutter": 0.25},
+    "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
 }
-OUTPUTS = {"cls": "classifier", "glare": "classifier", "loc": "localiser", "loc-b": "localiser-b"}
+OUTPUTS = {"cls": "classifier", "glare": "classifier", "loc": "localiser", "loc-b": "localiser-b",
+           "verify": "verifier"}
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -285,6 +401,20 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     once, the same arrays, since generation is seeded)."""
     t0 = time.time()
     scenes = {} if scenes is None else scenes
+    if name == "verify":
+        # the localisers of this run when it made them, else the shipped ones
+        models = out if (out / "localiser.onnx").exists() else Path(shipped("models"))
+        data = generate_verify(cfg["seed"], cfg["scenes"], cfg["styles"], workers, models)
+        print(f"verify: {len(data['ys'])} crops ({int(data['ys'].sum())} tiles) in {time.time() - t0:.0f}s", flush=True)
+        train_verifier(data["crops"], data["ys"], cfg["verify_steps"], cfg["seed"], out)
+        meta = {"recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
+                "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "verify_steps": cfg["verify_steps"],
+                "crops": len(data["ys"]), "tile_crops": int(data["ys"].sum()),
+                "localisers": "shipped" if models.resolve() == Path(shipped("models")).resolve() else str(models),
+                "train_seconds": round(time.time() - t0)}
+        (out / f"train-{name}.json").write_text(json.dumps(meta, indent=1))
+        print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
+        return
     classifier = OUTPUTS[name] == "classifier"
     if name == "glare" and cfg["init"] is None:
         cfg = {**cfg, "init": out / "classifier.pt"}
@@ -322,7 +452,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--only", choices=list(RECIPES), default=None,
                     help="one stage: cls (the classifier from scratch), glare (the classifier in --out, or --init, "
-                         "trained on with highlights), loc (localiser), loc-b (the localiser with the wall)")
+                         "trained on with highlights), loc (localiser), loc-b (the localiser with the wall), "
+                         "verify (the verifier: tile or something else on the table)")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--scenes", type=int)
@@ -344,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loc-steps", type=int,
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
     ap.add_argument("--cls-steps", type=int)
+    ap.add_argument("--verify-steps", type=int, help="verifier steps (the verify recipe: 3000)")
     ap.add_argument("--glare", type=float, help="share of classifier crops given highlights (the glare stage: 0.4)")
     ap.add_argument("--init", type=Path,
                     help="continue the classifier from these weights (e.g. models/classifier.pt) on fresh scenes")

@@ -1,5 +1,6 @@
-"""The two small networks (PyTorch, training extra only): a tile localiser (centre heatmaps + box sizes at 1/4
-   resolution) and a crop classifier. Kept in the package so `companion train --finetune` works when installed."""
+"""The small networks (PyTorch, training extra only): a tile localiser (centre heatmaps + box sizes at 1/4
+   resolution), a crop classifier and a crop verifier (tile or not). Kept in the package so
+   `companion train --finetune` works when installed."""
 
 from __future__ import annotations
 
@@ -56,3 +57,16 @@ class Classifier(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f = self.features(x).mean(dim=(2, 3))
         return self.fc(self.drop(f))
+
+
+class Verifier(nn.Module):
+    """One logit per crop: a tile (face up or down) rather than something else on the table that the localiser
+    took for one (point sticks, dice, a mat's print). A tenth of the classifier's size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64))
+        self.fc = nn.Linear(64, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.features(x).mean(dim=(2, 3)))
