@@ -593,6 +593,32 @@ def test_nets_run_side_by_side_give_each_nets_own_output_in_order(monkeypatch: p
             np.testing.assert_allclose(out, alone[names.index(name)], atol=1e-5)
 
 
+def test_a_box_is_dropped_only_when_the_verifier_doubts_it_and_the_classifiers_are_unsure(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    # a stand-in verifier with logits 2, -2, 0.1, -1, -3: probabilities 0.88, 0.12, 0.525, 0.269, 0.047.
+    # The classifiers' best probabilities 0.5, 0.95, 0.5, 0.5, 0.99. Against VERIFY_MIN 0.35 and VERIFY_SURE 0.9
+    # only the fourth box goes: the second and fifth are doubted but read surely (a back, a blank white dragon).
+    # Without a verifier in the models folder every box stays
+    from companion.vision import pipeline
+
+    class Fixed:
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            assert feeds["crops"].shape[0] == 5
+            return [np.array([[2.0], [-2.0], [0.1], [-1.0], [-3.0]], np.float32)]
+
+    found = [((10.0 + 30 * i, 10.0, 40.0 + 30 * i, 50.0), False, 0.9) for i in range(5)]
+    probs = np.full((5, 46), 0.0, np.float32)
+    probs[:, 0] = [0.5, 0.95, 0.5, 0.5, 0.99]
+    image = np.full((100, 200, 3), 128, np.uint8)
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=2: Fixed())
+    assert (pipeline.VERIFY_MIN, pipeline.VERIFY_SURE) == (0.35, 0.9)
+    assert pipeline.verified(image, found, probs) == [True] * 5
+    (tmp_path / "verifier.onnx").write_bytes(b"")
+    assert pipeline.verified(image, found, probs) == [True, True, True, False, True]
+    assert pipeline._tile_odds(image, found) == pytest.approx([0.881, 0.119, 0.525, 0.269, 0.047], abs=1e-3)
+
+
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
     # the classifier sees the same numbers whether a crop is converted alone or in a batch
     from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch, to_tensor

@@ -42,6 +42,10 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
+VERIFIER = "verifier"  # tile or not, run on every box the localisers find when shipped (verified())
+VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they are found (_localise_once)
+VERIFY_MIN = 0.35
+VERIFY_SURE = 0.9  # a tile the classifiers read this surely is kept whatever the verifier says
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))  # the nets of a pair side by side, or one net on as many
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
@@ -203,7 +207,27 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
 def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     x, scale = letterbox(image_bgr)
     maps = np.mean([out[0] for out in run_nets(localisers(), {"image": x})], axis=0)
-    return decode_maps(maps, scale, image_bgr.shape[:2]), scale
+    found = decode_maps(maps, scale, image_bgr.shape[:2])
+    return [f for f, q in zip(found, _tile_odds(image_bgr, found), strict=True) if q >= VERIFY_EARLY], scale
+
+
+def _tile_odds(image_bgr: np.ndarray, found: list) -> list[float]:
+    """The verifier's probability that each box found is a tile; all 1 without a verifier in the models folder."""
+    if not found or not model_path(VERIFIER).exists():
+        return [1.0] * len(found)
+    batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
+    return _sigmoid(session(VERIFIER).run(None, {"crops": batch})[0][:, 0]).tolist()
+
+
+def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray) -> list[bool]:
+    """Which of the tiles found to keep: all but those the verifier, when it is in the models folder, takes for
+    no tile (probability below VERIFY_MIN) and the classifiers read with less than VERIFY_SURE. Point sticks,
+    dice and a mat's print can look like tiles to the localiser, never seen in its training scenes, and one such
+    box in the hand's row spoils the hand; a face-down or blank tile the verifier doubts is still kept when the
+    classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles")."""
+    odds = _tile_odds(image_bgr, found)
+    return [bool(q >= VERIFY_MIN or sure >= VERIFY_SURE) for q, sure in zip(odds, probs.max(axis=1).tolist(),
+                                                                         strict=True)]
 
 
 def _neighbour_steps(found: list) -> np.ndarray:
@@ -417,6 +441,11 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
         return [], [], None
     if probs is None:
         probs = _tile_probabilities(image_bgr, found)
+    keep = verified(image_bgr, found, probs)
+    if not all(keep):
+        found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
+        dets = [Det(box=b, sideways=s) for b, s, _ in found]
+        layout = group_rows(dets)
     names = classes()
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         best = np.argsort(-p)[:ALTERNATIVES]
