@@ -8,6 +8,8 @@
     python -m training.make_eval --out /tmp/eval-table --style uni --winning --n 200 --seed 93 --clutter
     python -m training.make_eval --out /tmp/eval-glare --style uni --winning --n 200 --seed 98 --glare 0.35
     python -m training.make_eval --out /tmp/eval-yaw --style uni --winning --n 200 --seed 98 --yaw 0.6 0.8
+    python -m training.make_eval --out /tmp/eval-sticks --style uni --winning --n 200 --seed 98 --sticks
+    python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -44,6 +46,71 @@ def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: fl
     return lit.astype(np.uint8)
 
 
+def _clear_of(boxes: list, cx: float, cy: float, reach: float) -> bool:
+    return all(not (b[0] - reach < cx < b[2] + reach and b[1] - reach < cy < b[3] + reach) for b in boxes)
+
+
+def sticks_and_dice(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
+    """The photo with 2-6 point sticks (white bars 2.5-3.5 tiles long with 1, 5 or 8 dots) and up to two dice
+    lying near the hand, none on a tile, softened a little. Drawn apart from the verifier's training scenes
+    (scenes.draw_distractors) on purpose: the set that measures it is not made by its code."""
+    img = img.copy()
+    h, w = img.shape[:2]
+    tw = float(np.median([b[2] - b[0] for b in boxes]))
+    top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+    for _ in range(int(rng.integers(2, 7))):
+        length, thick = tw * rng.uniform(2.5, 3.5), tw * rng.uniform(0.18, 0.3)
+        for _try in range(30):
+            cx, cy = rng.uniform(0, w), rng.uniform(top - 2 * tw, min(h, bottom + 3 * tw))
+            if _clear_of(boxes, cx, cy, length / 2):
+                break
+        else:
+            continue
+        angle = rng.uniform(-30, 30) + (90 if rng.random() < 0.3 else 0)
+        corners = cv2.boxPoints(((cx, cy), (length, thick), angle)).astype(np.int32)
+        cv2.fillPoly(img, [corners], tuple(int(v) for v in rng.uniform(215, 250, 3)))
+        dots = int(rng.choice([1, 5, 8]))
+        for k in range(dots):
+            t = (k + 1) / (dots + 1) - 0.5
+            px = cx + np.cos(np.deg2rad(angle)) * length * 0.7 * t
+            py = cy + np.sin(np.deg2rad(angle)) * length * 0.7 * t
+            cv2.circle(img, (int(px), int(py)), max(1, int(thick * 0.25)),
+                       (40, 40, 200) if rng.random() < 0.5 else (20, 20, 20), -1)
+    for _ in range(int(rng.integers(0, 3))):
+        side = tw * rng.uniform(0.4, 0.6)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if _clear_of(boxes, cx, cy, side):
+            cv2.rectangle(img, (int(cx - side / 2), int(cy - side / 2)), (int(cx + side / 2), int(cy + side / 2)),
+                          (235, 235, 235), -1)
+            cv2.circle(img, (int(cx), int(cy)), max(1, int(side * 0.12)), (30, 30, 200), -1)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def printed_mat(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
+    """The photo on a printed mat: 2-5 light lines, rings and words in OpenCV's Hershey letters, under the tiles
+    (not drawn inside their boxes and the edge below them)."""
+    h, w = img.shape[:2]
+    tw = float(np.median([b[2] - b[0] for b in boxes]))
+    ink = np.zeros((h, w), np.uint8)
+    for _ in range(int(rng.integers(2, 6))):
+        kind, thick = rng.integers(3), int(rng.integers(2, 8))
+        if kind == 0:
+            y = int(rng.uniform(0, h))
+            cv2.line(ink, (0, y), (w, y + int(rng.uniform(-40, 40))), 255, thick)
+        elif kind == 1:
+            cv2.circle(ink, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), int(rng.uniform(20, 200)), 255, thick)
+        else:
+            word = "".join(rng.choice(list("MAHJONG CLUB 2026"), 8))
+            cv2.putText(ink, word, (int(rng.uniform(0, w * 0.7)), int(rng.uniform(30, h))), cv2.FONT_HERSHEY_SIMPLEX,
+                        rng.uniform(1, 3), 255, thick)
+    for x1, y1, x2, y2 in boxes:
+        ink[max(0, int(y1)):int(y2 + 0.7 * tw) + 1, max(0, int(x1)):int(x2) + 1] = 0
+    colour = rng.uniform(180, 250, 3)
+    out = img.astype(np.float32)
+    out[ink > 0] = colour
+    return out.astype(np.uint8)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
@@ -70,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--one-block", action="store_true",
                     help="the hand row laid down as one block of touching tiles (no winning tile set apart: "
                          "photos that give no request), on the very photos the seed gives otherwise")
+    ap.add_argument("--sticks", action="store_true",
+                    help="point sticks and dice on the table near the hand, on the very photos the seed gives")
+    ap.add_argument("--print", action="store_true", dest="printed",
+                    help="the photos on a printed mat (lines, rings, words), on the very photos the seed gives")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -78,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     lamp = np.random.default_rng(args.seed + 1_000_003)  # its own stream: the scenes stay those of the seed
     side = np.random.default_rng(args.seed + 2_000_003)  # the same for --yaw
+    things = np.random.default_rng(args.seed + 3_000_003)  # and for --sticks and --print
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -87,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
                                    pitch=tuple(args.pitch), clutter=args.clutter,
                                    yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
                                    one_block=args.one_block)
+        if args.sticks:
+            img = sticks_and_dice(things, img, [lb.box for lb in labels])
+        if args.printed:
+            img = printed_mat(things, img, [lb.box for lb in labels])
         if args.glare > 0:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
