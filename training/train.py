@@ -266,7 +266,8 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
 
 def gen_verify_chunk(args: tuple[int, int]) -> dict:
     """Scenes with things that are no tiles drawn beside the hand (scenes.draw_distractors) -> crops of the
-    tiles (label 1) and of tile-sized windows on those things and on the bare table (label 0)."""
+    tiles (label 1), of tile-sized windows on those things and on the bare table (label 0), and of the boxes the
+    localisers find there (label by where they lie)."""
     from training.faces import _fonts
     from training.scenes import _free, draw_distractors, render_scene
 
