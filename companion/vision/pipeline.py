@@ -204,28 +204,33 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     return np.mean([_softmax(out) for out in run_nets(classifiers(), {"crops": batch})], axis=0)
 
 
-def _localise_once(image_bgr: np.ndarray) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
+def _localise_once(image_bgr: np.ndarray, verify: bool = True,
+                   ) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     x, scale = letterbox(image_bgr)
     maps = np.mean([out[0] for out in run_nets(localisers(), {"image": x})], axis=0)
     found = decode_maps(maps, scale, image_bgr.shape[:2])
+    if not verify:
+        return found, scale
     return [f for f, q in zip(found, _tile_odds(image_bgr, found), strict=True) if q >= VERIFY_EARLY], scale
 
 
-def _tile_odds(image_bgr: np.ndarray, found: list) -> list[float]:
-    """The verifier's probability that each box found is a tile; all 1 without a verifier in the models folder."""
+def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = None) -> list[float]:
+    """The verifier's probability that each box found is a tile (``batch``: their crops, when already cut); all 1
+    without a verifier in the models folder."""
     if not found or not model_path(VERIFIER).exists():
         return [1.0] * len(found)
-    batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
-    return _sigmoid(session(VERIFIER).run(None, {"crops": batch})[0][:, 0]).tolist()
+    if batch is None:
+        batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
+    return _sigmoid(session(VERIFIER).run(None, {"crops": batch[:len(found)]})[0][:, 0]).tolist()
 
 
-def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray) -> list[bool]:
+def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.ndarray | None = None) -> list[bool]:
     """Which of the tiles found to keep: all but those the verifier, when it is in the models folder, takes for
     no tile (probability below VERIFY_MIN) and the classifiers read with less than VERIFY_SURE. Point sticks,
     dice and a mat's print can look like tiles to the localiser, never seen in its training scenes, and one such
     box in the hand's row spoils the hand; a face-down or blank tile the verifier doubts is still kept when the
     classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles")."""
-    odds = _tile_odds(image_bgr, found)
+    odds = _tile_odds(image_bgr, found, batch)
     return [bool(q >= VERIFY_MIN or sure >= VERIFY_SURE) for q, sure in zip(odds, probs.max(axis=1).tolist(),
                                                                          strict=True)]
 
@@ -263,15 +268,16 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
 
 
-def localise(image_bgr: np.ndarray) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+def localise(image_bgr: np.ndarray, verify: bool = True) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
-    localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`)."""
-    found, scale = _localise_once(image_bgr)
+    localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`). Boxes the
+    verifier gives less than VERIFY_EARLY are left out, unless ``verify`` is False."""
+    found, scale = _localise_once(image_bgr, verify)
     region = zoom_region(found, scale, image_bgr.shape)
     if region is None:
         return found
     x0, y0, x1, y1 = region
-    closer, _ = _localise_once(image_bgr[y0:y1, x0:x1])
+    closer, _ = _localise_once(image_bgr[y0:y1, x0:x1], verify)
     if len(closer) < len(found):  # the closer look lost tiles: keep the first
         return found
     return [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
@@ -283,7 +289,8 @@ def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float,
     return p.argmax(axis=1), p.max(axis=1)
 
 
-def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> np.ndarray:
+def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]],
+                        batch: np.ndarray | None = None) -> np.ndarray:
     """The probability of every class for each box (one row per box).
 
     Every crop is read once (by every classifier, :func:`classifiers`, averaged). A crop read with less than
@@ -296,7 +303,8 @@ def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, fl
     """
     if not boxes:
         return np.zeros((0, len(classes())), np.float32)
-    batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in boxes])
+    if batch is None:  # the crops, unless cut already (crops_to_batch of crop_tile, as here)
+        batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in boxes])
     p = _probabilities(batch)
     doubt = np.flatnonzero(p.max(axis=1) < TURN_CHECK)
     if len(doubt):
@@ -439,9 +447,11 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
         return [], [], None
+    batch = None  # the crops, cut once for the classifiers and the verifier
     if probs is None:
-        probs = _tile_probabilities(image_bgr, found)
-    keep = verified(image_bgr, found, probs)
+        batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
+        probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
+    keep = verified(image_bgr, found, probs, batch)
     if not all(keep):
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
