@@ -477,7 +477,8 @@ def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more
     assert len({t["row"] for t in label["tiles"]}) == 2
     calls = []
     real = pipeline.class_probabilities
-    monkeypatch.setattr(pipeline, "class_probabilities", lambda image, boxes: calls.append(1) or real(image, boxes))
+    monkeypatch.setattr(pipeline, "class_probabilities",
+                        lambda image, boxes, batch=None: calls.append(1) or real(image, boxes, batch))
     assert pipeline._read(photo, max_rows=1) == ([], [], None) and not calls
     ordered, groups, _ = pipeline._read(photo, max_rows=2)
     assert len(ordered) == len(label["tiles"]) and len(groups) == 2 and calls == [1]
@@ -749,8 +750,8 @@ def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: 
     real = pipeline.class_probabilities
     x1, y1, x2, y2 = label_box
 
-    def wrong(image, boxes):  # noqa: ANN001, ANN202
-        p = real(image, boxes)
+    def wrong(image, boxes, batch=None):  # noqa: ANN001, ANN202
+        p = real(image, boxes, batch)
         for k, (box, _) in enumerate(boxes):
             if x1 <= (box[0] + box[2]) / 2 <= x2 and y1 <= (box[1] + box[3]) / 2 <= y2:
                 p[k] = 0.0
