@@ -217,16 +217,17 @@ def test_tilted_photo_keeps_one_row():
     assert len(layout.rows) == 1
 
 
-def _growing(tiles: str, grow: float) -> list[Det]:
+def _growing(tiles: str, grow: float, heights: float = 1.0) -> list[Det]:
     """Tiles as in row(), each `grow` times the size of the one before (a row photographed at a slant, its far
-    end smaller); '|' a gap of a third of the tile before it."""
+    end smaller); '|' a gap of a third of the tile before it. With ``heights`` 0.5 each tile is only sqrt(grow)
+    times as tall as the one before, as a row seen from one side is (_receding)."""
     out, x, scale = [], 0.0, 1.0
     for token in tiles.split():
         if token == "|":
             x += (out[-1].box[2] - out[-1].box[0]) / 3
             continue
         side = len(token) == 3
-        w, h = (H * scale, W * scale) if side else (W * scale, H * scale)
+        w, h = (H * scale, W * scale ** heights) if side else (W * scale, H * scale ** heights)
         out.append(Det(box=(x, 200.0 - h, x + w, 200.0), sideways=side, tile=token[:2], confidence=0.99))
         x += w + 0.5
         scale *= grow
@@ -251,17 +252,7 @@ def _receding(tiles: str, grow: float) -> list[Det]:
     """Tiles as in _growing, but as a row seen from one side is: along the row each tile `grow` times as wide
     as the one before, and only sqrt(grow) times as tall (the steps shrink with the square of the distance from
     the camera, the heights with the distance)."""
-    out, x, scale = [], 0.0, 1.0
-    for token in tiles.split():
-        if token == "|":
-            x += (out[-1].box[2] - out[-1].box[0]) / 3
-            continue
-        side = len(token) == 3
-        w, h = (H * scale, W * scale ** 0.5) if side else (W * scale, H * scale ** 0.5)
-        out.append(Det(box=(x, 200.0 - h, x + w, 200.0), sideways=side, tile=token[:2], confidence=0.99))
-        x += w + 0.5
-        scale *= grow
-    return out
+    return _growing(tiles, grow, heights=0.5)
 
 
 def test_a_row_seen_from_one_side_is_cut_only_at_its_gaps():

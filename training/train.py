@@ -248,18 +248,30 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
         x = torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare))
         y = torch.from_numpy(ys[idx])
         net.train()
-        loss = torch.nn.functional.cross_entropy(net(x), y, label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % log_every == 0 or step == steps - 1:
-            print(f"cls step {step}/{steps} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
+        _step(opt, sched, torch.nn.functional.cross_entropy(net(x), y, label_smoothing=0.05), "cls", step, steps,
+              t0, log_every)
+    _save_crop_net(net, out, "classifier", "logits")
+
+
+def _step(opt, sched, loss, name: str, step: int, steps: int, t0: float, log_every: int = 100) -> None:  # noqa: ANN001
+    """One optimiser step on ``loss``, logged every ``log_every`` steps and at the last."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    if step % log_every == 0 or step == steps - 1:
+        print(f"{name} step {step}/{steps} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
+
+
+def _save_crop_net(net, out: Path, name: str, output: str) -> None:  # noqa: ANN001
+    """A net over tile crops written as out/<name>.pt and out/<name>.onnx (any number of crops)."""
+    import torch
+
     net.eval()
-    torch.save(net.state_dict(), out / "classifier.pt")
+    torch.save(net.state_dict(), out / f"{name}.pt")
     dummy = torch.zeros(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(net, dummy, str(out / "classifier.onnx"), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(net, dummy, str(out / f"{name}.onnx"), input_names=["crops"], output_names=[output],
+                      dynamic_axes={"crops": {0: "n"}, output: {0: "n"}}, opset_version=17, dynamo=False)
 
 
 # ---------------------------------------------------------------- verifier
@@ -360,18 +372,8 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
         x = torch.from_numpy(augment_crops(rng, crops[idx], low_res=0.3))
         y = torch.from_numpy(ys[idx])[:, None]
         net.train()
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(net(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            print(f"verify step {step}/{steps} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
-    net.eval()
-    torch.save(net.state_dict(), out / "verifier.pt")
-    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(net, dummy, str(out / "verifier.onnx"), input_names=["crops"], output_names=["logit"],
-                      dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}}, opset_version=17, dynamo=False)
+        _step(opt, sched, torch.nn.functional.binary_cross_entropy_with_logits(net(x), y), "verify", step, steps, t0)
+    _save_crop_net(net, out, "verifier", "logit")
 
 
 # One recipe per model (MODEL_CARD "Training"): the localisers' are the settings the shipped ones were made
