@@ -620,6 +620,29 @@ def test_a_box_is_dropped_only_when_the_verifier_doubts_it_and_the_classifiers_a
     assert pipeline._tile_odds(image, found) == pytest.approx([0.881, 0.119, 0.525, 0.269, 0.047], abs=1e-3)
 
 
+def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypatch: pytest.MonkeyPatch):
+    # the verifier (a stand-in) doubts one box after classifying, and the classifiers are not sure enough of
+    # anything to overrule it: that box leaves "tiles" for "not_tiles", and the reason tells the player
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(PHOTOS[0])
+    before = pipeline.recognize_image(photo)
+    target = before["tiles"][3]["box"]
+
+    def odds(image, found, batch=None):  # noqa: ANN001, ANN202
+        return [0.2 if [int(round(v)) for v in b] == target else 1.0 for b, _, _ in found]
+
+    monkeypatch.setattr(pipeline, "_tile_odds", odds)
+    monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
+    after = pipeline.recognize_image(photo)
+    assert len(after["tiles"]) == len(before["tiles"]) - 1
+    assert [t["box"] for t in after["not_tiles"]] == [target]
+    assert after["not_tiles"][0]["tile"] == before["tiles"][3]["tile"]
+    assert target not in [t["box"] for t in after["tiles"]]
+    assert "1 box(es) taken for no tile" in after["reason"]
+    assert "not_tiles" not in before
+
+
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
     # the classifier sees the same numbers whether a crop is converted alone or in a batch
     from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch, to_tensor

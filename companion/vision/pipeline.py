@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -407,7 +407,8 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
     return 0 <= x < width and 0 <= y < height
 
 
-def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det], list, Callable | None]:
+def _read(image_bgr: np.ndarray, max_rows: int | None = None,
+          dropped: list[Det] | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
@@ -452,6 +453,12 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None) -> tuple[list[Det]
         batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
         probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
     keep = verified(image_bgr, found, probs, batch)
+    if dropped is not None:  # the boxes taken for no tile, as read (for the answer's "not_tiles")
+        names = classes()
+        for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
+            if not k:
+                dropped.append(Det(box=b, sideways=s, tile=names[int(p.argmax())],
+                                   confidence=_confidence(float(p.max()), sc)))
     if not all(keep):
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
@@ -535,6 +542,7 @@ class Reading:
     reason: str
     changed: list[Det]
     back: Callable | None
+    dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
 
     def mend_melds(self) -> None:
         """No request: the melds mended if a likely reading makes them melds (:func:`mend_melds`)."""
@@ -548,7 +556,8 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
     applied before the request is built and kept as they are."""
-    ordered, groups, back = _read(image_bgr, max_rows)
+    dropped: list[Det] = []
+    ordered, groups, back = _read(image_bgr, max_rows, dropped)
     if fixes and max(fixes) >= len(ordered):
         from companion.errors import InvalidRequestError
 
@@ -561,14 +570,15 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     changed = complete_hand(groups, request)
     if changed:
         request, reason = build_request(groups)
-    return Reading(ordered, groups, request, reason, changed, back)
+    return Reading(ordered, groups, request, reason, changed, back, dropped)
 
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
                     fixes: dict[int, str] | None = None, turned: int | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards: layout.nearest_rows),
-    and "dora_row" the tiles of the row its dora indicators were read from.
+    and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
+    most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
@@ -643,6 +653,9 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
     uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
+    if reading.dropped:  # not in "tiles": found, then taken for point sticks, dice or print (verified)
+        result["not_tiles"] = [{k: v for k, v in t.items() if k != "group"}
+                               for t in _tile_dicts(reading.dropped, reading.back)]
     if turn is not None:
         result["turned"] = turn
     if changed:
@@ -654,8 +667,11 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
+    dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
+                    "left out (not_tiles); if one is a tile, photograph the hand again with the table clear"
+                    if reading.dropped else "")
     if request is None:
-        result["reason"] = reason
+        result["reason"] = "; ".join(n for n in (reason, dropped_note) if n)
         return result
     # the tiles the indicators were read from ("dora_row": a correction there changes one) and those left out
     for key, part in (("left_out", "left out"), ("dora_row", "dora")):
@@ -663,6 +679,8 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -
         if indices:
             result[key] = indices
     notes = [reason] if reason else []  # rows left out of the request (layout.nearest_rows)
+    if dropped_note:
+        notes.append(dropped_note)
     if changed:
         made = "a winning hand" if _is_complete(request) else "called melds"
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
