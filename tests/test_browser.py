@@ -351,6 +351,24 @@ def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_pa
         assert sorted(parse_tiles(dora)) == sorted(parse_tiles("".join(label["request"]["dora_indicators"]) + "5z"))
 
 
+def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_says_so(server, tmp_path):
+    # point sticks beside the hand: the boxes found on them and taken for no tile ("not_tiles") are drawn dotted,
+    # cannot be tapped, are not in the strip of tiles to check, and the status line says why
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "sticks_hand.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        page.wait_for_selector(".tilebox")
+        assert page.locator(".tilebox.not-tile").count() >= 1
+        assert page.locator("button.tilebox").count() == len(label["tiles"])
+        assert page.locator("[data-strip]").count() == len(label["tiles"])
+        assert "taken for no tile" in page.text_content("#photo-overlay")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-sticks.png"))
+
+
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):
     # the chi 789m of the fixture with its 8m painted over by the hand's 6m: the recogniser reads 7m 6m 9m, no
     # meld, so the photo gives no request. One tap sets the tile to 8m; the page has the photo read again with

@@ -115,6 +115,7 @@
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
       status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
+        (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
         result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended") : "",
         t("tap_to_fix")].filter(Boolean).join(" ");
       const draw = () => drawBoxes(img);
@@ -146,6 +147,14 @@
         }, el("span", {}, code));
         box.addEventListener("click", () => pick(i, img));
         picture.append(box);
+      });
+      // boxes taken for no tile (a point stick, dice, print): shown dotted, so that a tile lost there is seen
+      (result.not_tiles || []).forEach((thing) => {
+        const [x1, y1, x2, y2] = thing.box;
+        picture.append(el("div", {
+          class: "tilebox not-tile", title: t("not_a_tile"),
+          style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
+        }, el("span", {}, "?")));
       });
       // the same tiles as pictures, big enough to check at a glance and to tap
       strip.replaceChildren(...result.tiles.flatMap((tile, i) => (leftOut.has(i) ? [] : [el("button", {
