@@ -629,7 +629,7 @@ def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypa
     before = pipeline.recognize_image(photo)
     target = before["tiles"][3]["box"]
 
-    def odds(image, found, batch=None):  # noqa: ANN001, ANN202
+    def odds(image, found, batch=None, known=None):  # noqa: ANN001, ANN202
         return [0.2 if [int(round(v)) for v in b] == target else 1.0 for b, _, _ in found]
 
     monkeypatch.setattr(pipeline, "_tile_odds", odds)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from training.faces import build_bank
-from training.scenes import labels_to_json, render_scene
+from training.scenes import _free, labels_to_json, render_scene
 
 
 def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: float) -> np.ndarray:
@@ -46,10 +46,6 @@ def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: fl
     return lit.astype(np.uint8)
 
 
-def _clear_of(boxes: list, cx: float, cy: float, reach: float) -> bool:
-    return all(not (b[0] - reach < cx < b[2] + reach and b[1] - reach < cy < b[3] + reach) for b in boxes)
-
-
 def sticks_and_dice(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
     """The photo with 2-6 point sticks (white bars 2.5-3.5 tiles long with 1, 5 or 8 dots) and up to two dice
     lying near the hand, none on a tile, softened a little. Drawn apart from the verifier's training scenes
@@ -62,7 +58,7 @@ def sticks_and_dice(rng: np.random.Generator, img: np.ndarray, boxes: list) -> n
         length, thick = tw * rng.uniform(2.5, 3.5), tw * rng.uniform(0.18, 0.3)
         for _try in range(30):
             cx, cy = rng.uniform(0, w), rng.uniform(top - 2 * tw, min(h, bottom + 3 * tw))
-            if _clear_of(boxes, cx, cy, length / 2):
+            if _free(boxes, cx, cy, length / 2):
                 break
         else:
             continue
@@ -79,7 +75,7 @@ def sticks_and_dice(rng: np.random.Generator, img: np.ndarray, boxes: list) -> n
     for _ in range(int(rng.integers(0, 3))):
         side = tw * rng.uniform(0.4, 0.6)
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if _clear_of(boxes, cx, cy, side):
+        if _free(boxes, cx, cy, side):
             cv2.rectangle(img, (int(cx - side / 2), int(cy - side / 2)), (int(cx + side / 2), int(cy + side / 2)),
                           (235, 235, 235), -1)
             cv2.circle(img, (int(cx), int(cy)), max(1, int(side * 0.12)), (30, 30, 200), -1)

@@ -77,10 +77,15 @@ def gen_chunk(args: tuple[int, int]) -> dict:
     return {"loc": np.stack(locs), "targets": targets, "crops": np.stack(crops), "ys": np.array(ys, np.int64)}
 
 
+def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, int]]:
+    """(seed, scenes) of each worker's chunk: chunk i is seeded seed * 100003 + i, so a seed's scenes are the same
+    on any number of workers."""
+    return [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
+
+
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
              far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0) -> dict:
-    chunk = 25
-    jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
+    jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
               initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon)) as pool:
         parts = pool.map(gen_chunk, jobs)
@@ -345,8 +350,7 @@ def _init_verify(seed: int, n_proc: int, models: str | None) -> None:
 
 def generate_verify(seed: int, n_scenes: int, n_proc_styles: int, workers: int, models: Path | None) -> dict:
     """The verifier's crops; with ``models`` (a folder with the localisers) the localisers' own finds too."""
-    chunk = 25
-    jobs = [(seed * 100003 + i, min(chunk, n_scenes - i * chunk)) for i in range(-(-n_scenes // chunk))]
+    jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init_verify,
               initargs=(seed, n_proc_styles, str(models) if models is not None else None)) as pool:
         parts = pool.map(gen_verify_chunk, jobs)
@@ -405,18 +409,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     t0 = time.time()
     scenes = {} if scenes is None else scenes
     if name == "verify":
-        # the localisers of this run when it made them, else the shipped ones
-        models = out if (out / "localiser.onnx").exists() else Path(shipped("models"))
-        data = generate_verify(cfg["seed"], cfg["scenes"], cfg["styles"], workers, models)
-        print(f"verify: {len(data['ys'])} crops ({int(data['ys'].sum())} tiles) in {time.time() - t0:.0f}s", flush=True)
-        train_verifier(data["crops"], data["ys"], cfg["verify_steps"], cfg["seed"], out)
-        meta = {"recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
-                "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "verify_steps": cfg["verify_steps"],
-                "crops": len(data["ys"]), "tile_crops": int(data["ys"].sum()),
-                "localisers": "shipped" if models.resolve() == Path(shipped("models")).resolve() else str(models),
-                "train_seconds": round(time.time() - t0)}
-        (out / f"train-{name}.json").write_text(json.dumps(meta, indent=1))
-        print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
+        _record(name, _run_verify(cfg, out, workers, t0), out, t0)
         return
     classifier = OUTPUTS[name] == "classifier"
     if name == "glare" and cfg["init"] is None:
@@ -444,8 +437,27 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"], "glare": cfg["glare"],
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
             "cls_steps": cfg["cls_steps"] if classifier else None,
-            "loc_steps": cfg["loc_steps"] if not classifier else None,
-            "train_seconds": round(time.time() - t0)}
+            "loc_steps": cfg["loc_steps"] if not classifier else None}
+    _record(name, meta, out, t0)
+
+
+def _run_verify(cfg: dict, out: Path, workers: int, t0: float) -> dict:
+    """The verifier's recipe: its scenes read with the localisers of this run when it made them, else the shipped
+    ones; returns what its record holds."""
+    shipped_models = Path(shipped("models"))
+    models = out if (out / "localiser.onnx").exists() else shipped_models
+    data = generate_verify(cfg["seed"], cfg["scenes"], cfg["styles"], workers, models)
+    print(f"verify: {len(data['ys'])} crops ({int(data['ys'].sum())} tiles) in {time.time() - t0:.0f}s", flush=True)
+    train_verifier(data["crops"], data["ys"], cfg["verify_steps"], cfg["seed"], out)
+    return {"recipe": "verify", "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
+            "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "verify_steps": cfg["verify_steps"],
+            "crops": len(data["ys"]), "tile_crops": int(data["ys"].sum()),
+            "localisers": "shipped" if models.resolve() == shipped_models.resolve() else str(models)}
+
+
+def _record(name: str, meta: dict, out: Path, t0: float) -> None:
+    """out/train-<name>.json: the recipe's settings and how long it took."""
+    meta = {**meta, "train_seconds": round(time.time() - t0)}
     (out / f"train-{name}.json").write_text(json.dumps(meta, indent=1))
     print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
 

@@ -131,14 +131,14 @@ def _upright_height(d: Det) -> float:
     return max(h * SIDE_RATIO if d.sideways else h, 1.0)
 
 
-def _pitch_along(row: list[Det], tile_w: float) -> Callable[[float], float] | None:
+def _pitch_along(row: list[Det], tile_w: float, level: float | None = None) -> Callable[[float], float] | None:
     """The centre step of touching upright tiles as it changes along a row seen from one side: x -> the pitch
     there; None for a row whose pitch changes by less than SLANT_MIN over its length (or too few steps to say).
 
     Such a row narrows away from the camera, its steps by up to half over a hand, faster than its tiles' heights
     (steps shrink with the square of the distance, heights with the distance). The steps that stay within
     TOUCHING of the line fitted so far (gaps lie above it) are fitted again, a few times, starting from the level
-    line of _pitch (in the first pass leaving out only steps half as long again); the line's level is then set
+    line ``level`` (_pitch's) (in the first pass leaving out only steps half as long again); the line's level is then set
     as _pitch sets it, from the lower half of the steps, each taken back to one place along the slope."""
     steps = [((a.cx + b.cx) / 2, b.cx - a.cx) for a, b in zip(row, row[1:], strict=False)
              if not (a.sideways or b.sideways or a.stacked or b.stacked) and b.cx - a.cx > 0.3 * tile_w]
@@ -146,7 +146,7 @@ def _pitch_along(row: list[Det], tile_w: float) -> Callable[[float], float] | No
         return None
     xs, ss = np.array(steps).T
     x0 = float(np.median(xs))
-    slope, at_x0 = 0.0, _pitch(row, tile_w)
+    slope, at_x0 = 0.0, _pitch(row, tile_w) if level is None else level
     for bound in (1.5, TOUCHING, TOUCHING, TOUCHING):
         inliers = ss < (at_x0 + slope * (xs - x0)) * bound
         if inliers.sum() < SLOPE_MIN_STEPS or np.ptp(xs[inliers]) < 2 * tile_w:
@@ -172,7 +172,7 @@ def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
     """The row cut into groups at gaps wider than GROUP_GAP pitches. An added kan's top tile joins the group
     of the sideways tile it lies on, whichever side of it its centre falls."""
     pitch = _pitch(row, tile_w)
-    pitch_at = _pitch_along(row, tile_w)
+    pitch_at = _pitch_along(row, tile_w, pitch)
     sizes = {id(d): _upright_height(d) for d in row}
     typical = median(sizes.values()) if sizes else 1.0
     groups: list[list[Det]] = []

@@ -204,33 +204,47 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     return np.mean([_softmax(out) for out in run_nets(classifiers(), {"crops": batch})], axis=0)
 
 
-def _localise_once(image_bgr: np.ndarray, verify: bool = True,
+def _localise_once(image_bgr: np.ndarray, verify: bool = True, odds: dict | None = None,
                    ) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
+    """The tiles the localisers find in one look (:func:`localise`); with ``odds``, the verifier's odds of those
+    kept go into it, keyed by (box, sideways), so that :func:`verified` need not read them again."""
     x, scale = letterbox(image_bgr)
     maps = np.mean([out[0] for out in run_nets(localisers(), {"image": x})], axis=0)
     found = decode_maps(maps, scale, image_bgr.shape[:2])
     if not verify:
         return found, scale
-    return [f for f, q in zip(found, _tile_odds(image_bgr, found), strict=True) if q >= VERIFY_EARLY], scale
+    kept = [(f, q) for f, q in zip(found, _tile_odds(image_bgr, found), strict=True) if q >= VERIFY_EARLY]
+    if odds is not None:
+        odds.update(((b, s), q) for (b, s, _), q in kept)
+    return [f for f, _ in kept], scale
 
 
-def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = None) -> list[float]:
-    """The verifier's probability that each box found is a tile (``batch``: their crops, when already cut); all 1
-    without a verifier in the models folder."""
+def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = None,
+               known: dict | None = None) -> list[float]:
+    """The verifier's probability that each box found is a tile: from ``known`` ((box, sideways) -> odds, as
+    _localise_once leaves them) where it holds the box, else read from the crops (``batch``: the crops of all of
+    ``found``, when already cut); all 1 without a verifier in the models folder."""
     if not found or not model_path(VERIFIER).exists():
         return [1.0] * len(found)
-    if batch is None:
-        batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
-    return _sigmoid(session(VERIFIER).run(None, {"crops": batch[:len(found)]})[0][:, 0]).tolist()
+    known = known or {}
+    out = [known.get((b, s)) for b, s, _ in found]
+    todo = [i for i, q in enumerate(out) if q is None]
+    if todo:
+        crops = batch[todo] if batch is not None else crops_to_batch(
+            [crop_tile(image_bgr, found[i][0], found[i][1]) for i in todo])
+        for i, q in zip(todo, _sigmoid(session(VERIFIER).run(None, {"crops": crops})[0][:, 0]).tolist(), strict=True):
+            out[i] = q
+    return out
 
 
-def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.ndarray | None = None) -> list[bool]:
+def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.ndarray | None = None,
+             known: dict | None = None) -> list[bool]:
     """Which of the tiles found to keep: all but those the verifier, when it is in the models folder, takes for
     no tile (probability below VERIFY_MIN) and the classifiers read with less than VERIFY_SURE. Point sticks,
     dice and a mat's print can look like tiles to the localiser, never seen in its training scenes, and one such
     box in the hand's row spoils the hand; a face-down or blank tile the verifier doubts is still kept when the
     classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles")."""
-    odds = _tile_odds(image_bgr, found, batch)
+    odds = _tile_odds(image_bgr, found, batch, known)
     return [bool(q >= VERIFY_MIN or sure >= VERIFY_SURE) for q, sure in zip(odds, probs.max(axis=1).tolist(),
                                                                          strict=True)]
 
@@ -268,11 +282,13 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
 
 
-def localise(image_bgr: np.ndarray, verify: bool = True) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+def localise(image_bgr: np.ndarray, verify: bool = True,
+             odds: dict | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
     localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`). Boxes the
-    verifier gives less than VERIFY_EARLY are left out, unless ``verify`` is False."""
-    found, scale = _localise_once(image_bgr, verify)
+    verifier gives less than VERIFY_EARLY are left out, unless ``verify`` is False; ``odds`` gets the verifier's
+    odds of the boxes of the first look (:func:`_localise_once`)."""
+    found, scale = _localise_once(image_bgr, verify, odds)
     region = zoom_region(found, scale, image_bgr.shape)
     if region is None:
         return found
@@ -420,7 +436,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None,
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
-    found = localise(image_bgr)
+    odds: dict = {}  # the verifier's odds of the first look's boxes, for verified() on the photo as taken
+    taken, found = image_bgr, localise(image_bgr, odds=odds)
     view, back, seen = image_bgr, None, found
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
@@ -452,7 +469,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None,
     if probs is None:
         batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
         probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
-    keep = verified(image_bgr, found, probs, batch)
+    keep = verified(image_bgr, found, probs, batch, odds if image_bgr is taken else None)
     if dropped is not None:  # the boxes taken for no tile, as read (for the answer's "not_tiles")
         names = classes()
         for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
