@@ -299,7 +299,11 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    # MODEL_CARD "The int8 run-time models": the four 8-bit files are remade byte for byte from the float files
+    # MODEL_CARD "The int8 run-time models": the four 8-bit files are remade from the float files. The weights
+    # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
+    # activations' scales come from running the float models on rendered calibration photos, which other versions
+    # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
+    # by up to 11% (two machines, session 12), so they are compared within 15%
     import shutil
 
     pytest.importorskip("onnx")
@@ -320,7 +324,38 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
     except SystemExit as exc:  # a checkout without ../shared/tile-art to draw calibration photos from
         pytest.skip(str(exc))
     for name in names:
-        assert (tmp_path / f"{name}.int8.onnx").read_bytes() == (models / f"{name}.int8.onnx").read_bytes(), name
+        made, shipped = (_initializers(folder / f"{name}.int8.onnx") for folder in (tmp_path, models))
+        assert made.keys() == shipped.keys(), name
+        for key, value in shipped.items():
+            if value.dtype == np.int32 and key.endswith("_quantized"):  # biases, in steps of input scale x weight
+                step = np.maximum(made[f"{key}_scale"], shipped[f"{key}_scale"])  # scale: the same within a step
+                assert (np.abs(made[key] * made[f"{key}_scale"] - value * shipped[f"{key}_scale"]) <= step).all(), \
+                    (name, key)
+            elif value.dtype in (np.int8, np.int32):  # weights, zero points of weights and biases
+                assert np.array_equal(made[key], value), (name, key)
+            elif value.dtype == np.uint8:  # activations' zero points
+                assert np.abs(made[key].astype(int) - value.astype(int)).max() <= 3, (name, key)
+            else:  # scales
+                assert made[key] == pytest.approx(value, rel=0.15), (name, key)
+
+
+def _initializers(path: Path) -> dict[str, np.ndarray]:
+    import onnx
+    from onnx import numpy_helper
+
+    return {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+
+
+def test_the_shipped_int8_weights_use_seven_bits():
+    # onnxruntime's 8-bit kernels on CPUs without VNNI (AVX2 only) sum two products of an activation (0..255) and
+    # a weight in 16 bits: with weights in -64..64 that cannot overflow (2 * 255 * 64 = 32640), with full 8-bit
+    # weights it can, and the same files then read fewer tiles there than on CPUs with VNNI
+    pytest.importorskip("onnx")
+    models = Path(__file__).resolve().parents[1] / "models"
+    for name in ("localiser", "localiser-b", "classifier", "classifier-b"):
+        weights = [v for k, v in _initializers(models / f"{name}.int8.onnx").items() if v.dtype == np.int8]
+        assert weights, name
+        assert max(int(np.abs(w.astype(int)).max()) for w in weights) <= 64, name
 
 
 def test_make_eval_glare_lights_up_only_the_tiles_it_picks():
