@@ -351,9 +351,10 @@ def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_pa
         assert sorted(parse_tiles(dora)) == sorted(parse_tiles("".join(label["request"]["dora_indicators"]) + "5z"))
 
 
-def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_says_so(server, tmp_path):
+def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_back(server, tmp_path):
     # point sticks beside the hand: the boxes found on them and taken for no tile ("not_tiles") are drawn dotted,
-    # cannot be tapped, are not in the strip of tiles to check, and the status line says why
+    # are not in the strip of tiles to check, and the status line says why; a tap on one (were it a tile the
+    # verifier doubted) has the photo read again with it kept: it joins the strip, and the palette opens on it
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
@@ -361,12 +362,24 @@ def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_says_so(server,
     label = json.loads(fixture.with_suffix(".json").read_text())
     with _photo_dialog(sync_api, server, "Bob", fixture) as page:
         page.wait_for_selector(".tilebox")
-        assert page.locator(".tilebox.not-tile").count() >= 1
-        assert page.locator("button.tilebox").count() == len(label["tiles"])
+        dotted = page.locator(".tilebox.not-tile").count()
+        assert dotted >= 1
+        assert page.locator("button.tilebox:not(.not-tile)").count() == len(label["tiles"])
         assert page.locator("[data-strip]").count() == len(label["tiles"])
         assert "taken for no tile" in page.text_content("#photo-overlay")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-sticks.png"))
+        box = page.get_attribute(".tilebox.not-tile >> nth=0", "data-not-tile")
+        page.click(".tilebox.not-tile >> nth=0")
+        page.wait_for_function(f"document.querySelectorAll('.tilebox.not-tile').length === {dotted - 1}")
+        assert page.locator("button.tilebox:not(.not-tile)").count() == len(label["tiles"]) + 1
+        # the palette is open on the tile put back, which the answer lists among "tiles" with the dotted box's box
+        assert page.is_visible(".palette")
+        heading = page.text_content(".palette h3")
+        index = int(heading.split("#")[1].rstrip(")")) - 1
+        assert page.get_attribute(f'button.tilebox[data-index="{index}"]', "data-box") == box
+        assert box not in [page.get_attribute(e, "data-not-tile") for e in
+                           [f".tilebox.not-tile >> nth={k}" for k in range(dotted - 1)]]
 
 
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):

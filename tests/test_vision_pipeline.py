@@ -618,6 +618,11 @@ def test_a_box_is_dropped_only_when_the_verifier_doubts_it_and_the_classifiers_a
     (tmp_path / "verifier.onnx").write_bytes(b"")
     assert pipeline.verified(image, found, probs) == [True, True, True, False, True]
     assert pipeline._tile_odds(image, found) == pytest.approx([0.881, 0.119, 0.525, 0.269, 0.047], abs=1e-3)
+    # the third box, which the verifier gives 0.525 (below VERIFY_DOUBT 0.6), goes too when the classifiers read
+    # it with less than READ_LOW 0.2; the first (0.881) stays however poorly it is read
+    assert (pipeline.VERIFY_DOUBT, pipeline.READ_LOW) == (0.6, 0.2)
+    probs[[0, 2], 0] = 0.15
+    assert pipeline.verified(image, found, probs) == [True, True, False, False, True]
 
 
 def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypatch: pytest.MonkeyPatch):
@@ -641,6 +646,75 @@ def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypa
     assert target not in [t["box"] for t in after["tiles"]]
     assert "1 box(es) taken for no tile" in after["reason"]
     assert "not_tiles" not in before
+
+
+def _doubt_one_box(monkeypatch: pytest.MonkeyPatch, target: list[int], turn_back=None) -> None:  # noqa: ANN001
+    """A stand-in verifier that gives the box at ``target`` (on the photo as taken; ``turn_back`` maps a box of the
+    picture it reads there) odds of 0.2 and every other box 1, the classifiers never sure enough to overrule it."""
+    from companion.vision import pipeline
+
+    def odds(image, found, batch=None, known=None):  # noqa: ANN001, ANN202
+        return [0.2 if _iou(list(turn_back(b) if turn_back else b), target) > 0.9 else 1.0 for b, _, _ in found]
+
+    monkeypatch.setattr(pipeline, "_tile_odds", odds)
+    monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
+
+
+def test_a_box_taken_for_no_tile_that_the_player_restores_is_a_tile_again_listed_for_a_check(
+        monkeypatch: pytest.MonkeyPatch):
+    # the verifier drops a real tile (the fourth of the photo); restoring its box from "not_tiles" gives back the
+    # tiles and the request of the label, that tile listed uncertain until the player sets it, and nothing left
+    # in "not_tiles"; with a correction of the restored tile (counted in the answer read with it) it is sure
+    from companion.errors import InvalidRequestError
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(PHOTOS[0])
+    label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
+    target = pipeline.recognize_image(photo)["tiles"][3]["box"]
+    _doubt_one_box(monkeypatch, target)
+    dropped = pipeline.recognize_image(photo)
+    assert [t["box"] for t in dropped["not_tiles"]] == [target]
+
+    back = pipeline.recognize_image(photo, restore=[dropped["not_tiles"][0]["box"]])
+    assert [t["tile"] for t in back["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(back["request"]) == _norm(label["request"])
+    assert back["tiles"][3]["box"] == target and 3 in back["uncertain"]
+    assert "not_tiles" not in back
+
+    fixed = pipeline.recognize_image(photo, restore=[target], fixes={3: label["tiles"][3]["tile"]})
+    assert 3 not in fixed["uncertain"] and fixed["tiles"][3]["confidence"] == 1.0
+    # a box a few pixels off still names the same tile; one where nothing was dropped is an error
+    nudged = [v + 2 for v in target]
+    assert [t["tile"] for t in pipeline.recognize_image(photo, restore=[nudged])["tiles"]] == \
+        [t["tile"] for t in label["tiles"]]
+    with pytest.raises(InvalidRequestError, match="no box taken for no tile"):
+        pipeline.recognize_image(photo, restore=[back["tiles"][0]["box"]])
+    with pytest.raises(InvalidRequestError, match="x1, y1, x2, y2"):
+        pipeline.recognize_image(photo, restore=[[1, 2, 3]])
+
+
+def test_a_tile_restored_on_a_photo_read_turned_comes_back_where_it_was_dropped(monkeypatch: pytest.MonkeyPatch):
+    # a fixture photographed from across the table (turned by 180 degrees) is read turned; the box the verifier
+    # dropped is given on the photo as taken, and restoring it there gives back the label's tiles and request
+    import cv2
+
+    from companion.vision import pipeline
+
+    fixture = FIXTURES / "won_melds_dora.jpg"
+    photo = cv2.rotate(pipeline.load_image(fixture), cv2.ROTATE_180)
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    first = pipeline.recognize_image(photo)
+    assert first.get("turned") == 180
+    target = first["tiles"][5]["box"]
+    height, width = photo.shape[:2]
+    _, inverse = pipeline.straighten(photo, 180.0)
+    _doubt_one_box(monkeypatch, target, lambda b: pipeline._box_back(b, inverse, width, height))
+    dropped = pipeline.recognize_image(photo, turned=180)
+    assert [t["box"] for t in dropped["not_tiles"]] == [target]
+    back = pipeline.recognize_image(photo, turned=180, restore=[target])
+    assert [t["tile"] for t in back["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(back["request"]) == _norm(label["request"])
+    assert 5 in back["uncertain"]
 
 
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
@@ -875,6 +949,9 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
     assert ok.status_code == 200 and ok.get_json()["request"]["dora_indicators"] == ["3z", "1z"]
     for fields, words in (({"fixes": "{3: 1z}"}, "JSON object"), ({"fixes": '["1z"]'}, "JSON object"),
                           ({"fixes": '{"3": "1x"}'}, "tile classes"), ({"fixes": '{"40": "1z"}'}, "19 tiles"),
-                          ({"turned": "45"}, "0, 90, 180 or 270")):
+                          ({"turned": "45"}, "0, 90, 180 or 270"), ({"restore": "[1, 2, 3, 4]"}, "JSON list of boxes"),
+                          ({"restore": "[[1, 2, 3]]"}, "JSON list of boxes"), ({"restore": "[[1,"}, "JSON list of boxes"),
+                          ({"restore": '[[1, 2, 3, "4"]]'}, "JSON list of boxes"),
+                          ({"restore": "[[0, 0, 6, 6]]"}, "no box taken for no tile")):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())

@@ -47,6 +47,7 @@ class Det:
     alternatives: tuple[tuple[str, float], ...] = ()  # the classifier's best readings (class, probability)
     part: str = ""  # what the request made of its row (nearest_rows): "hand", "dora" or "left out" (wall, discards)
     checked: bool = False  # set by the player (a correction): no rule reads it as anything else
+    restored: bool = False  # taken for no tile by the verifier, kept because the player says it is a tile
 
     @property
     def cx(self) -> float:

@@ -46,6 +46,8 @@ VERIFIER = "verifier"  # tile or not, run on every box the localisers find when 
 VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they are found (_localise_once)
 VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless read VERIFY_SURE surely (verified())
 VERIFY_SURE = 0.9  # a tile the classifiers read this surely is kept whatever the verifier says
+VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the classifiers read with less than READ_LOW
+READ_LOW = 0.2  # is dropped too: both nets doubt it (verified())
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))  # the nets of a pair side by side, or one net on as many
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
@@ -243,10 +245,11 @@ def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.nd
     no tile (probability below VERIFY_MIN) and the classifiers read with less than VERIFY_SURE. Point sticks,
     dice and a mat's print can look like tiles to the localiser, never seen in its training scenes, and one such
     box in the hand's row spoils the hand; a face-down or blank tile the verifier doubts is still kept when the
-    classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles")."""
+    classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles"). A box the
+    verifier doubts less (below VERIFY_DOUBT) goes too if the classifiers can hardly read it (below READ_LOW)."""
     odds = _tile_odds(image_bgr, found, batch, known)
-    return [bool(q >= VERIFY_MIN or sure >= VERIFY_SURE) for q, sure in zip(odds, probs.max(axis=1).tolist(),
-                                                                         strict=True)]
+    return [bool((q >= VERIFY_MIN or sure >= VERIFY_SURE) and (q >= VERIFY_DOUBT or sure >= READ_LOW))
+            for q, sure in zip(odds, probs.max(axis=1).tolist(), strict=True)]
 
 
 def _neighbour_steps(found: list) -> np.ndarray:
@@ -423,15 +426,17 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
     return 0 <= x < width and 0 <= y < height
 
 
-def _read(image_bgr: np.ndarray, max_rows: int | None = None,
-          dropped: list[Det] | None = None) -> tuple[list[Det], list, Callable | None]:
+def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
+          restore: list | None = None, outer: Callable | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
-    classified and nothing is returned (a turned read that finds more is over)."""
+    classified and nothing is returned (a turned read that finds more is over). ``restore`` (boxes on the photo as
+    taken, reached from this picture's boxes by the way back and then ``outer``) names boxes the verifier took
+    for no tile that the player says are tiles: they are kept, marked ``restored`` (:func:`_restored`)."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -470,6 +475,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None,
         batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
         probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
     keep = verified(image_bgr, found, probs, batch, odds if image_bgr is taken else None)
+    put_back = _restored(found, keep, restore, _then(back, outer) if outer else back) if restore else set()
+    keep = [k or i in put_back for i, k in enumerate(keep)]
     if dropped is not None:  # the boxes taken for no tile, as read (for the answer's "not_tiles")
         names = classes()
         for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
@@ -477,9 +484,12 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None,
                 dropped.append(Det(box=b, sideways=s, tile=names[int(p.argmax())],
                                    confidence=_confidence(float(p.max()), sc)))
     if not all(keep):
+        put_back = {sum(keep[:i]) for i in put_back}  # their indices among the tiles kept
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
         layout = group_rows(dets)
+    for i in put_back:
+        dets[i].restored = True
     names = classes()
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         best = np.argsort(-p)[:ALTERNATIVES]
@@ -489,13 +499,32 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None,
     return [d for r in layout.rows for d in r], assign_groups(layout), back
 
 
+def _restored(found: list, keep: list[bool], restore: list, back: Callable | None) -> set[int]:
+    """The indices in ``found`` of the boxes dropped (not ``keep``) that ``restore`` names: for each of its boxes
+    (on the photo as taken, as "not_tiles" gives them), the dropped box that, mapped ``back``, overlaps it most,
+    by at least half. A box that matches none is an error: the player's photo is not this one, or it was read
+    another way round."""
+    from companion.errors import InvalidRequestError
+
+    dropped = [i for i, k in enumerate(keep) if not k]
+    on_photo = {i: back(found[i][0]) if back else found[i][0] for i in dropped}
+    out: set[int] = set()
+    for box in restore:
+        best = max(dropped, key=lambda i: _iou(on_photo[i], box), default=None)
+        if best is None or _iou(on_photo[best], box) < 0.5:
+            raise InvalidRequestError(f"no box taken for no tile lies at {list(box)} in this photo: send the photo "
+                                      "and the \"turned\" of the answer whose \"not_tiles\" it came from")
+        out.add(best)
+    return out
+
+
 def _unsure(d: Det) -> bool:
-    """Listed for a check: read with less than CONFIDENCE_MIN, or a five that may be the red one (or a red five
+    """Listed for a check: put back by the player and not yet corrected, read with less than CONFIDENCE_MIN, or a five that may be the red one (or a red five
     that may be plain) with RED_DOUBT or more. A red five is a han of dora, and a confident read can still be
     wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence leaves
     unmarked, and how many of them RED_DOUBT lists, for how many more of the fives read right): held-out style
     7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles 1 of 2, for 6 of 152."""
-    if d.confidence < CONFIDENCE_MIN:
+    if d.confidence < CONFIDENCE_MIN or (d.restored and not d.checked):
         return True
     tile = d.tile
     if tile[0] not in "05" or tile[1] == "z":
@@ -569,12 +598,13 @@ class Reading:
                 self.request, self.reason = build_request(self.groups)
 
 
-def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None) -> Reading:
+def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
+               restore: list | None = None, outer: Callable | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
-    applied before the request is built and kept as they are."""
+    applied before the request is built and kept as they are; ``restore`` and ``outer`` as for :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back = _read(image_bgr, max_rows, dropped)
+    ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer)
     if fixes and max(fixes) >= len(ordered):
         from companion.errors import InvalidRequestError
 
@@ -591,7 +621,8 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
 
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
-                    fixes: dict[int, str] | None = None, turned: int | None = None) -> dict:
+                    fixes: dict[int, str] | None = None, turned: int | None = None,
+                    restore: list | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards: layout.nearest_rows),
     and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
@@ -610,14 +641,16 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     first result's "tiles" to the classes the player chose, ``turned`` is that result's "turned" (None or 0:
     as taken), and the photo is read that way round only, so that the indices mean the same tiles. The
     corrected tiles count as sure and stay as set; the request is built anew from them (a misread meld mended
-    by hand becomes a meld again), the winning shape may still mend other tiles.
+    by hand becomes a meld again), the winning shape may still mend other tiles. ``restore`` lists boxes of
+    that result's "not_tiles" that are tiles after all: they join "tiles", listed as uncertain until corrected
+    (``fixes`` then count the tiles of the answer read with the same ``restore``).
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    if fixes is not None or turned:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0)
+    if fixes is not None or turned or restore:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [])
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -634,31 +667,39 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     return _result(reading, turn, dora_image)
 
 
-def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None) -> Reading:
+def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
+                 restore: list | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
-    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes)
-    reading.back = _then(reading.back, partial(_box_back, back=inverse, width=width, height=height))
+    turn_back = partial(_box_back, back=inverse, width=width, height=height)
+    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back)
+    reading.back = _then(reading.back, turn_back)
     return reading
 
 
-def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int) -> dict:
-    """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``."""
+def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
+                restore: list) -> dict:
+    """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, and the
+    boxes of ``restore`` kept as tiles."""
     from companion.errors import InvalidRequestError
 
     for i, tile in fixes.items():
         if not isinstance(i, int) or i < 0:
             raise InvalidRequestError(f"corrections must map tile indices (0, 1, ...) to tiles; not {i!r}")
         _check_class(tile)
+    for box in restore:
+        if (not isinstance(box, (list, tuple)) or len(box) != 4
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
+            raise InvalidRequestError(f"each box to restore must be [x1, y1, x2, y2] as \"not_tiles\" gives it; not {box!r}")
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes)
+        reading = _read_hand(image_bgr, fixes=fixes, restore=restore)
     else:
         angle = next((a for a, degrees in _TURNS if degrees == turned), None)
         if angle is None:
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-        reading = _read_turned(image_bgr, angle, fixes)
+        reading = _read_turned(image_bgr, angle, fixes, restore)
     reading.mend_melds()
     return _result(reading, turned or None, dora_image)
 
@@ -685,7 +726,7 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
-                    "left out (not_tiles); if one is a tile, photograph the hand again with the table clear"
+                    "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"
                     if reading.dropped else "")
     if request is None:
         result["reason"] = "; ".join(n for n in (reason, dropped_note) if n)

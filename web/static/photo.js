@@ -51,6 +51,7 @@
     let file = null;
     let result = null;
     let fixes = {}; // tile index -> corrected code
+    let restore = []; // boxes of "not_tiles" the player put back as tiles
     let stream = null;
 
     const status = el("p", { class: "grow" }, t("take_photo"));
@@ -97,7 +98,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
@@ -141,25 +142,48 @@
         const unsure = !fixes[i] && listed.has(i);
         const box = el("button", {
           type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}${leftOut.has(i) ? " left-out" : ""}`,
-          "data-index": String(i),
+          "data-index": String(i), "data-box": tile.box.join(","),
           style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
           title: unsure ? t("unsure") : code,
         }, el("span", {}, code));
         box.addEventListener("click", () => pick(i, img));
         picture.append(box);
       });
-      // boxes taken for no tile (a point stick, dice, print): shown dotted, so that a tile lost there is seen
+      // boxes taken for no tile (a point stick, dice, print): shown dotted, so that a tile lost there is seen;
+      // a tap puts one back as a tile
       (result.not_tiles || []).forEach((thing) => {
         const [x1, y1, x2, y2] = thing.box;
-        picture.append(el("div", {
-          class: "tilebox not-tile", title: t("not_a_tile"),
+        picture.append(el("button", {
+          type: "button", class: "tilebox not-tile", title: t("not_a_tile"), "data-not-tile": thing.box.join(","),
           style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
+          onclick: () => putBack(thing.box, img),
         }, el("span", {}, "?")));
       });
       // the same tiles as pictures, big enough to check at a glance and to tap
       strip.replaceChildren(...result.tiles.flatMap((tile, i) => (leftOut.has(i) ? [] : [el("button", {
         type: "button", class: `strip-tile${fixes[i] ? " fixed" : ""}`, "data-strip": String(i), onclick: () => pick(i, img),
       }, tileFace(fixes[i] || tile.tile))])));
+    }
+
+    // the photo read again with the box kept as a tile; the corrections so far follow their tiles (the same boxes
+    // in the new answer), and the palette opens on the tile put back, which is listed unsure until set
+    async function putBack(box, img) {
+      const byBox = new Map(Object.entries(fixes).map(([i, code]) => [result.tiles[i].box.join(","), code]));
+      const form = new FormData();
+      form.append("image", file);
+      if (doraFile) form.append("dora", doraFile);
+      form.append("turned", String(result.turned || 0));
+      form.append("restore", JSON.stringify([...restore, box]));
+      let again;
+      try { again = await C.api("POST", "/api/recognize", undefined, { form }); } catch (err) { C.toast(err.message, true); return; }
+      restore.push(box);
+      result = again;
+      fixes = {};
+      result.tiles.forEach((tile, i) => { const code = byBox.get(tile.box.join(",")); if (code) fixes[i] = code; });
+      scored.replaceChildren();
+      drawBoxes(img);
+      const i = result.tiles.findIndex((tile) => tile.box.join(",") === box.join(","));
+      if (i >= 0) pick(i, img);
     }
 
     function pick(i, img) {
@@ -194,7 +218,7 @@
     }
 
     // with corrections, the server reads the photo again with them and builds the request anew (a meld mended
-    // by a tap is a meld again, a back corrected on the wall an indicator)
+    // by a tap is a meld again, a back corrected on the wall an indicator), the tiles put back kept
     async function requestToScore() {
       let req = result.request;
       if (Object.keys(fixes).length) {
@@ -203,6 +227,7 @@
         if (doraFile) form.append("dora", doraFile);
         form.append("fixes", JSON.stringify(fixes));
         form.append("turned", String(result.turned || 0));
+        if (restore.length) form.append("restore", JSON.stringify(restore));
         req = (await C.api("POST", "/api/recognize", undefined, { form })).request;
       }
       return req ? textIndicators(JSON.parse(JSON.stringify(req))) : flatRequest();
