@@ -519,11 +519,12 @@ def _restored(found: list, keep: list[bool], restore: list, back: Callable | Non
 
 
 def _unsure(d: Det) -> bool:
-    """Listed for a check: put back by the player and not yet corrected, read with less than CONFIDENCE_MIN, or a five that may be the red one (or a red five
-    that may be plain) with RED_DOUBT or more. A red five is a han of dora, and a confident read can still be
-    wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence leaves
-    unmarked, and how many of them RED_DOUBT lists, for how many more of the fives read right): held-out style
-    7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles 1 of 2, for 6 of 152."""
+    """Listed for a check: put back by the player and not yet corrected, read with less than CONFIDENCE_MIN, or a
+    five that may be the red one (or a red five that may be plain) with RED_DOUBT or more. A red five is a han of
+    dora, and a confident read can still be wrong about the colour. With the session 5 models (fully found hands,
+    red/plain mix-ups the confidence leaves unmarked, and how many of them RED_DOUBT lists, for how many more of
+    the fives read right): held-out style 7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles
+    1 of 2, for 6 of 152."""
     if d.confidence < CONFIDENCE_MIN or (d.restored and not d.checked):
         return True
     tile = d.tile
