@@ -354,7 +354,8 @@ def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_pa
 def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_back(server, tmp_path):
     # point sticks beside the hand: the boxes found on them and taken for no tile ("not_tiles") are drawn dotted,
     # are not in the strip of tiles to check, and the status line says why; a tap on one (were it a tile the
-    # verifier doubted) has the photo read again with it kept: it joins the strip, and the palette opens on it
+    # verifier doubted) has the photo read again with it kept, and the palette opens on it; "Not a tile" there
+    # takes a box out again, or a tile of the hand
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
@@ -380,6 +381,15 @@ def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_
         assert page.get_attribute(f'button.tilebox[data-index="{index}"]', "data-box") == box
         assert box not in [page.get_attribute(e, "data-not-tile") for e in
                            [f".tilebox.not-tile >> nth={k}" for k in range(dotted - 1)]]
+        # "Not a tile" in the palette: the tile put back is dotted again
+        page.click("[data-no-tile]")
+        page.wait_for_function(f"document.querySelectorAll('.tilebox.not-tile').length === {dotted}")
+        assert page.locator("button.tilebox:not(.not-tile)").count() == len(label["tiles"])
+        # and a tile of the hand taken out the same way leaves the strip for the dotted boxes
+        page.click("[data-strip] >> nth=0")
+        page.click("[data-no-tile]")
+        page.wait_for_function(f"document.querySelectorAll('.tilebox.not-tile').length === {dotted + 1}")
+        assert page.locator("[data-strip]").count() == len(label["tiles"]) - 1
 
 
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):

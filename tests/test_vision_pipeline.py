@@ -717,6 +717,37 @@ def test_a_tile_restored_on_a_photo_read_turned_comes_back_where_it_was_dropped(
     assert 5 in back["uncertain"]
 
 
+def test_boxes_the_player_takes_out_go_to_not_tiles_and_the_request_is_built_without_them(
+        monkeypatch: pytest.MonkeyPatch):
+    # without a verifier (a stand-in that takes every box for a tile) the pieces of point sticks and dice in the
+    # sticks fixture are read as tiles; taking out each box whose centre lies on no labelled tile ("drop") gives
+    # the label's tiles and request, the boxes taken out listed under "not_tiles"
+    from companion.errors import InvalidRequestError
+    from companion.vision import pipeline
+
+    fixture = FIXTURES / "sticks_hand.jpg"
+    photo = pipeline.load_image(fixture)
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    monkeypatch.setattr(pipeline, "_tile_odds", lambda image, found, batch=None, known=None: [1.0] * len(found))
+    first = pipeline.recognize_image(photo)
+
+    def on_a_tile(box: list[int]) -> bool:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return any(t["box"][0] <= cx <= t["box"][2] and t["box"][1] <= cy <= t["box"][3] for t in label["tiles"])
+
+    extra = [t["box"] for t in first["tiles"] if not on_a_tile(t["box"])]
+    assert extra, "the stand-in verifier keeps the sticks' pieces"
+    out = pipeline.recognize_image(photo, drop=extra)
+    assert [t["tile"] for t in out["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(out["request"]) == _norm(label["request"])
+    assert sorted(t["box"] for t in out["not_tiles"]) == sorted(extra)
+    # a tile taken out and then put back (the page drops it from "drop") is a tile again; a box where no tile
+    # was found cannot be taken out
+    assert len(pipeline.recognize_image(photo, drop=extra[1:])["tiles"]) == len(label["tiles"]) + 1
+    with pytest.raises(InvalidRequestError, match="no tile lies at"):
+        pipeline.recognize_image(photo, drop=[[0, 0, 6, 6]])
+
+
 def test_crops_to_batch_gives_each_crop_as_to_tensor_does():
     # the classifier sees the same numbers whether a crop is converted alone or in a batch
     from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch, to_tensor
@@ -952,6 +983,8 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
                           ({"turned": "45"}, "0, 90, 180 or 270"), ({"restore": "[1, 2, 3, 4]"}, "JSON list of boxes"),
                           ({"restore": "[[1, 2, 3]]"}, "JSON list of boxes"), ({"restore": "[[1,"}, "JSON list of boxes"),
                           ({"restore": '[[1, 2, 3, "4"]]'}, "JSON list of boxes"),
-                          ({"restore": "[[0, 0, 6, 6]]"}, "no box taken for no tile")):
+                          ({"restore": "[[0, 0, 6, 6]]"}, "no box taken for no tile"),
+                          ({"drop": "[[0, 0, 6]]"}, '"drop" must be a JSON list of boxes'),
+                          ({"drop": "[[0, 0, 6, 6]]"}, "no tile lies at")):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())

@@ -427,7 +427,8 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
 
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
-          restore: list | None = None, outer: Callable | None = None) -> tuple[list[Det], list, Callable | None]:
+          restore: list | None = None, outer: Callable | None = None,
+          drop: list | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
@@ -436,7 +437,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
     classified and nothing is returned (a turned read that finds more is over). ``restore`` (boxes on the photo as
     taken, reached from this picture's boxes by the way back and then ``outer``) names boxes the verifier took
-    for no tile that the player says are tiles: they are kept, marked ``restored`` (:func:`_restored`)."""
+    for no tile that the player says are tiles: they are kept, marked ``restored``; ``drop`` (boxes alike) names
+    tiles the player says are none: they go with the verifier's (:func:`_named`)."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -475,8 +477,13 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
         probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
     keep = verified(image_bgr, found, probs, batch, odds if image_bgr is taken else None)
-    put_back = _restored(found, keep, restore, _then(back, outer) if outer else back) if restore else set()
-    keep = [k or i in put_back for i, k in enumerate(keep)]
+    to_photo = _then(back, outer) if outer else back
+    dropped_at = [i for i, k in enumerate(keep) if not k]
+    put_back = _named(found, dropped_at, restore, to_photo, "box taken for no tile") if restore else set()
+    kept_at = [i for i, k in enumerate(keep) if k or i in put_back]
+    taken_out = _named(found, kept_at, drop, to_photo, "tile") if drop else set()
+    keep = [(k or i in put_back) and i not in taken_out for i, k in enumerate(keep)]
+    put_back -= taken_out
     if dropped is not None:  # the boxes taken for no tile, as read (for the answer's "not_tiles")
         names = classes()
         for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
@@ -499,21 +506,20 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     return [d for r in layout.rows for d in r], assign_groups(layout), back
 
 
-def _restored(found: list, keep: list[bool], restore: list, back: Callable | None) -> set[int]:
-    """The indices in ``found`` of the boxes dropped (not ``keep``) that ``restore`` names: for each of its boxes
-    (on the photo as taken, as "not_tiles" gives them), the dropped box that, mapped ``back``, overlaps it most,
-    by at least half. A box that matches none is an error: the player's photo is not this one, or it was read
-    another way round."""
+def _named(found: list, among: list[int], boxes: list, back: Callable | None, what: str) -> set[int]:
+    """The indices of the boxes in ``found`` (those listed in ``among``) that the player's ``boxes`` name: for each
+    of them (on the photo as taken, as an answer gives them), the box that, mapped ``back``, overlaps it most, by at
+    least half. A box that matches none is an error: the player's photo is not this one, or it was read another
+    way round."""
     from companion.errors import InvalidRequestError
 
-    dropped = [i for i, k in enumerate(keep) if not k]
-    on_photo = {i: back(found[i][0]) if back else found[i][0] for i in dropped}
+    on_photo = {i: back(found[i][0]) if back else found[i][0] for i in among}
     out: set[int] = set()
-    for box in restore:
-        best = max(dropped, key=lambda i: _iou(on_photo[i], box), default=None)
+    for box in boxes:
+        best = max(among, key=lambda i: _iou(on_photo[i], box), default=None)
         if best is None or _iou(on_photo[best], box) < 0.5:
-            raise InvalidRequestError(f"no box taken for no tile lies at {list(box)} in this photo: send the photo "
-                                      "and the \"turned\" of the answer whose \"not_tiles\" it came from")
+            raise InvalidRequestError(f"no {what} lies at {list(box)} in this photo: send the photo and the "
+                                      "\"turned\" of the answer the box came from")
         out.add(best)
     return out
 
@@ -600,12 +606,13 @@ class Reading:
 
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
-               restore: list | None = None, outer: Callable | None = None) -> Reading:
+               restore: list | None = None, outer: Callable | None = None, drop: list | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
-    applied before the request is built and kept as they are; ``restore`` and ``outer`` as for :func:`_read`."""
+    applied before the request is built and kept as they are; ``restore``, ``outer`` and ``drop`` as for
+    :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer)
+    ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer, drop)
     if fixes and max(fixes) >= len(ordered):
         from companion.errors import InvalidRequestError
 
@@ -623,7 +630,7 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
-                    restore: list | None = None) -> dict:
+                    restore: list | None = None, drop: list | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards: layout.nearest_rows),
     and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
@@ -644,14 +651,16 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     corrected tiles count as sure and stay as set; the request is built anew from them (a misread meld mended
     by hand becomes a meld again), the winning shape may still mend other tiles. ``restore`` lists boxes of
     that result's "not_tiles" that are tiles after all: they join "tiles", listed as uncertain until corrected
-    (``fixes`` then count the tiles of the answer read with the same ``restore``).
+    (``fixes`` then count the tiles of the answer read with the same ``restore``). ``drop`` lists boxes of its
+    "tiles" that are no tiles (a piece of a point stick the verifier kept): they move to "not_tiles", and
+    ``fixes`` count the tiles of the answer read with the same ``drop``.
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    if fixes is not None or turned or restore:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [])
+    if fixes is not None or turned or restore or drop:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [])
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -669,38 +678,40 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
-                 restore: list | None = None) -> Reading:
+                 restore: list | None = None, drop: list | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
     turn_back = partial(_box_back, back=inverse, width=width, height=height)
-    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back)
+    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back, drop=drop)
     reading.back = _then(reading.back, turn_back)
     return reading
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                restore: list) -> dict:
-    """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, and the
-    boxes of ``restore`` kept as tiles."""
+                restore: list, drop: list) -> dict:
+    """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
+    of ``restore`` kept as tiles and those of ``drop`` taken for none."""
     from companion.errors import InvalidRequestError
 
     for i, tile in fixes.items():
         if not isinstance(i, int) or i < 0:
             raise InvalidRequestError(f"corrections must map tile indices (0, 1, ...) to tiles; not {i!r}")
         _check_class(tile)
-    for box in restore:
-        if (not isinstance(box, (list, tuple)) or len(box) != 4
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
-            raise InvalidRequestError(f"each box to restore must be [x1, y1, x2, y2] as \"not_tiles\" gives it; not {box!r}")
+    for key, boxes in (("restore", restore), ("drop", drop)):
+        for box in boxes:
+            if (not isinstance(box, (list, tuple)) or len(box) != 4
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
+                raise InvalidRequestError(f"each box to {key} must be [x1, y1, x2, y2] as the answer gives it; "
+                                          f"not {box!r}")
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, restore=restore)
+        reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop)
     else:
         angle = next((a for a, degrees in _TURNS if degrees == turned), None)
         if angle is None:
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-        reading = _read_turned(image_bgr, angle, fixes, restore)
+        reading = _read_turned(image_bgr, angle, fixes, restore, drop)
     reading.mend_melds()
     return _result(reading, turned or None, dora_image)
 

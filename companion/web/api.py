@@ -265,7 +265,7 @@ def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
 
 
 def _corrections_of_a_reading() -> dict:
-    """The form fields "fixes", "turned" and "restore" of /api/recognize, checked; {} when none is sent."""
+    """The form fields "fixes", "turned", "restore" and "drop" of /api/recognize, checked; {} when none is sent."""
     options: dict = {}
     raw = request.form.get("fixes")
     if raw is not None:
@@ -282,9 +282,11 @@ def _corrections_of_a_reading() -> dict:
         if turned not in ("0", "90", "180", "270"):
             raise InvalidRequestError(f'"turned" must be 0, 90, 180 or 270 (the first answer\'s "turned"), not {turned!r}')
         options["turned"] = int(turned)
-    raw = request.form.get("restore")
-    if raw not in (None, ""):
-        hint = '"restore" must be a JSON list of boxes from the answer\'s "not_tiles", e.g. [[812, 410, 868, 492]]'
+    for key, of in (("restore", "not_tiles"), ("drop", "tiles")):
+        raw = request.form.get(key)
+        if raw in (None, ""):
+            continue
+        hint = f'"{key}" must be a JSON list of boxes from the answer\'s "{of}", e.g. [[812, 410, 868, 492]]'
         try:
             boxes = json.loads(raw)
         except ValueError as exc:
@@ -293,7 +295,7 @@ def _corrections_of_a_reading() -> dict:
                 isinstance(b, list) and len(b) == 4
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in b) for b in boxes):
             raise InvalidRequestError(hint)
-        options["restore"] = boxes
+        options[key] = boxes
     return options
 
 
@@ -321,8 +323,8 @@ def recognize():  # noqa: ANN201
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora = _uploaded_image("dora")[0] if "dora" in request.files else None
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
-    # "restore": JSON [box, ...] of its "not_tiles" that are tiles): the photo is read again that way round and
-    # the request built from the corrected tiles
+    # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none): the
+    # photo is read again that way round and the request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
     try:

@@ -52,6 +52,7 @@
     let result = null;
     let fixes = {}; // tile index -> corrected code
     let restore = []; // boxes of "not_tiles" the player put back as tiles
+    let drop = []; // boxes of "tiles" the player took out as no tile
     let stream = null;
 
     const status = el("p", { class: "grow" }, t("take_photo"));
@@ -98,7 +99,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; restore = []; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; drop = []; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
@@ -165,25 +166,38 @@
       }, tileFace(fixes[i] || tile.tile))])));
     }
 
-    // the photo read again with the box kept as a tile; the corrections so far follow their tiles (the same boxes
-    // in the new answer), and the palette opens on the tile put back, which is listed unsure until set
-    async function putBack(box, img) {
+    // the photo read again with the boxes the player put back (restore) or took out (drop); the corrections so
+    // far follow their tiles (the same boxes in the new answer); the palette opens on the tile at `focus`
+    const sameBox = (a) => (b) => a.join(",") === b.join(",");
+    async function readAgain(img, nextRestore, nextDrop, focus) {
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [result.tiles[i].box.join(","), code]));
       const form = new FormData();
       form.append("image", file);
       if (doraFile) form.append("dora", doraFile);
       form.append("turned", String(result.turned || 0));
-      form.append("restore", JSON.stringify([...restore, box]));
+      if (nextRestore.length) form.append("restore", JSON.stringify(nextRestore));
+      if (nextDrop.length) form.append("drop", JSON.stringify(nextDrop));
       let again;
       try { again = await C.api("POST", "/api/recognize", undefined, { form }); } catch (err) { C.toast(err.message, true); return; }
-      restore.push(box);
+      restore = nextRestore;
+      drop = nextDrop;
       result = again;
       fixes = {};
       result.tiles.forEach((tile, i) => { const code = byBox.get(tile.box.join(",")); if (code) fixes[i] = code; });
       scored.replaceChildren();
       drawBoxes(img);
-      const i = result.tiles.findIndex((tile) => tile.box.join(",") === box.join(","));
+      const i = focus ? result.tiles.findIndex((tile) => sameBox(focus)(tile.box)) : -1;
       if (i >= 0) pick(i, img);
+    }
+    // a dotted box tapped: a tile after all (listed unsure until set); one the player took out is simply kept again
+    function putBack(box, img) {
+      if (drop.some(sameBox(box))) return readAgain(img, restore, drop.filter((b) => !sameBox(box)(b)), box);
+      return readAgain(img, [...restore, box], drop, box);
+    }
+    // "not a tile" in the palette: the box goes to the dotted ones (a tile put back before is simply dropped again)
+    function takeOut(box, img) {
+      if (restore.some(sameBox(box))) return readAgain(img, restore.filter((b) => !sameBox(box)(b)), drop, null);
+      return readAgain(img, restore, [...drop, box], null);
     }
 
     function pick(i, img) {
@@ -202,7 +216,11 @@
           form.append("box", result.tiles[i].box.join(","));
           form.append("sideways", result.tiles[i].sideways ? "true" : "false");
           try { await C.api("POST", "/api/corrections", undefined, { form }); } catch (err) { C.toast(err.message, true); }
-        } }, tileFace(code))));
+        } }, tileFace(code))),
+        el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
+          palette.hidden = true;
+          takeOut(result.tiles[i].box, img);
+        } }, el("span", {}, t("no_tile"))));
     }
 
     // the recogniser gives the indicators as a list; the win form (and the score API) take tile text
@@ -228,6 +246,7 @@
         form.append("fixes", JSON.stringify(fixes));
         form.append("turned", String(result.turned || 0));
         if (restore.length) form.append("restore", JSON.stringify(restore));
+        if (drop.length) form.append("drop", JSON.stringify(drop));
         req = (await C.api("POST", "/api/recognize", undefined, { form })).request;
       }
       return req ? textIndicators(JSON.parse(JSON.stringify(req))) : flatRequest();
