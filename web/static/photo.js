@@ -236,7 +236,7 @@
     }
 
     // with corrections, the server reads the photo again with them and builds the request anew (a meld mended
-    // by a tap is a meld again, a back corrected on the wall an indicator), the tiles put back kept
+    // by a tap is a meld again, a back corrected on the wall an indicator), the boxes put back or taken out as set
     async function requestToScore() {
       let req = result.request;
       if (Object.keys(fixes).length) {
