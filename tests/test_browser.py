@@ -355,41 +355,44 @@ def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_
     # point sticks beside the hand: the boxes found on them and taken for no tile ("not_tiles") are drawn dotted,
     # are not in the strip of tiles to check, and the status line says why; a tap on one (were it a tile the
     # verifier doubted) has the photo read again with it kept, and the palette opens on it; "Not a tile" there
-    # takes a box out again, or a tile of the hand
+    # takes it out again, and a tile of the hand taken out the same way is dotted until a tap puts it back
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
-    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "sticks_hand.jpg"
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "sticks_dotted.jpg"
     label = json.loads(fixture.with_suffix(".json").read_text())
+    tiles = len(label["tiles"])
+    dotted_js = "document.querySelectorAll('.tilebox.not-tile').length"
+    tiles_js = "document.querySelectorAll('button.tilebox:not(.not-tile)').length"
     with _photo_dialog(sync_api, server, "Bob", fixture) as page:
         page.wait_for_selector(".tilebox")
         dotted = page.locator(".tilebox.not-tile").count()
         assert dotted >= 1
-        assert page.locator("button.tilebox:not(.not-tile)").count() == len(label["tiles"])
-        assert page.locator("[data-strip]").count() == len(label["tiles"])
+        assert page.locator("button.tilebox:not(.not-tile)").count() == tiles
+        assert page.locator("[data-strip]").count() == tiles
         assert "taken for no tile" in page.text_content("#photo-overlay")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-sticks.png"))
         box = page.get_attribute(".tilebox.not-tile >> nth=0", "data-not-tile")
         page.click(".tilebox.not-tile >> nth=0")
-        page.wait_for_function(f"document.querySelectorAll('.tilebox.not-tile').length === {dotted - 1}")
-        assert page.locator("button.tilebox:not(.not-tile)").count() == len(label["tiles"]) + 1
+        page.wait_for_function(f"{dotted_js} === {dotted - 1} && {tiles_js} === {tiles + 1}")
         # the palette is open on the tile put back, which the answer lists among "tiles" with the dotted box's box
         assert page.is_visible(".palette")
-        heading = page.text_content(".palette h3")
-        index = int(heading.split("#")[1].rstrip(")")) - 1
+        index = int(page.text_content(".palette h3").split("#")[1].rstrip(")")) - 1
         assert page.get_attribute(f'button.tilebox[data-index="{index}"]', "data-box") == box
-        assert box not in [page.get_attribute(e, "data-not-tile") for e in
-                           [f".tilebox.not-tile >> nth={k}" for k in range(dotted - 1)]]
         # "Not a tile" in the palette: the tile put back is dotted again
         page.click("[data-no-tile]")
-        page.wait_for_function(f"document.querySelectorAll('.tilebox.not-tile').length === {dotted}")
-        assert page.locator("button.tilebox:not(.not-tile)").count() == len(label["tiles"])
-        # and a tile of the hand taken out the same way leaves the strip for the dotted boxes
+        page.wait_for_function(f"{dotted_js} === {dotted} && {tiles_js} === {tiles}")
+        # a tile of the hand taken out the same way leaves the strip for the dotted boxes; a tap puts it back
+        hand = page.get_attribute('button.tilebox[data-index="0"]', "data-box")
         page.click("[data-strip] >> nth=0")
         page.click("[data-no-tile]")
-        page.wait_for_function(f"document.querySelectorAll('.tilebox.not-tile').length === {dotted + 1}")
-        assert page.locator("[data-strip]").count() == len(label["tiles"]) - 1
+        page.wait_for_function(f"{dotted_js} === {dotted + 1}")
+        assert page.locator("[data-strip]").count() == tiles - 1
+        assert "taken for no tile" in page.text_content("#photo-overlay")
+        page.click(f'.tilebox.not-tile[data-not-tile="{hand}"]')
+        page.wait_for_function(f"{dotted_js} === {dotted} && {tiles_js} === {tiles}")
+        assert page.locator("[data-strip]").count() == tiles
 
 
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):

@@ -116,15 +116,20 @@
         doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
-      status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
-        (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
-        result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended") : "",
-        t("tap_to_fix")].filter(Boolean).join(" ");
+      describe();
       const draw = () => drawBoxes(img);
       if (img.complete) draw(); else img.addEventListener("load", draw);
       // turning the tablet rescales the photo; the boxes follow
       window.addEventListener("resize", () => { if (overlay && result) draw(); });
       useBtn.disabled = false;
+    }
+
+    // what the answer holds besides the tiles, in the status line
+    function describe() {
+      status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
+        (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
+        result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended") : "",
+        t("tap_to_fix")].filter(Boolean).join(" ");
     }
 
     function drawBoxes(img) {
@@ -185,6 +190,7 @@
       fixes = {};
       result.tiles.forEach((tile, i) => { const code = byBox.get(tile.box.join(",")); if (code) fixes[i] = code; });
       scored.replaceChildren();
+      describe();
       drawBoxes(img);
       const i = focus ? result.tiles.findIndex((tile) => sameBox(focus)(tile.box)) : -1;
       if (i >= 0) pick(i, img);
