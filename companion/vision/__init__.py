@@ -11,7 +11,7 @@ from typing import Any
 
 
 def recognize_image(image_bgr: Any, dora_image: Any = None, **options: Any) -> dict:
-    """See companion.vision.pipeline.recognize_image (options: turns, fixes, turned)."""
+    """See companion.vision.pipeline.recognize_image (options: turns, fixes, turned, restore, drop)."""
     from companion.vision.pipeline import recognize_image as run
 
     return run(image_bgr, dora_image, **options)
