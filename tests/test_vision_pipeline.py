@@ -618,11 +618,16 @@ def test_a_box_is_dropped_only_when_the_verifier_doubts_it_and_the_classifiers_a
     (tmp_path / "verifier.onnx").write_bytes(b"")
     assert pipeline.verified(image, found, probs) == [True, True, True, False, True]
     assert pipeline._tile_odds(image, found) == pytest.approx([0.881, 0.119, 0.525, 0.269, 0.047], abs=1e-3)
-    # the third box, which the verifier gives 0.525 (below VERIFY_DOUBT 0.6), goes too when the classifiers read
-    # it with less than READ_LOW 0.2; the first (0.881) stays however poorly it is read
-    assert (pipeline.VERIFY_DOUBT, pipeline.READ_LOW) == (0.6, 0.2)
+    # the third box, which the verifier gives 0.525 (below VERIFY_DOUBT 0.6), goes too when it would be shown with
+    # a confidence below READ_LOW 0.25: read with 0.15, or read with 0.5 where the localiser's peak was 0.2
+    # (confidence 0.5 x 0.2 / 0.5 = 0.2); the first (0.881) stays however poorly it is read
+    assert (pipeline.VERIFY_DOUBT, pipeline.READ_LOW) == (0.6, 0.25)
     probs[[0, 2], 0] = 0.15
     assert pipeline.verified(image, found, probs) == [True, True, False, False, True]
+    probs[[0, 2], 0] = 0.5
+    assert pipeline.verified(image, found, probs) == [True, True, True, False, True]
+    weak = [(b, s, 0.2 if i in (0, 2) else sc) for i, (b, s, sc) in enumerate(found)]
+    assert pipeline.verified(image, weak, probs) == [True, True, False, False, True]
 
 
 def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypatch: pytest.MonkeyPatch):

@@ -46,8 +46,8 @@ VERIFIER = "verifier"  # tile or not, run on every box the localisers find when 
 VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they are found (_localise_once)
 VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless read VERIFY_SURE surely (verified())
 VERIFY_SURE = 0.9  # a tile the classifiers read this surely is kept whatever the verifier says
-VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the classifiers read with less than READ_LOW
-READ_LOW = 0.2  # is dropped too: both nets doubt it (verified())
+VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the page would show with a confidence below
+READ_LOW = 0.25  # this (the classifiers' probability, less where the localiser's peak was weak) is dropped too
 THREADS = int(os.environ.get("COMPANION_THREADS", "2"))  # the nets of a pair side by side, or one net on as many
 MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
 
@@ -246,10 +246,11 @@ def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.nd
     dice and a mat's print can look like tiles to the localiser, never seen in its training scenes, and one such
     box in the hand's row spoils the hand; a face-down or blank tile the verifier doubts is still kept when the
     classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles"). A box the
-    verifier doubts less (below VERIFY_DOUBT) goes too if the classifiers can hardly read it (below READ_LOW)."""
+    verifier doubts less (below VERIFY_DOUBT) goes too if it would be shown with a confidence below READ_LOW
+    (:func:`_confidence`: the classifiers hardly read it, or the localiser hardly saw it): all three nets doubt it."""
     odds = _tile_odds(image_bgr, found, batch, known)
-    return [bool((q >= VERIFY_MIN or sure >= VERIFY_SURE) and (q >= VERIFY_DOUBT or sure >= READ_LOW))
-            for q, sure in zip(odds, probs.max(axis=1).tolist(), strict=True)]
+    return [bool((q >= VERIFY_MIN or sure >= VERIFY_SURE) and (q >= VERIFY_DOUBT or _confidence(sure, sc) >= READ_LOW))
+            for q, sure, (_, _, sc) in zip(odds, probs.max(axis=1).tolist(), found, strict=True)]
 
 
 def _neighbour_steps(found: list) -> np.ndarray:
