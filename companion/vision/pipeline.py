@@ -485,8 +485,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     taken_out = _named(found, kept_at, drop, to_photo, "tile") if drop else set()
     keep = [(k or i in put_back) and i not in taken_out for i, k in enumerate(keep)]
     put_back -= taken_out
+    names = classes()
     if dropped is not None:  # the boxes taken for no tile, as read (for the answer's "not_tiles")
-        names = classes()
         for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
             if not k:
                 dropped.append(Det(box=b, sideways=s, tile=names[int(p.argmax())],
@@ -498,7 +498,6 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         layout = group_rows(dets)
     for i in put_back:
         dets[i].restored = True
-    names = classes()
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         best = np.argsort(-p)[:ALTERNATIVES]
         d.tile = names[int(best[0])]
@@ -701,11 +700,11 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
             raise InvalidRequestError(f"corrections must map tile indices (0, 1, ...) to tiles; not {i!r}")
         _check_class(tile)
     for key, boxes in (("restore", restore), ("drop", drop)):
-        for box in boxes:
-            if (not isinstance(box, (list, tuple)) or len(box) != 4
-                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
-                raise InvalidRequestError(f"each box to {key} must be [x1, y1, x2, y2] as the answer gives it; "
-                                          f"not {box!r}")
+        if not isinstance(boxes, (list, tuple)) or not all(
+                isinstance(box, (list, tuple)) and len(box) == 4
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
+            raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
+                                      f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     if turned == 0:
         reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop)
     else:

@@ -174,16 +174,22 @@
     // the photo read again with the boxes the player put back (restore) or took out (drop); the corrections so
     // far follow their tiles (the same boxes in the new answer); the palette opens on the tile at `focus`
     const sameBox = (a) => (b) => a.join(",") === b.join(",");
-    async function readAgain(img, nextRestore, nextDrop, focus) {
-      const byBox = new Map(Object.entries(fixes).map(([i, code]) => [result.tiles[i].box.join(","), code]));
+    // the photo(s) sent again, read the way round the answer says, with the boxes put back and taken out
+    function readingForm(nextRestore, nextDrop) {
       const form = new FormData();
       form.append("image", file);
       if (doraFile) form.append("dora", doraFile);
       form.append("turned", String(result.turned || 0));
       if (nextRestore.length) form.append("restore", JSON.stringify(nextRestore));
       if (nextDrop.length) form.append("drop", JSON.stringify(nextDrop));
+      return form;
+    }
+    async function readAgain(img, nextRestore, nextDrop, focus) {
+      const byBox = new Map(Object.entries(fixes).map(([i, code]) => [result.tiles[i].box.join(","), code]));
       let again;
-      try { again = await C.api("POST", "/api/recognize", undefined, { form }); } catch (err) { C.toast(err.message, true); return; }
+      try {
+        again = await C.api("POST", "/api/recognize", undefined, { form: readingForm(nextRestore, nextDrop) });
+      } catch (err) { C.toast(err.message, true); return; }
       restore = nextRestore;
       drop = nextDrop;
       result = again;
@@ -246,13 +252,8 @@
     async function requestToScore() {
       let req = result.request;
       if (Object.keys(fixes).length) {
-        const form = new FormData();
-        form.append("image", file);
-        if (doraFile) form.append("dora", doraFile);
+        const form = readingForm(restore, drop);
         form.append("fixes", JSON.stringify(fixes));
-        form.append("turned", String(result.turned || 0));
-        if (restore.length) form.append("restore", JSON.stringify(restore));
-        if (drop.length) form.append("drop", JSON.stringify(drop));
         req = (await C.api("POST", "/api/recognize", undefined, { form })).request;
       }
       return req ? textIndicators(JSON.parse(JSON.stringify(req))) : flatRequest();
