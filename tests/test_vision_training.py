@@ -269,13 +269,20 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "glare", "loc", "loc-b", "verify"]
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "glare", "loc", "loc-b", "loc-b-slim", "loc-slim", "slim",
+                                                  "verify"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
         assert (models / f"{OUTPUTS[name]}.onnx").exists()
         for ours, theirs in keys.items():
             assert cfg[ours] == shipped.get(theirs, 0), (name, ours)
+    # the localisers shipped since session 13 are those two slimmed by their slim stages
+    for name in ("loc-slim", "loc-b-slim"):
+        cfg = {**DEFAULTS, **RECIPES[name]}
+        shipped = json.loads((models / f"train-{name}.json").read_text())
+        for ours, theirs in {**keys, "lr": "lr", "slim": "slim"}.items():
+            assert cfg[ours] == shipped[theirs], (name, ours)
     # both shipped classifiers went through the glare stage with its settings, on the cls recipe's scenes
     # (classifier-b from the cls recipe's own classifier, so the one command remakes it)
     keys.update(glare="glare", cls_steps="cls_steps", lr="lr", low_res="low_res")
@@ -384,7 +391,8 @@ def test_the_glare_stage_without_a_classifier_to_continue_says_what_to_do(tmp_pa
 
 def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_run(tmp_path: Path, monkeypatch):
     # one command: cls and glare share their scene settings (seed 4, 3000 scenes ...), so the scenes are made once;
-    # the localisers' are other scenes, made when their turn comes and after the classifier's are let go
+    # the localisers' are other scenes, made when their turn comes and after the classifier's are let go, and
+    # each localiser's slim stage goes on from the net just made, on the same scenes
     from training import train
 
     made, trained = [], []
@@ -392,10 +400,109 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
             "ys": np.zeros(1, np.int64)}
     monkeypatch.setattr(train, "generate", lambda seed, n, *rest: made.append((seed, n)) or fake)
     monkeypatch.setattr(train, "train_classifier", lambda crops, ys, steps, seed, out, **kw: trained.append(crops))
-    monkeypatch.setattr(train, "train_localiser", lambda data, steps, seed, out, name: None)
-    (tmp_path / "classifier.pt").write_bytes(b"")  # what the cls stage would have written, for the glare stage
+    localisers = []
+    monkeypatch.setattr(train, "train_localiser", lambda data, steps, seed, out, name, **kw: localisers.append(
+        (data, steps, name, kw["init"], kw["slim"])))
+    for made_before in ("classifier.pt", "localiser.onnx", "localiser-b.onnx"):  # what cls, loc, loc-b write
+        (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
-    for name in ("cls", "glare", "loc", "loc-b"):
+    run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
+    assert run == ["cls", "glare", "loc", "loc-slim", "loc-b", "loc-b-slim"]
+    for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
     assert made == [(4, 3000), (28, 2400), (28, 2400)]  # loc and loc-b: seed 21 + 7, but not the same clutter
     assert trained[0] is trained[1] is fake["crops"]
+    assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
+        (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),
+        (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True)]
+    assert localisers[0][0] is localisers[1][0] and localisers[2][0] is localisers[3][0]
+
+
+def _random_classifier(seed: int):
+    import torch
+
+    from training.nets import Classifier
+
+    torch.manual_seed(seed)
+    net = Classifier(46)
+    with torch.no_grad():  # batch-norm statistics and scales away from their defaults, as after training
+        for block in net.convs():
+            for t in (block[1].weight, block[1].bias, block[1].running_mean):
+                t.copy_(torch.randn_like(t))
+            block[1].running_var.copy_(torch.rand_like(block[1].running_var) + 0.5)
+    return net.eval()
+
+
+def test_a_classifier_slimmed_to_its_own_widths_reads_as_before():
+    import torch
+
+    from companion.vision.nets import WIDTHS
+    from training.nets import slimmed
+
+    net = _random_classifier(0)
+    x = torch.randn(5, 3, 64, 48)
+    assert torch.allclose(slimmed(net, WIDTHS).eval()(x), net(x), atol=1e-5)
+
+
+def test_slimming_drops_the_channels_of_least_scale_and_keeps_the_rest_as_they_were():
+    # channels whose batch-norm scale and shift are 0 add nothing after the ReLU: a net with as many such
+    # channels per convolution as slimming drops reads exactly as its slimmed copy
+    import torch
+
+    from companion.vision.nets import SLIM_WIDTHS, WIDTHS
+    from training.nets import classifier_from, slimmed
+
+    net = _random_classifier(1)
+    gen = torch.Generator().manual_seed(2)
+    with torch.no_grad():
+        for block, full, slim in zip(net.convs(), WIDTHS, SLIM_WIDTHS, strict=True):
+            dead = torch.randperm(full, generator=gen)[: full - slim]
+            block[1].weight[dead] = 0.0
+            block[1].bias[dead] = 0.0
+    small = slimmed(net).eval()
+    assert [b[0].out_channels for b in small.convs()] == list(SLIM_WIDTHS) and small.fc.in_features == SLIM_WIDTHS[-1]
+    x = torch.randn(6, 3, 64, 48)
+    assert torch.allclose(small(x), net(x), atol=1e-4)
+    again = classifier_from(small.state_dict()).eval()  # saved and loaded: the widths come from the weights
+    assert torch.allclose(again(x), small(x))
+
+
+def test_a_localiser_slimmed_after_dropping_its_weakest_channels_reads_as_before_and_loads_from_its_export(
+        tmp_path: Path):
+    # as for the classifier: channels with batch-norm scale and shift 0 add nothing, here also where the way up
+    # joins a deeper stage and a shallower one; the export folds the norms away and localiser_from_onnx undoes it
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+    import torch
+
+    from companion.vision.nets import LOC_SLIM_WIDTHS, LOC_WIDTHS
+    from training.nets import Localiser, localiser_from_onnx, slimmed_localiser
+
+    torch.manual_seed(3)
+    net = Localiser()
+    blocks = [m for m in net.modules() if isinstance(m, torch.nn.Sequential) and isinstance(m[0], torch.nn.Conv2d)
+              and len(m) == 3]
+    per_block = [LOC_WIDTHS[0], *[LOC_WIDTHS[1]] * 2, *[w for w in LOC_WIDTHS[2:5] for _ in range(2)], *LOC_WIDTHS[5:]]
+    slim_block = [LOC_SLIM_WIDTHS[0], *[LOC_SLIM_WIDTHS[1]] * 2, *[w for w in LOC_SLIM_WIDTHS[2:5] for _ in range(2)],
+                  *LOC_SLIM_WIDTHS[5:]]
+    assert [b[0].out_channels for b in blocks] == per_block
+    gen = torch.Generator().manual_seed(4)
+    with torch.no_grad():
+        for block, full, slim in zip(blocks, per_block, slim_block, strict=True):
+            bn = block[1]
+            for t in (bn.weight, bn.bias, bn.running_mean):
+                t.copy_(torch.randn(t.shape, generator=gen))
+            bn.running_var.copy_(torch.rand(bn.running_var.shape, generator=gen) + 0.5)
+            dead = torch.randperm(full, generator=gen)[: full - slim]
+            bn.weight[dead] = 0.0
+            bn.bias[dead] = 0.0
+    net.eval()
+    x = torch.randn(1, 3, 96, 128)
+    small = slimmed_localiser(net).eval()
+    assert torch.allclose(small(x), net(x), atol=1e-4)
+    torch.onnx.export(small, x, str(tmp_path / "small.onnx"), input_names=["image"], output_names=["maps"],
+                      opset_version=17, dynamo=False)
+    exported = ort.InferenceSession(str(tmp_path / "small.onnx")).run(None, {"image": x.numpy()})[0]
+    back = localiser_from_onnx(str(tmp_path / "small.onnx")).eval()
+    assert np.allclose(back(x).detach().numpy(), exported, atol=1e-4)
+    assert np.allclose(exported, net(x).detach().numpy(), atol=1e-3)

@@ -20,13 +20,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import torch
 
-    from training.faces import ALL_CLASSES
-    from training.nets import CROP_H, CROP_W, Classifier
+    from training.nets import CROP_H, CROP_W, classifier_from
 
     states = [torch.load(w) for w in args.weights]
     mean = {k: (sum(sd[k].float() for sd in states) / len(states)).to(states[0][k].dtype) for k in states[0]}
-    net = Classifier(len(ALL_CLASSES))
-    net.load_state_dict(mean)
+    net = classifier_from(mean)
     net.eval()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out / "classifier.pt")

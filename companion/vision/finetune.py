@@ -55,12 +55,11 @@ def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed:
 def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps: int, seed: int) -> str:
     import torch
 
-    from companion.vision.nets import Classifier
+    from companion.vision.nets import classifier_from
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = Classifier(len(pipeline.classes()))
-    net.load_state_dict(torch.load(pipeline.MODELS_DIR / f"{name}.pt"))
+    net = classifier_from(torch.load(pipeline.MODELS_DIR / f"{name}.pt"))
     before = _accuracy(net, crops, ys)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-4, weight_decay=1e-4)
     for _ in range(steps):
