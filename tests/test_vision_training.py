@@ -506,3 +506,22 @@ def test_a_localiser_slimmed_after_dropping_its_weakest_channels_reads_as_before
     back = localiser_from_onnx(str(tmp_path / "small.onnx")).eval()
     assert np.allclose(back(x).detach().numpy(), exported, atol=1e-4)
     assert np.allclose(exported, net(x).detach().numpy(), atol=1e-3)
+
+
+def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(tmp_path: Path, monkeypatch):
+    # --init models/classifier.pt on the whole command continues the classifier; the localisers' stages start
+    # as without it (loc from scratch, loc-slim from the localiser loc wrote), and the other way round
+    from training import train
+
+    fake = {"loc": np.zeros((1, 3, 4, 4), np.uint8), "targets": [], "crops": np.zeros((1, 64, 48, 3), np.uint8),
+            "ys": np.zeros(1, np.int64)}
+    inits = []
+    monkeypatch.setattr(train, "generate", lambda *args: fake)
+    monkeypatch.setattr(train, "train_classifier", lambda *args, **kw: inits.append(("cls", kw["init"])))
+    monkeypatch.setattr(train, "train_localiser", lambda *args, **kw: inits.append(("loc", kw["init"])))
+    (tmp_path / "localiser.onnx").write_bytes(b"")
+    for name, init in (("loc", "models/classifier.pt"), ("loc-slim", "models/classifier.pt"),
+                       ("glare", "models/classifier.pt"), ("loc-slim", "models/localiser.onnx")):
+        train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name], "init": Path(init)}, tmp_path, 1, {})
+    assert inits == [("loc", None), ("loc", tmp_path / "localiser.onnx"), ("cls", Path("models/classifier.pt")),
+                     ("loc", Path("models/localiser.onnx"))]

@@ -449,6 +449,9 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
         _record(name, _run_verify(cfg, out, workers, t0), out, t0)
         return
     classifier = OUTPUTS[name] == "classifier"
+    if cfg["init"] is not None and Path(cfg["init"]).suffix != (".pt" if classifier else ".onnx"):
+        cfg = {**cfg, "init": None}  # --init names a classifier's weights or a localiser's file: the other kind's
+        #                              stages go on as if it were not given
     if name in CONTINUES and cfg["init"] is None:
         cfg = {**cfg, "init": out / CONTINUES[name]}
         if not cfg["init"].exists():
@@ -537,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path,
                     help="continue from these weights on fresh scenes: a classifier's .pt (glare, slim; e.g. "
                          "models/classifier.pt) or a localiser's .onnx (loc-slim, loc-b-slim)")
-    ap.add_argument("--lr", type=float, help="classifier peak learning rate")
+    ap.add_argument("--lr", type=float, help="peak learning rate")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
