@@ -475,13 +475,12 @@ def test_a_localiser_slimmed_after_dropping_its_weakest_channels_reads_as_before
     import onnxruntime as ort
     import torch
 
-    from companion.vision.nets import LOC_SLIM_WIDTHS, LOC_WIDTHS
+    from companion.vision.nets import LOC_SLIM_WIDTHS, LOC_WIDTHS, conv_blocks
     from training.nets import Localiser, localiser_from_onnx, slimmed_localiser
 
     torch.manual_seed(3)
     net = Localiser()
-    blocks = [m for m in net.modules() if isinstance(m, torch.nn.Sequential) and isinstance(m[0], torch.nn.Conv2d)
-              and len(m) == 3]
+    blocks = [m for _, m in conv_blocks(net)]
     per_block = [LOC_WIDTHS[0], *[LOC_WIDTHS[1]] * 2, *[w for w in LOC_WIDTHS[2:5] for _ in range(2)], *LOC_WIDTHS[5:]]
     slim_block = [LOC_SLIM_WIDTHS[0], *[LOC_SLIM_WIDTHS[1]] * 2, *[w for w in LOC_SLIM_WIDTHS[2:5] for _ in range(2)],
                   *LOC_SLIM_WIDTHS[5:]]

@@ -239,6 +239,9 @@ def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0,
     return np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32)
 
 
+DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its parent's probabilities
+
+
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
                      glare: float = 0.0, slim: bool = False) -> None:
@@ -277,9 +280,6 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
                 torch.log_softmax(logits / DISTIL_T, dim=1), soft, reduction="batchmean")
         _step(opt, sched, loss, "cls", step, steps, t0, log_every)
     _save_crop_net(net, out, "classifier", "logits")
-
-
-DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its parent's probabilities
 
 
 def _step(opt, sched, loss, name: str, step: int, steps: int, t0: float, log_every: int = 100) -> None:  # noqa: ANN001

@@ -15,6 +15,12 @@ def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
+def conv_blocks(net: nn.Module) -> list[tuple[str, nn.Sequential]]:
+    """The net's conv-norm-relu blocks (:func:`cbr`) with their module names, in order."""
+    return [(name, m) for name, m in net.named_modules()
+            if isinstance(m, nn.Sequential) and len(m) == 3 and isinstance(m[0], nn.Conv2d)]
+
+
 LOC_WIDTHS = (16, 32, 48, 80, 112, 80, 48, 32, 32)  # the localiser's channels: its first convolution, the
 #   stages at 1/4, 1/8, 1/16 and 1/32 of the photo, the way back up at 1/16, 1/8 and 1/4, and the head
 LOC_SLIM_WIDTHS = (16, 24, 32, 56, 80, 56, 32, 24, 24)  # about two thirds (the first kept): the shipped ones
@@ -78,16 +84,15 @@ def localiser_from_onnx(path: str) -> Localiser:
     ups = [convs[f"/{name}/{name}.0/Conv"][0].shape[0] for name in ("u16", "u8", "u4")]
     net = Localiser((first, w["s4"], w["s8"], w["s16"], w["s32"], *ups, convs["/head/head.1/Conv"][0].shape[1]))
     with torch.no_grad():
-        for name, module in net.named_modules():
-            if isinstance(module, nn.Sequential) and len(module) == 3 and isinstance(module[0], nn.Conv2d):
-                parts = name.split(".")  # module s4.0's convolution is the node /s4/s4.0/s4.0.0/Conv
-                scopes = [".".join(parts[: i + 1]) for i in range(len(parts))] + [f"{name}.0"]
-                weight, bias = convs["/" + "/".join(scopes) + "/Conv"]
-                module[0].weight.copy_(weight)
-                module[1].weight.fill_(1.0)
-                module[1].bias.copy_(bias)
-                module[1].running_mean.zero_()
-                module[1].running_var.fill_(1.0 - module[1].eps)
+        for name, block in conv_blocks(net):
+            parts = name.split(".")  # module s4.0's convolution is the node /s4/s4.0/s4.0.0/Conv
+            scopes = [".".join(parts[: i + 1]) for i in range(len(parts))] + [f"{name}.0"]
+            weight, bias = convs["/" + "/".join(scopes) + "/Conv"]
+            block[0].weight.copy_(weight)
+            block[1].weight.fill_(1.0)
+            block[1].bias.copy_(bias)
+            block[1].running_mean.zero_()
+            block[1].running_var.fill_(1.0 - block[1].eps)
         net.head[1].weight.copy_(convs["/head/head.1/Conv"][0])
         net.head[1].bias.copy_(convs["/head/head.1/Conv"][1])
     return net
@@ -136,7 +141,7 @@ class Classifier(nn.Module):
 
     def convs(self) -> list[nn.Sequential]:
         """The conv-norm-relu blocks, in order."""
-        return [m for m in self.features if isinstance(m, nn.Sequential)]
+        return [m for _, m in conv_blocks(self)]
 
 
 def classifier_from(state: dict) -> Classifier:

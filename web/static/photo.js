@@ -173,7 +173,8 @@
 
     // the photo read again with the boxes the player put back (restore) or took out (drop); the corrections so
     // far follow their tiles (the same boxes in the new answer); the palette opens on the tile at `focus`
-    const sameBox = (a) => (b) => a.join(",") === b.join(",");
+    const boxKey = (box) => box.join(",");
+    const sameBox = (a) => (b) => boxKey(a) === boxKey(b);
     // the photo(s) sent again, read the way round the answer says, with the boxes put back and taken out
     function readingForm(nextRestore, nextDrop) {
       const form = new FormData();
@@ -185,7 +186,7 @@
       return form;
     }
     async function readAgain(img, nextRestore, nextDrop, focus) {
-      const byBox = new Map(Object.entries(fixes).map(([i, code]) => [result.tiles[i].box.join(","), code]));
+      const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
       let again;
       try {
         again = await C.api("POST", "/api/recognize", undefined, { form: readingForm(nextRestore, nextDrop) });
@@ -194,7 +195,7 @@
       drop = nextDrop;
       result = again;
       fixes = {};
-      result.tiles.forEach((tile, i) => { const code = byBox.get(tile.box.join(",")); if (code) fixes[i] = code; });
+      result.tiles.forEach((tile, i) => { const code = byBox.get(boxKey(tile.box)); if (code) fixes[i] = code; });
       scored.replaceChildren();
       describe();
       drawBoxes(img);
