@@ -576,6 +576,58 @@ def test_a_second_classifier_in_the_models_folder_is_averaged_with_the_first(mon
     assert pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])[0, 0] == pytest.approx(2 / 3, abs=1e-5)
 
 
+def test_the_second_classifier_reads_only_the_crops_the_first_is_unsure_of(monkeypatch: pytest.MonkeyPatch,
+                                                                         tmp_path: Path):
+    # a stand-in first classifier: crop 0 gets class 0 the logit ln 1800 (1800 / 1845 = 0.976, above CASCADE_SURE
+    # 0.95), crop 1 the logit ln 90 (2/3, below). The second gives class 1 the logit ln 180 (0.8) on any crop and
+    # records what it was shown: only crop 1, whose probabilities are averaged; crop 0 keeps the first's own
+    from companion.vision import pipeline
+
+    shown = []
+
+    class First:
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            z = np.zeros((len(feeds["crops"]), 46), np.float32)
+            z[:, 0] = np.log(np.where(feeds["crops"][:, 0, 0, 0] > 0, 1800.0, 90.0))
+            return [z]
+
+    class Second:
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            shown.append(feeds["crops"].copy())
+            z = np.zeros((len(feeds["crops"]), 46), np.float32)
+            z[:, 1] = np.log(180.0)
+            return [z]
+
+    for name in ("classifier.onnx", "classifier-b.onnx"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(pipeline, "CASCADE_SURE", 0.95)
+    stand_ins = {"classifier": First(), "classifier-b": Second()}
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=2: stand_ins[name])
+    batch = np.zeros((2, 3, 64, 48), np.float32)
+    batch[0, 0, 0, 0], batch[1, 0, 0, 0] = 0.4, -0.4  # the first reads crop 0 surely, crop 1 not
+    p = pipeline._probabilities(batch)
+    assert len(np.concatenate(shown)) == 1 and np.array_equal(np.concatenate(shown)[0], batch[1])
+    assert p[0, 0] == pytest.approx(1800 / 1845, abs=1e-5) and p[0, 1] == pytest.approx(1 / 1845, abs=1e-6)
+    assert p[1, 1] == pytest.approx((1 / 135 + 0.8) / 2, abs=1e-5)
+    assert p[1, 0] == pytest.approx((2 / 3 + 1 / 225) / 2, abs=1e-5)
+
+
+def test_a_batch_cut_across_threads_gives_what_one_run_gives_in_order(monkeypatch: pytest.MonkeyPatch):
+    # run_split cuts a batch of crops into one part per thread; put back together, the outputs must be those of
+    # one run over the whole batch, crop for crop (the crops differ: tiles of a fixture photo)
+    from companion.vision import pipeline
+    from companion.vision.preprocess import crop_tile, crops_to_batch
+
+    monkeypatch.setattr(pipeline, "THREADS", 2)
+    label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
+    image = pipeline.load_image(PHOTOS[0])
+    batch = crops_to_batch([crop_tile(image, tuple(t["box"]), t["sideways"]) for t in label["tiles"]][:7])
+    whole = pipeline.session("classifier").run(None, {"crops": batch})[0]
+    assert len({int(k) for k in whole.argmax(axis=1)}) > 1
+    np.testing.assert_allclose(pipeline.run_split("classifier", "crops", batch), whole, atol=1e-5)
+
+
 def test_nets_run_side_by_side_give_each_nets_own_output_in_order(monkeypatch: pytest.MonkeyPatch):
     # run_nets runs two nets at once on one thread each; each output must be what that net gives run alone on
     # the shared thread pool, and come back in the order the nets were named (the two localisers differ)

@@ -43,6 +43,7 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
+CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the second classifiers (_probabilities)
 VERIFIER = "verifier"  # tile or not, run on every box the localisers find when shipped (verified())
 VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they are found (_localise_once)
 VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless read VERIFY_SURE surely (verified())
@@ -108,11 +109,25 @@ def run_nets(names: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
     threads each; benchmarks/nets_side_by_side.py). The outputs are the same either way."""
     if len(names) < 2 or THREADS < 2:
         return [session(name).run(None, feed)[0] for name in names]
+    return list(_the_pool().map(lambda name: session(name, 1).run(None, feed)[0], names))
+
+
+def run_split(name: str, key: str, batch: np.ndarray) -> np.ndarray:
+    """The first output of model `name` on `batch` (fed as `key`), the batch cut into THREADS parts that run side
+    by side, each on one thread (as :func:`run_nets` runs two nets)."""
+    if len(batch) < 2 or THREADS < 2:
+        return session(name).run(None, {key: batch})[0]
+    parts = np.array_split(batch, min(THREADS, len(batch)))
+    return np.concatenate(list(_the_pool().map(lambda part: session(name, 1).run(None, {key: part})[0], parts)))
+
+
+def _the_pool() -> ThreadPoolExecutor:
+    """The threads that run nets side by side (made on first use)."""
     global _pool
     with _lock:
         if _pool is None:
             _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="companion-nets")
-    return list(_pool.map(lambda name: session(name, 1).run(None, feed)[0], names))
+        return _pool
 
 
 def forget_sessions(name: str) -> None:
@@ -142,6 +157,10 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
+_NEAR = np.mgrid[0:3, 0:3]  # a 3x3 neighbourhood's rows and columns, counted from its corner (decode_maps)
+_STEPS = np.array([-1.0, 0.0, 1.0])  # and from its centre
+
+
 def decode_maps(maps: np.ndarray, scale: float, image_shape: tuple[int, int],
                 threshold: float = DETECT_MIN) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Localiser output (4, h, w) -> [(box in photo pixels, sideways, score)], peaks found by a 3x3 max filter."""
@@ -150,20 +169,18 @@ def decode_maps(maps: np.ndarray, scale: float, image_shape: tuple[int, int],
     peaks = (best >= cv2.dilate(best, np.ones((3, 3), np.uint8))) & (best > threshold)
     ys, xs = np.nonzero(peaks)
     H, W = image_shape
-    out = []
-    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-        # sub-cell centre from the 3x3 neighbourhood: touching tiles are only a few cells apart
-        y0, y1, x0, x1 = max(0, y - 1), min(best.shape[0], y + 2), max(0, x - 1), min(best.shape[1], x + 2)
-        patch = best[y0:y1, x0:x1]
-        gy, gx = np.mgrid[y0:y1, x0:x1]
-        cy = float((patch * gy).sum() / patch.sum()) + 0.5
-        cx = float((patch * gx).sum() / patch.sum()) + 0.5
-        w = float(np.exp(maps[2, y, x])) * 16
-        h = float(np.exp(maps[3, y, x])) * 16
-        cx, cy = cx * STRIDE / scale, cy * STRIDE / scale
-        w, h = w / scale, h / scale
-        box = (max(0.0, cx - w / 2), max(0.0, cy - h / 2), min(float(W), cx + w / 2), min(float(H), cy + h / 2))
-        out.append((box, bool(heat[1, y, x] > heat[0, y, x]), float(best[y, x])))
+    # sub-cell centres from each peak's 3x3 neighbourhood (cells off the map count 0): touching tiles are only a
+    # few cells apart
+    near = np.pad(best.astype(np.float64), 1)[ys[:, None, None] + _NEAR[0], xs[:, None, None] + _NEAR[1]]
+    weight = near.sum(axis=(1, 2))
+    cy = (ys + (near.sum(axis=2) @ _STEPS) / weight + 0.5) * STRIDE / scale
+    cx = (xs + (near.sum(axis=1) @ _STEPS) / weight + 0.5) * STRIDE / scale
+    w = np.exp(maps[2, ys, xs]).astype(np.float64) * 16 / scale
+    h = np.exp(maps[3, ys, xs]).astype(np.float64) * 16 / scale
+    boxes = np.stack([np.maximum(0.0, cx - w / 2), np.maximum(0.0, cy - h / 2),
+                      np.minimum(float(W), cx + w / 2), np.minimum(float(H), cy + h / 2)], axis=1)
+    sideways = (heat[1, ys, xs] > heat[0, ys, xs]).tolist()
+    out = [(tuple(b), s, q) for b, s, q in zip(boxes.tolist(), sideways, best[ys, xs].tolist(), strict=True)]
     return _nms(out)
 
 
@@ -203,8 +220,17 @@ def classifiers() -> list[str]:
 
 
 def _probabilities(batch: np.ndarray) -> np.ndarray:
-    """Class probabilities of a batch of crops: the classifiers' softmax outputs averaged."""
-    return np.mean([_softmax(out) for out in run_nets(classifiers(), {"crops": batch})], axis=0)
+    """Class probabilities of a batch of crops: the classifiers' softmax outputs averaged, where the first reads
+    a crop less surely than CASCADE_SURE; its own where it reads it that surely or more."""
+    first, *seconds = classifiers()
+    p = _softmax(run_split(first, "crops", batch))
+    if not seconds or CASCADE_SURE is None:
+        return np.mean([p, *(_softmax(run_split(n, "crops", batch)) for n in seconds)], axis=0)
+    doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE)
+    if len(doubt):
+        part = np.ascontiguousarray(batch[doubt])
+        p[doubt] = np.mean([p[doubt], *(_softmax(run_split(n, "crops", part)) for n in seconds)], axis=0)
+    return p
 
 
 def _localise_once(image_bgr: np.ndarray, verify: bool = True, odds: dict | None = None,
