@@ -176,6 +176,33 @@ def test_one_row_of_six_face_up_tiles_above_the_hand_is_discards_too_and_the_not
     assert "too many for dora indicators" in note and "at most 5" in note
 
 
+def test_a_die_below_the_hand_is_left_out_and_the_hand_and_dora_are_read_above_it():
+    # a die whose one pip the classifiers read as 1p, kept by the verifier, lies in front of the hand (nearer the
+    # camera): its row of one is no hand, so the hand is the row above it and the dora row the one above that
+    dora = row("4s", x=20, bottom=100)
+    hand = row(HAND)
+    die = row("1p", x=150, bottom=320)
+    req, note = request_of(dora + hand + die)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["4s"]}
+    assert "1 tile(s) below the hand row left out" in note
+    assert [d.part for d in dora + hand + die] == ["dora"] + ["hand"] * len(hand) + ["left out"]
+
+
+def test_two_short_rows_below_the_hand_are_left_out_but_a_row_of_three_is_taken_for_the_hand():
+    hand = row(HAND)
+    req, note = request_of(hand + row("1p", x=60, bottom=300) + row("2z 1p", x=200, bottom=390))
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert "3 tile(s) below the hand row left out" in note
+    # three tiles: as many as a meld, so the row is read as the hand (and gives none), the rows above left out
+    req, reason = request_of(hand + row("5p 5p 5p", x=60, bottom=300))
+    assert req is None and "winning tile is not set apart" in reason
+
+
+def test_a_photo_of_short_rows_only_keeps_its_bottom_row_as_the_hand():
+    req, reason = request_of(row("1m 2m", bottom=100) + row("3m", bottom=200))
+    assert req is None and "not set apart" in reason and "below the hand" not in reason
+
+
 def test_five_indicators_in_the_row_above_are_all_kept_without_a_note():
     dora = row("3m 4m 5m 6m 7m", x=20, bottom=100)
     req, note = request_of(dora + row(HAND))

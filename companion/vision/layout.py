@@ -25,6 +25,7 @@ GROUP_GAP = 0.2  # gap between tiles, in tile pitches, that starts a new group (
 SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
+STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are no hand: a die, a tile set aside
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
 SLOPE_MIN_STEPS = 5  # touching steps needed to fit how the pitch changes along a row
@@ -380,15 +381,33 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     """A photo of a real table shows more than the hand: the wall behind it (a row of backs, maybe with the
     dora indicator turned up on it) and discards further on. The hand is the row nearest the camera (the
     bottom one) and the row right above it gives the dora indicators, unless it holds more than DORA_ROW_MAX
-    face-up tiles (then it is taken for discards and left out); every row further up is left out. Returns the
-    rows kept and a note saying what was left out ("" when nothing was); every tile's ``part`` says which it is."""
-    kept, note = _rows_kept(groups_by_row) if len(groups_by_row) > 1 else (groups_by_row, "")
-    parts = ["left out"] * (len(groups_by_row) - len(kept)) + ["dora"] * (len(kept) - 1) + ["hand"]
+    face-up tiles (then it is taken for discards and left out); every row further up is left out. Rows of at most
+    STRAY_MAX tiles below the hand are left out too (:func:`_stray_rows`). Returns the rows kept and a note saying
+    what was left out ("" when nothing was); every tile's ``part`` says which it is."""
+    stray = _stray_rows(groups_by_row)
+    rows = groups_by_row[:len(groups_by_row) - stray]
+    kept, note = _rows_kept(rows) if len(rows) > 1 else (rows, "")
+    parts = ["left out"] * (len(rows) - len(kept)) + ["dora"] * (len(kept) - 1) + ["hand"] + ["left out"] * stray
     for part, r in zip(parts, groups_by_row, strict=True):
         for g in r:
             for d in g:
                 d.part = part
+    if stray:
+        n = sum(len(g) for r in groups_by_row[-stray:] for g in r)
+        below = (f"{n} tile(s) below the hand row left out, too few for a hand (a die, a point stick, a tile set "
+                 "aside?)")
+        note = f"{note}; {below}" if note else below
     return kept, note
+
+
+def _stray_rows(groups_by_row: list[list[list[Det]]]) -> int:
+    """How many rows at the bottom hold at most STRAY_MAX tiles each under a row that holds more. No hand is that
+    short, and the layout rules put the dora indicators above the hand: such boxes are things beside the hand
+    (a die whose one pip looks like 1p, a piece of a point stick) that the verifier kept; taken for the hand row
+    they left no hand to read. Nothing is left out when no row holds more."""
+    sizes = [sum(len(g) for g in r) for r in groups_by_row]
+    longer = [i for i, n in enumerate(sizes) if n > STRAY_MAX]
+    return len(sizes) - 1 - longer[-1] if longer else 0
 
 
 def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
