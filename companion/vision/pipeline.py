@@ -667,7 +667,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
                     restore: list | None = None, drop: list | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
-    With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards: layout.nearest_rows),
+    With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards, a die below the hand:
+    layout.nearest_rows),
     and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
 
