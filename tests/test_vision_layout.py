@@ -203,6 +203,19 @@ def test_a_photo_of_short_rows_only_keeps_its_bottom_row_as_the_hand():
     assert req is None and "not set apart" in reason and "below the hand" not in reason
 
 
+def test_a_tile_far_above_the_hand_is_no_dora_indicator_but_one_close_above_is():
+    # the hand's tiles stand 40 high with their tops at 160. A die read as 1p whose bottom edge lies at 160 - 4.5 x 40
+    # = -20 is 4.5 tile heights above the hand (more than DORA_GAP_MAX 4): left out, no dora; one 3.5 heights up
+    # (bottom at 20) and one right above the hand (bottom at 150) are the dora indicator
+    hand = row(HAND)
+    req, note = request_of(row("1p", x=60, bottom=-20) + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert "too far for dora indicators" in note
+    for bottom in (20, 150):
+        req, note = request_of(row("1p", x=60, bottom=bottom) + hand)
+        assert req == {**HAND_REQUEST, "dora_indicators": ["1p"]}
+
+
 def test_five_indicators_in_the_row_above_are_all_kept_without_a_note():
     dora = row("3m 4m 5m 6m 7m", x=20, bottom=100)
     req, note = request_of(dora + row(HAND))

@@ -25,6 +25,7 @@ GROUP_GAP = 0.2  # gap between tiles, in tile pitches, that starts a new group (
 SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
+DORA_GAP_MAX = 4.0  # a row further above the hand than this many of its tile heights gives no dora (_rows_kept)
 STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are no hand: a die, a tile set aside
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
@@ -416,6 +417,12 @@ def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det
     faces = sum(1 for g in above for d in g if d.tile not in ("x", "?"))
     further = len(groups_by_row) - 2
     beyond = f" and {further} more further up" if further else ""
+    gap = _gap_above(groups_by_row[-1], above)
+    if faces and gap > DORA_GAP_MAX:
+        return groups_by_row[-1:], (f"{len(groups_by_row)} rows of tiles found: the hand was read from the bottom "
+                                    f"row; the row above it lies {gap:.0f} tile heights further up, too far for "
+                                    f"dora indicators (a die, a stick?){beyond}, and was left out (lay the "
+                                    f"indicators right above the hand, or photograph them separately)")
     if faces > DORA_ROW_MAX:
         return groups_by_row[-1:], (f"{len(groups_by_row)} rows of tiles found: the hand was read from the bottom "
                                     f"row; the row above it ({faces} face-up tiles, too many for dora indicators: "
@@ -427,6 +434,16 @@ def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det
             else "no dora indicators (the row above it shows only backs)")
     return groups_by_row[-2:], (f"{len(groups_by_row)} rows of tiles found: the hand was read from the bottom row, "
                                 f"{dora}; {further} row(s) further up were left out")
+
+
+def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
+    """How far the row ``above`` lies above the hand row: from its table line (the median bottom edge) up to the
+    hand's tops, in the hand's upright tile heights. The dora rows of the evaluation photos lie up to 2.5 above
+    it, a die read as a tile 2-8 (models/MODEL_CARD.md, "A die in front of the hand")."""
+    tiles = [d for g in hand for d in g if not d.stacked]
+    height = median(_upright_height(d) for d in tiles)
+    top = median(d.box[3] - _upright_height(d) for d in tiles)
+    return (top - median(d.box[3] for g in above for d in g)) / height
 
 
 def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, str]:
