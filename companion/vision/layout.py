@@ -439,7 +439,7 @@ def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det
 def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
     """How far the row ``above`` lies above the hand row: from its table line (the median bottom edge) up to the
     hand's tops, in the hand's upright tile heights. The dora rows of the evaluation photos lie up to 2.5 above
-    it, a die read as a tile 2-8 (models/MODEL_CARD.md, "A die in front of the hand")."""
+    it, dice and stick pieces read as dora 0.6-7.3 (models/MODEL_CARD.md, "A die in front of the hand")."""
     tiles = [d for g in hand for d in g if not d.stacked]
     height = median(_upright_height(d) for d in tiles)
     top = median(d.box[3] - _upright_height(d) for d in tiles)
