@@ -440,7 +440,7 @@ def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
     """How far the row ``above`` lies above the hand row: from its table line (the median bottom edge) up to the
     hand's tops, in the hand's upright tile heights. The dora rows of the evaluation photos lie up to 2.5 above
     it, dice and stick pieces read as dora 0.6-7.3 (models/MODEL_CARD.md, "A die in front of the hand")."""
-    tiles = [d for g in hand for d in g if not d.stacked]
+    tiles = [d for g in hand for d in g if not d.stacked] or [d for g in hand for d in g]
     height = median(_upright_height(d) for d in tiles)
     top = median(d.box[3] - _upright_height(d) for d in tiles)
     return (top - median(d.box[3] for g in above for d in g)) / height
