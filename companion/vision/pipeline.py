@@ -241,30 +241,40 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     return p
 
 
-def _localise_once(image_bgr: np.ndarray, verify: bool = True, odds: dict | None = None,
+def _localise_once(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = None,
                    ) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
-    """The tiles the localisers find in one look (:func:`localise`); with ``odds``, the verifier's odds of those
-    kept go into it, keyed by (box, sideways), so that :func:`verified` need not read them again."""
+    """The tiles the localisers find in one look (:func:`localise`); with ``looked``, the verifier's odds of those
+    kept and their crops go into it, keyed by (box, sideways): (odds, crop as crops_to_batch gives it), so that
+    neither :func:`verified` nor the classifiers need cut and read them again (:func:`_crops_of`)."""
     x, scale = letterbox(image_bgr)
     maps = np.mean([out[0] for out in run_nets(localisers(), {"image": x})], axis=0)
     found = decode_maps(maps, scale, image_bgr.shape[:2])
     if not verify:
         return found, scale
-    kept = [(f, q) for f, q in zip(found, _tile_odds(image_bgr, found), strict=True) if q >= VERIFY_EARLY]
-    if odds is not None:
-        odds.update(((b, s), q) for (b, s, _), q in kept)
-    return [f for f, _ in kept], scale
+    batch = _crops_of(image_bgr, found) if found and model_path(VERIFIER).exists() else None
+    kept = [(i, q) for i, q in enumerate(_tile_odds(image_bgr, found, batch)) if q >= VERIFY_EARLY]
+    if looked is not None and batch is not None:
+        looked.update(((found[i][0], found[i][1]), (q, batch[i])) for i, q in kept)
+    return [found[i] for i, _ in kept], scale
+
+
+def _crops_of(image_bgr: np.ndarray, found: list, looked: dict | None = None) -> np.ndarray:
+    """The crops of the boxes found, in one batch (crops_to_batch of crop_tile): taken from ``looked`` (see
+    :func:`_localise_once`) when it holds every box, else cut from the photo."""
+    if looked and found and all((b, s) in looked for b, s, _ in found):
+        return np.stack([looked[(b, s)][1] for b, s, _ in found])
+    return crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
 
 
 def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = None,
                known: dict | None = None) -> list[float]:
-    """The verifier's probability that each box found is a tile: from ``known`` ((box, sideways) -> odds, as
-    _localise_once leaves them) where it holds the box, else read from the crops (``batch``: the crops of all of
-    ``found``, when already cut); all 1 without a verifier in the models folder."""
+    """The verifier's probability that each box found is a tile: from ``known`` ((box, sideways) -> (odds, crop),
+    as _localise_once leaves them) where it holds the box, else read from the crops (``batch``: the crops of all
+    of ``found``, when already cut); all 1 without a verifier in the models folder."""
     if not found or not model_path(VERIFIER).exists():
         return [1.0] * len(found)
     known = known or {}
-    out = [known.get((b, s)) for b, s, _ in found]
+    out = [known[(b, s)][0] if (b, s) in known else None for b, s, _ in found]
     todo = [i for i, q in enumerate(out) if q is None]
     if todo:
         crops = batch[todo] if batch is not None else crops_to_batch(
@@ -322,12 +332,12 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
 
 
 def localise(image_bgr: np.ndarray, verify: bool = True,
-             odds: dict | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+             looked: dict | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
     localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`). Boxes the
-    verifier gives less than VERIFY_EARLY are left out, unless ``verify`` is False; ``odds`` gets the verifier's
-    odds of the boxes of the first look (:func:`_localise_once`)."""
-    found, scale = _localise_once(image_bgr, verify, odds)
+    verifier gives less than VERIFY_EARLY are left out, unless ``verify`` is False; ``looked`` gets the verifier's
+    odds of the boxes of the first look and their crops (:func:`_localise_once`)."""
+    found, scale = _localise_once(image_bgr, verify, looked)
     region = zoom_region(found, scale, image_bgr.shape)
     if region is None:
         return found
@@ -479,8 +489,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
-    odds: dict = {}  # the verifier's odds of the first look's boxes, for verified() on the photo as taken
-    taken, found = image_bgr, localise(image_bgr, odds=odds)
+    looked: dict = {}  # the verifier's odds and the crops of the first look's boxes, for the photo as taken
+    taken, found = image_bgr, localise(image_bgr, looked=looked)
     view, back, seen = image_bgr, None, found
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
@@ -510,9 +520,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         return [], [], None
     batch = None  # the crops, cut once for the classifiers and the verifier
     if probs is None:
-        batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
+        batch = _crops_of(image_bgr, found, looked if image_bgr is taken else None)
         probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
-    keep = verified(image_bgr, found, probs, batch, odds if image_bgr is taken else None)
+    keep = verified(image_bgr, found, probs, batch, looked if image_bgr is taken else None)
     to_photo = _then(back, outer) if outer else back
     dropped_at = [i for i, k in enumerate(keep) if not k]
     put_back = _named(found, dropped_at, restore, to_photo, "box taken for no tile") if restore else set()
