@@ -481,9 +481,11 @@ def test_a_localiser_slimmed_after_dropping_its_weakest_channels_reads_as_before
     torch.manual_seed(3)
     net = Localiser()
     blocks = [m for _, m in conv_blocks(net)]
-    per_block = [LOC_WIDTHS[0], *[LOC_WIDTHS[1]] * 2, *[w for w in LOC_WIDTHS[2:5] for _ in range(2)], *LOC_WIDTHS[5:]]
-    slim_block = [LOC_SLIM_WIDTHS[0], *[LOC_SLIM_WIDTHS[1]] * 2, *[w for w in LOC_SLIM_WIDTHS[2:5] for _ in range(2)],
-                  *LOC_SLIM_WIDTHS[5:]]
+
+    def by_block(widths: tuple[int, ...]) -> list[int]:  # every stage but the first has two convolutions
+        return [widths[0], *[w for w in widths[1:5] for _ in range(2)], *widths[5:]]
+
+    per_block, slim_block = by_block(LOC_WIDTHS), by_block(LOC_SLIM_WIDTHS)
     assert [b[0].out_channels for b in blocks] == per_block
     gen = torch.Generator().manual_seed(4)
     with torch.no_grad():

@@ -43,7 +43,8 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
-CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the second classifiers (_probabilities)
+CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the second classifiers (_probabilities;
+#                      above 1: every crop is read by all)
 VERIFIER = "verifier"  # tile or not, run on every box the localisers find when shipped (verified())
 VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they are found (_localise_once)
 VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless read VERIFY_SURE surely (verified())
@@ -232,9 +233,7 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     outvoted."""
     first, *seconds = classifiers()
     p = _softmax(run_split(first, "crops", batch))
-    if not seconds or CASCADE_SURE is None:
-        return np.mean([p, *(_softmax(run_split(n, "crops", batch)) for n in seconds)], axis=0)
-    doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE)
+    doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE) if seconds else []
     if len(doubt):
         part = np.ascontiguousarray(batch[doubt])
         p[doubt] = np.mean([p[doubt], *(_softmax(run_split(n, "crops", part)) for n in seconds)], axis=0)
