@@ -269,8 +269,9 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "glare", "loc", "loc-b", "loc-b-slim", "loc-slim", "slim",
-                                                  "verify"]
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-quick", "glare", "loc", "loc-b", "loc-b-quick",
+                                                  "loc-b-slim", "loc-quick", "loc-slim", "slim",
+                                                  "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
@@ -526,3 +527,56 @@ def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name], "init": Path(init)}, tmp_path, 1, {})
     assert inits == [("loc", None), ("loc", tmp_path / "localiser.onnx"), ("cls", Path("models/classifier.pt")),
                      ("loc", Path("models/localiser.onnx"))]
+
+
+def test_the_quick_plan_makes_the_four_nets_and_keeps_out_of_the_whole_command():
+    # --quick: each localiser and the classifier trained from scratch, the localisers on one side and the
+    # classifier on the other, then the verifier; the whole command without --quick runs none of them
+    from training.train import DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_SIDES, RECIPES
+
+    assert sorted(OUTPUTS[name] for side in QUICK_SIDES for name in side) == ["classifier", "localiser",
+                                                                            "localiser-b"]
+    assert sorted(name for side in QUICK_SIDES for name in side) + ["verify-quick"] == sorted(QUICK)
+    assert all(name in OPTIONAL for name in QUICK)
+    for name in QUICK:
+        cfg = {**DEFAULTS, **RECIPES[name]}
+        assert cfg["init"] is None, name
+    # the localisers' quick recipes differ from their full ones only in size and in being slim from the start
+    for quick, full in (("loc-quick", "loc"), ("loc-b-quick", "loc-b")):
+        a, b = {**DEFAULTS, **RECIPES[quick]}, {**DEFAULTS, **RECIPES[full]}
+        assert sorted(k for k in a if a[k] != b[k]) == ["loc_steps", "scenes", "slim"]
+
+
+def test_side_by_side_stops_the_command_when_a_side_fails(tmp_path: Path):
+    # sides whose stage cannot start (glare and slim, with no classifier to continue) fail each in its own
+    # process, and the command stops naming them
+    from training.train import side_by_side
+
+    with pytest.raises(SystemExit, match="glare, slim failed"):
+        side_by_side((("glare",), ("slim",)), {}, tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
+def test_quick_and_only_together_are_refused(tmp_path: Path, capsys):
+    from training.train import main
+
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path), "--quick", "--only", "cls"])
+    assert "--quick" in capsys.readouterr().err and not any(tmp_path.iterdir())
+
+
+def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
+    # the whole --quick command with a few scenes and steps (a few seconds of training, most of the time goes on
+    # drawing the tile sets): both localisers, the classifier and the verifier, each with its record
+    import json
+
+    from training.train import main
+
+    main(["--out", str(tmp_path), "--quick", "--scenes", "4", "--styles", "2", "--varied", "0", "--wide", "0",
+          "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2"])
+    for name in ("localiser", "localiser-b", "classifier", "verifier"):
+        assert (tmp_path / f"{name}.onnx").stat().st_size > 10_000, name
+    for name in ("loc-quick", "loc-b-quick", "cls-quick", "verify-quick"):
+        record = json.loads((tmp_path / f"train-{name}.json").read_text())
+        assert record["recipe"] == name and record["scenes"] == 4
+    assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True

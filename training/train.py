@@ -2,6 +2,8 @@
 
     python -m training.train --out models/            # the five models (the classifier and each localiser in
                                                       # two stages) and the int8 copies, seeded, CPU
+    python -m training.train --out DIR --quick        # the two-hour plan: the same four nets from fewer steps,
+                                                      # the localisers and the classifier side by side
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
