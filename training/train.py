@@ -558,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
                          "trained on with highlights), slim (that classifier slimmed; not shipped), loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), verify (the verifier: tile or something else on "
-                         "the table)")
+                         "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, verify-quick")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--scenes", type=int)
