@@ -439,8 +439,8 @@ CONTINUES = {"glare": "classifier.pt", "slim": "classifier.pt", "loc-slim": "loc
 # The two-hour plan (--quick; MODEL_CARD "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
 # from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
-# classifier train side by side, one thread each (QUICK_SIDES): measured there, that does 1.3 times the work per
-# second of the two one after the other on two threads. Then the verifier and the int8 copies.
+# classifier train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
+# per second of the two one after the other on two threads. Then the verifier and the int8 copies.
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 1600, "loc_steps": 3500, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 1600, "clutter": 0.25, "loc_steps": 3500, "slim": True},
