@@ -449,8 +449,7 @@ QUICK = {
 }
 QUICK_SIDES = (("loc-quick", "loc-b-quick"), ("cls-quick",))
 RECIPES.update(QUICK)
-OUTPUTS.update({"loc-quick": "localiser", "loc-b-quick": "localiser-b", "cls-quick": "classifier",
-                "verify-quick": "verifier"})
+OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (MODEL_CARD, "Slimmed nets")
 OPTIONAL = ("slim", *QUICK)
@@ -522,15 +521,21 @@ def _record(name: str, meta: dict, out: Path, t0: float) -> None:
     print(f"{name}: done in {time.time() - t0:.0f}s", flush=True)
 
 
-def _run_stages(names: tuple[str, ...], given: dict, out: Path) -> None:
-    """One side of side_by_side: these recipes one after the other, on one thread and one scene worker."""
+def run_stages(names: list[str] | tuple[str, ...], given: dict, out: Path, workers: int) -> None:
+    """These recipes one after the other, each with its settings overridden by ``given`` (the flags given); the
+    scenes of one are kept for the next when they are the same (run_recipe)."""
+    scenes: dict = {}
+    for name in names:
+        run_recipe(name, {**DEFAULTS, **RECIPES[name], **given}, out, workers, scenes)
+
+
+def _one_side(names: tuple[str, ...], given: dict, out: Path) -> None:
+    """One side of side_by_side: its recipes on one thread and one scene worker."""
     import torch
 
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
-    scenes: dict = {}
-    for name in names:
-        run_recipe(name, {**DEFAULTS, **RECIPES[name], **given}, out, 1, scenes)
+    run_stages(names, given, out, 1)
 
 
 def side_by_side(sides: tuple[tuple[str, ...], ...], given: dict, out: Path) -> None:
@@ -540,7 +545,7 @@ def side_by_side(sides: tuple[tuple[str, ...], ...], given: dict, out: Path) -> 
     import multiprocessing
 
     spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: torch's threads are not forked
-    procs = [spawn.Process(target=_run_stages, args=(names, given, out), name="+".join(names)) for names in sides]
+    procs = [spawn.Process(target=_one_side, args=(names, given, out), name="+".join(names)) for names in sides]
     for proc in procs:
         proc.start()
     for proc in procs:
@@ -600,15 +605,12 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    scenes: dict = {}
     if args.quick:
         side_by_side(QUICK_SIDES, given, args.out)
         stages = ["verify-quick"]
     else:
         stages = [args.only] if args.only else [name for name in RECIPES if name not in OPTIONAL]
-    for name in stages:
-        run_recipe(name, {**DEFAULTS, **RECIPES[name], **given}, args.out, args.workers, scenes)
-    scenes.clear()
+    run_stages(stages, given, args.out, args.workers)  # its scenes are let go before the int8 copies
     if not args.only:
         from training import quantize
 

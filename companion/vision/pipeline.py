@@ -276,8 +276,7 @@ def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = No
     out = [known[(b, s)][0] if (b, s) in known else None for b, s, _ in found]
     todo = [i for i, q in enumerate(out) if q is None]
     if todo:
-        crops = batch[todo] if batch is not None else crops_to_batch(
-            [crop_tile(image_bgr, found[i][0], found[i][1]) for i in todo])
+        crops = batch[todo] if batch is not None else _crops_of(image_bgr, [found[i] for i in todo])
         for i, q in zip(todo, _sigmoid(session(VERIFIER).run(None, {"crops": crops})[0][:, 0]).tolist(), strict=True):
             out[i] = q
     return out
