@@ -305,8 +305,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
         assert cfg[ours] == shipped[theirs], ("verify", ours)
 
 
-def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
     # MODEL_CARD "The int8 run-time models": the four 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
@@ -315,13 +314,7 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
     import shutil
 
     pytest.importorskip("onnx")
-    from companion.vision import pipeline
     from training import quantize
-
-    # quantize.main points the pipeline at the folder it quantises: put everything back afterwards
-    monkeypatch.setenv("COMPANION_PRECISION", "int8")
-    monkeypatch.setenv("COMPANION_MODELS", str(pipeline.MODELS_DIR))
-    monkeypatch.setattr(pipeline, "MODELS_DIR", pipeline.MODELS_DIR)
 
     models = Path(__file__).resolve().parents[1] / "models"
     names = ("localiser", "localiser-b", "classifier", "classifier-b")
@@ -580,3 +573,24 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
         record = json.loads((tmp_path / f"train-{name}.json").read_text())
         assert record["recipe"] == name and record["scenes"] == 4
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True
+
+
+def test_quantizing_in_the_same_process_leaves_the_pipeline_reading_what_it_read_before(tmp_path: Path, monkeypatch):
+    # training.train ends with training.quantize in its own process; the pipeline reads the float models of the
+    # folder being quantised only while that runs (a test running the command once made later tests read there)
+    import os
+
+    from companion.vision import pipeline
+    from training.quantize import _float_models_in
+
+    monkeypatch.delenv("COMPANION_PRECISION", raising=False)
+    monkeypatch.setenv("COMPANION_MODELS", "/somewhere/models")
+    before = pipeline.MODELS_DIR
+    (tmp_path / "localiser.onnx").write_bytes(b"")
+    (tmp_path / "localiser.int8.onnx").write_bytes(b"")
+    with pytest.raises(RuntimeError), _float_models_in(tmp_path):
+        assert pipeline.model_path("localiser") == tmp_path / "localiser.onnx"
+        assert os.environ["COMPANION_MODELS"] == str(tmp_path)
+        raise RuntimeError("a failed calibration")
+    assert pipeline.MODELS_DIR == before and "COMPANION_PRECISION" not in os.environ
+    assert os.environ["COMPANION_MODELS"] == "/somewhere/models"

@@ -14,7 +14,9 @@ centre logits and log box sizes (companion/vision/quantize.py).
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -55,18 +57,39 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--photos", type=int, default=40, help="calibration photos (training styles)")
     args = ap.parse_args(argv)
-    import os
+    with _float_models_in(args.models.resolve()):
+        return _quantize(args)
 
-    os.environ["COMPANION_PRECISION"] = "fp32"  # calibration crops come from the float localiser
-    os.environ["COMPANION_MODELS"] = str(args.models.resolve())
+
+@contextmanager
+def _float_models_in(folder: Path):  # noqa: ANN202
+    """The pipeline reads the float models of ``folder`` (calibration crops come from the float localiser) until
+    the block ends; then it reads what it read before, so that a run in the same process (training.train's last
+    step, a test) leaves nothing changed behind it."""
     from companion.vision import pipeline
 
-    pipeline.MODELS_DIR = args.models.resolve()
+    before = {key: os.environ.get(key) for key in ("COMPANION_PRECISION", "COMPANION_MODELS")}, pipeline.MODELS_DIR
+    os.environ.update(COMPANION_PRECISION="fp32", COMPANION_MODELS=str(folder))
+    pipeline.MODELS_DIR = folder
+    try:
+        yield
+    finally:
+        for key, value in before[0].items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        pipeline.MODELS_DIR = before[1]
+
+
+def _quantize(args: argparse.Namespace) -> int:
+    from companion.vision import pipeline
+
     t0 = time.time()
     photos = calibration_photos(args.seed, args.photos)
     batches = classifier_batches(photos)
     written = []
-    for name in pipeline.localisers():  # the float files here (COMPANION_PRECISION=fp32 above)
+    for name in pipeline.localisers():  # the float files here (_float_models_in)
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")
