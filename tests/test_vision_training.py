@@ -594,3 +594,41 @@ def test_quantizing_in_the_same_process_leaves_the_pipeline_reading_what_it_read
         raise RuntimeError("a failed calibration")
     assert pipeline.MODELS_DIR == before and "COMPANION_PRECISION" not in os.environ
     assert os.environ["COMPANION_MODELS"] == "/somewhere/models"
+
+
+@pytest.mark.parametrize("kind", ["classifier", "localiser"])
+def test_nets_trained_in_channels_last_memory_are_saved_in_the_usual_layout_and_export_what_they_compute(
+        tmp_path: Path, kind: str):
+    # training runs the convolutions with channels last (training.train.nhwc, faster on this CPU); what it saves
+    # must load like any other weights, and the ONNX file must give what the trained net gives
+    import onnxruntime as ort
+    import torch
+
+    from training.nets import CROP_H, CROP_W
+    from training.train import ALL_CLASSES, LOC_H, LOC_W, STRIDE, train_classifier, train_localiser
+
+    rng = np.random.default_rng(5)
+    if kind == "classifier":
+        crops = rng.integers(0, 256, (40, CROP_H, CROP_W, 3), dtype=np.uint8)
+        train_classifier(crops, np.arange(40) % len(ALL_CLASSES), 3, 1, tmp_path, log_every=1000)
+        state = torch.load(tmp_path / "classifier.pt")
+        assert all(v.is_contiguous() for v in state.values())
+        from training.nets import classifier_from
+
+        net, x = classifier_from(state).eval(), rng.random((2, 3, CROP_H, CROP_W), np.float32) - 0.5
+        with torch.no_grad():
+            want = net(torch.from_numpy(x)).numpy()
+        got = ort.InferenceSession(str(tmp_path / "classifier.onnx")).run(None, {"crops": x})[0]
+    else:
+        oh, ow = LOC_H // STRIDE, LOC_W // STRIDE
+        data = {"loc": rng.integers(0, 256, (2, 3, LOC_H, LOC_W), dtype=np.uint8),
+                "targets": [[((40.0, 60.0, 90.0, 130.0), False, 1.0)]] * 2}
+        train_localiser(data, 2, 1, tmp_path)
+        from training.nets import localiser_from_onnx
+
+        x = rng.random((1, 3, LOC_H, LOC_W), np.float32) - 0.5
+        got = ort.InferenceSession(str(tmp_path / "localiser.onnx")).run(None, {"image": x})[0]
+        with torch.no_grad():
+            want = localiser_from_onnx(str(tmp_path / "localiser.onnx")).eval()(torch.from_numpy(x)).numpy()
+        assert got.shape[2:] == (oh, ow)
+    np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
