@@ -454,9 +454,9 @@ CONTINUES = {"glare": "classifier.pt", "slim": "classifier.pt", "loc-slim": "loc
 # classifier train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
 # per second of the two one after the other on two threads. Then the verifier and the int8 copies.
 QUICK = {
-    "loc-quick": {"seed": 21, "scenes": 1600, "loc_steps": 3500, "slim": True},
-    "loc-b-quick": {"seed": 21, "scenes": 1600, "clutter": 0.25, "loc_steps": 3500, "slim": True},
-    "cls-quick": {**CLS_SCENES, "scenes": 2400, "cls_steps": 3600, "glare": 0.2},
+    "loc-quick": {"seed": 21, "scenes": 1600, "loc_steps": 5000, "slim": True},
+    "loc-b-quick": {"seed": 21, "scenes": 1600, "clutter": 0.25, "loc_steps": 5000, "slim": True},
+    "cls-quick": {**CLS_SCENES, "cls_steps": 6000, "glare": 0.2},
     "verify-quick": {"seed": 31, "scenes": 1000, "verify_steps": 1500},
 }
 QUICK_SIDES = (("loc-quick", "loc-b-quick"), ("cls-quick",))
