@@ -287,8 +287,8 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
 
 def nhwc(t):  # noqa: ANN001, ANN201
     """A net or a batch of images in channels-last memory: the same sums in another order, and on the 2-core AMD
-    CPU here oneDNN's convolutions train 1.2-1.4x faster so (MODEL_CARD, "Training in under two hours"). Nets go
-    back to the usual layout before they are saved."""
+    CPU here oneDNN's convolutions train 1.2-1.4x faster so (scratch timing, session 16: a classifier step on one
+    thread 446 -> 327 ms, a slim localiser's 255 -> 179 ms). Nets go back to the usual layout before saving."""
     import torch
 
     if isinstance(t, torch.nn.Module):
