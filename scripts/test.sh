@@ -6,6 +6,13 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 python -m pip install -q -e '.[test]'
+# the training tests (run where the train extra is installed) draw tile faces with all five of Debian's CJK font
+# packages; with some missing they skip (training.faces.FONT_FILES)
+if python -c "import torch" 2>/dev/null && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] \
+    && ! python -c "from training.faces import _fonts; _fonts()" 2>/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk fonts-arphic-ukai \
+        fonts-arphic-uming fonts-wqy-zenhei fonts-wqy-microhei >/dev/null
+fi
 # test-only Node oracle (hk-mahjong) for the Hong Kong differential test; skipped there without it
 if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund --silent; fi
 exec python -m pytest "$@"

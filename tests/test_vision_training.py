@@ -12,17 +12,22 @@ import pytest
 pytest.importorskip("PIL")
 pytest.importorskip("torch")  # the training extra; without it the training package is not used
 
-FONT = Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+
+
+def fonts_or_skip() -> list[tuple[str, int]]:
+    from training.faces import _fonts
+
+    try:
+        return _fonts()
+    except SystemExit as exc:  # some or all of the five CJK font packages missing
+        pytest.skip(str(exc))
 
 
 @pytest.fixture(scope="module")
 def banks():
-    from training.faces import _fonts, build_bank
+    from training.faces import build_bank
 
-    try:
-        _fonts()
-    except SystemExit:
-        pytest.skip("no CJK fonts installed")
+    fonts_or_skip()
     try:
         plain = build_bank(3, n_procedural=2, with_uni=False, n_varied=1)
     except SystemExit as exc:  # a checkout without ../shared/tile-art
@@ -67,12 +72,9 @@ def test_every_wide_set_draws_every_face_class_with_some_ink(banks):
 
 def test_the_wide_sets_draw_their_ones_of_bamboo_in_other_ways_than_one_another():
     # what the wide sets are for: more than one bird design, so no single drawing stands for 1s
-    from training.faces import _fonts, procedural_set
+    from training.faces import procedural_set
 
-    try:
-        fonts = _fonts()
-    except SystemExit:
-        pytest.skip("no CJK fonts installed")
+    fonts = fonts_or_skip()
     rng = np.random.default_rng(0)
     birds = [procedural_set(rng, fonts, wide=True)["1s"][..., 3] > 128 for _ in range(6)]
     overlaps = [(a & b).sum() / max(1, (a | b).sum()) for i, a in enumerate(birds) for b in birds[i + 1:]]
@@ -170,16 +172,16 @@ def test_one_block_closes_every_gap_of_the_hand_row_and_keeps_an_added_kans_top_
 def test_things_drawn_beside_the_tiles_leave_every_tile_as_it_was_and_no_window_on_a_tile():
     # the verifier's scenes: sticks, dice, coins, print and lettering go beside the tiles, never into a tile's
     # box (or the edge below it), and no window that teaches "no tile" has its centre near a tile
-    from training.faces import _fonts
     from training.scenes import draw_distractors
 
+    fonts = fonts_or_skip()
     rng = np.random.default_rng(3)
     boxes = [(100.0 + 40 * i, 200.0, 138.0 + 40 * i, 251.0) for i in range(8)]
     changed = False
     for _ in range(10):
         img = np.full((480, 640, 3), 90, np.uint8)
         before = img.copy()
-        windows = draw_distractors(rng, img, boxes, _fonts())
+        windows = draw_distractors(rng, img, boxes, fonts)
         changed |= bool((img != before).any())
         for x1, y1, x2, y2 in boxes:
             assert (img[int(y1):int(y2 + 0.7 * 38), int(x1):int(x2)] == 90).all()
@@ -218,12 +220,9 @@ def _redness(face: np.ndarray) -> float:
 def test_red_fives_are_red_in_every_kind_of_set_even_one_ink_sets():
     # a red five (akadora) is told from the plain five by its red ink (tile list: 0m/0p/0s); a one-ink set
     # drawing its red five in that ink would teach the classifier two labels for one picture
-    from training.faces import Palette, VariedPalette, WidePalette, _fonts, draw_man, draw_pin, draw_sou
+    from training.faces import Palette, VariedPalette, WidePalette, draw_man, draw_pin, draw_sou
 
-    try:
-        font = _fonts()[0]
-    except SystemExit:
-        pytest.skip("no CJK fonts installed")
+    font = fonts_or_skip()[0]
     one_ink_seen = False
     for kind in (Palette, VariedPalette, WidePalette):
         rng = np.random.default_rng(2)
@@ -566,6 +565,7 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
 
     from training.train import main
 
+    fonts_or_skip()
     main(["--out", str(tmp_path), "--quick", "--scenes", "4", "--styles", "2", "--varied", "0", "--wide", "0",
           "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2"])
     for name in ("localiser", "localiser-b", "classifier", "verifier"):
@@ -633,3 +633,15 @@ def test_nets_trained_in_channels_last_memory_are_saved_in_the_usual_layout_and_
             want = localiser_from_onnx(str(tmp_path / "localiser.onnx")).eval()(torch.from_numpy(x)).numpy()
         assert got.shape[2:] == (oh, ow)
     np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
+
+
+def test_drawing_scenes_without_one_of_the_font_packages_stops_at_once_and_names_it(monkeypatch):
+    # a machine with some of the fonts drew other faces (session 16); in the pool's workers the stop only made the
+    # pool start new workers, so the command waited for ever. Checked in the calling process, before any worker
+    from training import faces, train
+
+    monkeypatch.setattr(faces, "FONT_FILES", [*faces.FONT_FILES, ("/nowhere/x.ttc", (0,), "fonts-nowhere")])
+    with pytest.raises(SystemExit, match=r"missing \(fonts-nowhere\)"):
+        train.generate(1, 2, 1, workers=1)
+    with pytest.raises(SystemExit, match=r"missing \(fonts-nowhere\)"):
+        train.generate_verify(1, 2, 1, workers=1, models=None)

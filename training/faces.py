@@ -30,16 +30,18 @@ CLASS_INDEX = {c: i for i, c in enumerate(ALL_CLASSES)}
 
 ART = Path(__file__).resolve().parents[2] / "shared" / "tile-art"
 
+# (file, faces in it, Debian package): every one is needed, since the faces drawn depend on the whole list
 FONT_FILES = [
-    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", (0, 3)),
-    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", (0, 3)),
-    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", (0, 3)),
-    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", (0, 3)),
-    ("/usr/share/fonts/truetype/arphic/ukai.ttc", (0, 1)),
-    ("/usr/share/fonts/truetype/arphic/uming.ttc", (0, 1)),
-    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", (0,)),
-    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", (0,)),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", (0, 3), "fonts-noto-cjk"),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", (0, 3), "fonts-noto-cjk"),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", (0, 3), "fonts-noto-cjk"),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", (0, 3), "fonts-noto-cjk"),
+    ("/usr/share/fonts/truetype/arphic/ukai.ttc", (0, 1), "fonts-arphic-ukai"),
+    ("/usr/share/fonts/truetype/arphic/uming.ttc", (0, 1), "fonts-arphic-uming"),
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", (0,), "fonts-wqy-zenhei"),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", (0,), "fonts-wqy-microhei"),
 ]
+FONT_PACKAGES = sorted({package for _, _, package in FONT_FILES})
 
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
@@ -70,13 +72,14 @@ class FaceBank:
 
 
 def _fonts() -> list[tuple[str, int]]:
-    found = []
-    for path, indices in FONT_FILES:
-        if Path(path).exists():
-            found.extend((path, i) for i in indices)
-    if not found:
-        raise SystemExit("no CJK fonts found: apt-get install fonts-noto-cjk fonts-arphic-ukai fonts-wqy-zenhei")
-    return found
+    """Every face of every font file, or SystemExit naming the packages missing: a font picked at random from a
+    shorter list draws other glyphs, so training sets, evaluation sets and the int8 calibration photos of a
+    machine with only some of the fonts differ from everyone else's (session 16 trained on three packages of five
+    and could not remake the shipped int8 classifier)."""
+    missing = sorted({package for path, _, package in FONT_FILES if not Path(path).exists()})
+    if missing:
+        raise SystemExit(f"CJK fonts missing ({', '.join(missing)}): apt-get install {' '.join(FONT_PACKAGES)}")
+    return [(path, i) for path, indices, _ in FONT_FILES for i in indices]
 
 
 def _to_rgba(png: bytes | np.ndarray) -> np.ndarray:
@@ -118,12 +121,22 @@ UNI = {
 }
 
 
-def add_fluffy(bank: FaceBank) -> None:
-    """FluffyStuff Regular (light body) and Black (dark body) from the PNG exports. Missing art stops the
-    run: a model trained without it would only show in its numbers (a worktree without ../shared once did)."""
+def _art() -> None:
     if not (ART / "Export").is_dir():
         raise SystemExit(f"the tile art is missing: expected FluffyStuff's PNG exports in {ART / 'Export'} "
                          "(shared/tile-art next to the repository, see models/MODEL_CARD.md)")
+
+
+def check_inputs() -> None:
+    """SystemExit saying what is missing when the fonts or the tile art a bank is drawn from are not there."""
+    _fonts()
+    _art()
+
+
+def add_fluffy(bank: FaceBank) -> None:
+    """FluffyStuff Regular (light body) and Black (dark body) from the PNG exports. Missing art stops the
+    run: a model trained without it would only show in its numbers (a worktree without ../shared once did)."""
+    _art()
     for variant in ("Regular", "Black"):
         folder = ART / "Export" / variant
         for stem, cls in FLUFFY.items():

@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.vision.preprocess import CROP_H, CROP_W, STRIDE, crop_tile, letterbox
-from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank
+from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank, check_inputs
 
 HELD_OUT = "uni"
 LOC_H, LOC_W = 384, 512
@@ -87,6 +87,7 @@ def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, in
 
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
              far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0) -> dict:
+    check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
               initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon)) as pool:
@@ -388,6 +389,7 @@ def _init_verify(seed: int, n_proc: int, models: str | None) -> None:
 
 def generate_verify(seed: int, n_scenes: int, n_proc_styles: int, workers: int, models: Path | None) -> dict:
     """The verifier's crops; with ``models`` (a folder with the localisers) the localisers' own finds too."""
+    check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init_verify,
               initargs=(seed, n_proc_styles, str(models) if models is not None else None)) as pool:
