@@ -268,7 +268,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-b-quick", "cls-quick", "glare", "loc", "loc-b", "loc-b-quick",
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-b-quick", "cls-quick", "flowers", "glare", "loc", "loc-b",
+                                                  "loc-b-quick",
                                                   "loc-b-slim", "loc-quick", "loc-slim", "slim",
                                                   "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
@@ -647,3 +648,49 @@ def test_drawing_scenes_without_one_of_the_font_packages_stops_at_once_and_names
         train.generate(1, 2, 1, workers=1)
     with pytest.raises(SystemExit, match=r"missing \(fonts-nowhere\)"):
         train.generate_verify(1, 2, 1, workers=1, models=None)
+
+
+def test_flower_art_redraws_only_the_flowers_and_leaves_every_other_face_and_set_as_it_was():
+    # --flower-art (the flowers stage) must not move the random streams: the other 38 classes of a set, and the
+    # next sets, are drawn as without it, so scenes differ only where a flower lies
+    from training.faces import procedural_set
+
+    fonts = fonts_or_skip()
+    plain, art = np.random.default_rng(5), np.random.default_rng(5)
+    for kind in ({}, {"wide": True}, {"varied": True}):
+        a, b = procedural_set(plain, fonts, **kind), procedural_set(art, fonts, flower_art=True, **kind)
+        assert sorted(a) == sorted(b)
+        for cls in a:
+            assert np.array_equal(a[cls], b[cls]) != cls.endswith("f"), (kind, cls)
+
+
+def test_a_flowers_picture_says_nothing_of_its_class():
+    # drawn from the same streams, plum (1f) and spring (5f) differ only in their names and the number's colour:
+    # the picture, its colours and the places are the same, so only the name tells them apart
+    from training.faces import FACE_H, FACE_W, FLOWER_NAME_BOXES, FLOWER_NUMBER_BOXES, Painter
+    from training.faces import draw_flower_art as draw
+
+    font = fonts_or_skip()[0]
+    for seed in range(6):
+        faces = []
+        for name, season in (("梅", False), ("春", True)):
+            p = Painter()
+            draw(p, font, name, season, "1", (20, 20, 25, 255), np.random.default_rng(seed),
+                            np.random.default_rng(100 + seed))
+            faces.append(p.result().astype(int))
+        ys, xs = np.nonzero(np.abs(faces[0] - faces[1]).max(axis=2) > 0)
+        assert len(ys) > 20, seed  # the names differ
+        grown = [(x1 - 0.05, y1 - 0.05, x2 + 0.05, y2 + 0.05) for x1, y1, x2, y2 in
+                 FLOWER_NAME_BOXES + FLOWER_NUMBER_BOXES]
+        for x, y in zip(xs / FACE_W, ys / FACE_H, strict=True):
+            assert any(x1 <= x <= x2 and y1 <= y <= y2 for x1, y1, x2, y2 in grown), (seed, x, y)
+
+
+def test_the_flowers_stage_trains_the_classifier_on_over_the_cls_recipes_sets_with_flower_art():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    flowers, cls = {**DEFAULTS, **RECIPES["flowers"]}, {**DEFAULTS, **RECIPES["cls"]}
+    assert flowers["flower_art"] and not cls["flower_art"]
+    assert OUTPUTS["flowers"] == "classifier" and CONTINUES["flowers"] == "classifier.pt" and "flowers" in OPTIONAL
+    assert [flowers[k] for k in ("seed", "scenes", "styles", "varied", "wide", "maroon")] == \
+        [cls[k] for k in ("seed", "scenes", "styles", "varied", "wide", "maroon")]

@@ -691,14 +691,23 @@ def draw_honor(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
     return p.result()
 
 
-def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
-    """Flowers (1f-4f: plum orchid chrysanthemum bamboo) and seasons (5f-8f): name, picture, corner number."""
+def draw_flower(pal: Palette, font: tuple[str, int], n: int, art: bool = False) -> np.ndarray:
+    """Flowers (1f-4f: plum orchid chrysanthemum bamboo) and seasons (5f-8f): name, picture, corner number.
+    With ``art`` (FLOWER_ART) the picture is one of many motifs in colours that say nothing of the class
+    (draw_flower_art); the palette's random stream advances exactly as without it, so only the flowers change."""
     p = Painter()
     rng = pal.rng
     name = (FLOWERS + SEASONS)[n - 1]
     number = str((n - 1) % 4 + 1)
     ink = pal.dark if rng.random() < 0.5 else pal.blue
-    if rng.random() < 0.5:
+    top = rng.random() < 0.5
+    cx, cy = rng.uniform(0.4, 0.6), rng.uniform(0.45, 0.6)
+    if art:
+        own = np.random.default_rng((rng.bit_generator.state["state"]["state"], n))  # reads, does not draw
+        of_set = np.random.default_rng((int(np.float64(pal.weight).view(np.uint64)), 0xF1))  # one per set
+        draw_flower_art(p, font, name, n > 4, number, ink, own, of_set)
+        return p.result()
+    if top:
         p.text(name, font, (0.5, 0.04, 0.95, 0.3), ink)
     else:
         p.text(name, font, (0.05, 0.7, 0.45, 0.95), ink)
@@ -706,7 +715,6 @@ def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
            pal.red if n <= 4 else pal.green)
     # a loose flower/branch picture, its colour tied to the class so the net may use it but need not
     petal = [pal.red, (200, 60, 160, 255), (220, 160, 20, 255), pal.green][(n - 1) % 4]
-    cx, cy = rng.uniform(0.4, 0.6), rng.uniform(0.45, 0.6)
     for k in range(5 + (n % 3)):
         a = 2 * np.pi * k / (5 + (n % 3))
         p.circle(cx + 0.13 * np.cos(a), cy + 0.1 * np.sin(a), 0.08, petal, None, 0.015)
@@ -714,8 +722,110 @@ def draw_flower(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
     return p.result()
 
 
+# where a flower tile's name goes (fractions of the face), and its number
+FLOWER_NAME_BOXES = [(0.3, 0.03, 0.7, 0.27), (0.55, 0.03, 0.96, 0.3), (0.05, 0.7, 0.45, 0.96),
+                     (0.55, 0.7, 0.95, 0.96), (0.04, 0.32, 0.3, 0.62), (0.7, 0.32, 0.96, 0.62)]
+FLOWER_NUMBER_BOXES = [(0.05, 0.03, 0.3, 0.25), (0.7, 0.03, 0.95, 0.25), (0.05, 0.75, 0.3, 0.97),
+                       (0.7, 0.75, 0.95, 0.97)]
+FLOWER_COLOURS = [(190, 25, 30), (200, 60, 160), (220, 150, 20), (230, 110, 20), (20, 110, 50), (90, 150, 40),
+                  (25, 45, 140), (20, 30, 80), (85, 35, 115), (10, 95, 105), (95, 55, 25), (20, 20, 25)]
+CHINESE_NUMBERS = "一二三四"
+
+
+def draw_flower_art(p: Painter, font: tuple[str, int], name: str, season: bool, number: str, ink: tuple,
+                    rng: np.random.Generator, of_set: np.random.Generator) -> None:
+    """A flower or season tile as real sets vary them: the name in one of several places, the number (digit or
+    Chinese numeral, in the set's colour for flowers or for seasons, in the set's corner) and a picture drawn
+    from ``rng`` alone, one of many motifs in any colours. Nothing but ``name``, ``season`` and ``number``
+    depends on the class: two classes given the same streams get the same picture."""
+    number_box = FLOWER_NUMBER_BOXES[int(of_set.integers(len(FLOWER_NUMBER_BOXES)))]
+    number_colours = [_jitter(of_set, FLOWER_COLOURS[int(i)]) for i in of_set.integers(len(FLOWER_COLOURS), size=2)]
+    chinese = of_set.random() < 0.3
+    no_number = of_set.random() < 0.1
+    boxes = [b for b in FLOWER_NAME_BOXES if not _overlap(b, number_box)]
+    name_box = boxes[int(rng.integers(len(boxes)))]
+    k = float(rng.uniform(0.85, 1.1))
+    cx, cy = (name_box[0] + name_box[2]) / 2, (name_box[1] + name_box[3]) / 2
+    hw, hh = (name_box[2] - name_box[0]) * k / 2, (name_box[3] - name_box[1]) * k / 2
+    _flower_picture(p, rng)
+    p.text(name, font, (cx - hw, cy - hh, cx + hw, cy + hh), ink if rng.random() < 0.6 else
+           _jitter(rng, FLOWER_COLOURS[int(rng.integers(len(FLOWER_COLOURS)))]))
+    if not no_number:
+        label = CHINESE_NUMBERS[int(number) - 1] if chinese else number
+        face = font if chinese else ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0)
+        p.text(label, face, number_box, number_colours[int(season)])
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _flower_picture(p: Painter, rng: np.random.Generator) -> None:
+    """One motif in the middle of the face: a ring of petals, a blossoming branch, leaves on a stem, a sun, a
+    snowflake, a bamboo stalk, a cup-shaped bloom or a bird; its colours from FLOWER_COLOURS at random."""
+    def colour() -> tuple:
+        return _jitter(rng, FLOWER_COLOURS[int(rng.integers(len(FLOWER_COLOURS)))], 25)
+
+    cx, cy = float(rng.uniform(0.38, 0.62)), float(rng.uniform(0.45, 0.62))
+    size = float(rng.uniform(0.2, 0.34))
+    width = float(rng.uniform(0.015, 0.035))
+    main, other = colour(), colour()
+    fill = main if rng.random() < 0.4 else None
+    motif = int(rng.integers(8))
+    if motif == 0:  # a ring of petals
+        petals = int(rng.integers(4, 9))
+        for i in range(petals):
+            a = 2 * np.pi * i / petals
+            p.circle(cx + 0.55 * size * np.cos(a), cy + 0.45 * size * np.sin(a), 0.4 * size, main, fill, width)
+        p.circle(cx, cy, 0.2 * size, other, other, width)
+    elif motif == 1:  # a branch with blossoms
+        pts = [(cx - size, cy + size), (cx - 0.2 * size, cy), (cx + 0.3 * size, cy - 0.4 * size),
+               (cx + size, cy - 0.6 * size)]
+        p.line(pts, other, 1.5 * width)
+        for x, y in pts[1:]:
+            p.circle(x, y - 0.15 * size, 0.22 * size, main, fill, width)
+    elif motif == 2:  # leaves on a stem
+        p.line([(cx, cy + size), (cx, cy - size)], other, width)
+        for i in range(int(rng.integers(2, 5))):
+            y = cy + size * (0.6 - 0.45 * i)
+            side = 1 if i % 2 else -1
+            tip = (cx + side * 0.9 * size, y - 0.35 * size)
+            p.polygon([(cx, y), (cx + side * 0.45 * size, y - 0.3 * size), tip,
+                       (cx + side * 0.5 * size, y + 0.05 * size)], main, fill, width)
+    elif motif == 3:  # a sun
+        p.circle(cx, cy, 0.35 * size, main, fill, width)
+        for i in range(12):
+            a = 2 * np.pi * i / 12
+            p.line([(cx + 0.5 * size * np.cos(a), cy + 0.4 * size * np.sin(a)),
+                    (cx + 0.9 * size * np.cos(a), cy + 0.75 * size * np.sin(a))], main, width)
+    elif motif == 4:  # a snowflake
+        for i in range(3):
+            a = np.pi * i / 3
+            dx, dy = size * np.cos(a), 0.8 * size * np.sin(a)
+            p.line([(cx - dx, cy - dy), (cx + dx, cy + dy)], main, 1.5 * width)
+            for end in (-1, 1):
+                ex, ey = cx + end * 0.6 * dx, cy + end * 0.6 * dy
+                p.line([(ex - 0.2 * dy, ey + 0.2 * dx), (ex + 0.2 * dy, ey - 0.2 * dx)], main, width)
+    elif motif == 5:  # a bamboo stalk with leaves
+        for j in range(3):
+            y0 = cy + size - j * 0.7 * size
+            p.rect((cx - 0.1 * size, y0 - 0.65 * size, cx + 0.1 * size, y0), main, fill, width, 0.02)
+        p.polygon([(cx, cy - 0.3 * size), (cx + 0.8 * size, cy - 0.7 * size), (cx + 0.3 * size, cy - 0.2 * size)],
+                  other, other, width)
+    elif motif == 6:  # a cup-shaped bloom (a tulip) on a stem
+        p.line([(cx, cy + size), (cx, cy)], other, width)
+        p.polygon([(cx - 0.4 * size, cy - 0.6 * size), (cx - 0.2 * size, cy - 0.3 * size), (cx, cy - 0.6 * size),
+                   (cx + 0.2 * size, cy - 0.3 * size), (cx + 0.4 * size, cy - 0.6 * size),
+                   (cx + 0.3 * size, cy), (cx - 0.3 * size, cy)], main, fill, width)
+    else:  # a bird on a branch: flowers are not told from 1s by their picture
+        p.line([(cx - size, cy + 0.6 * size), (cx + size, cy + 0.4 * size)], other, width)
+        p.polygon([(cx - 0.7 * size, cy), (cx - 0.1 * size, cy - 0.4 * size), (cx + 0.3 * size, cy - 0.6 * size),
+                   (cx + 0.2 * size, cy - 0.2 * size), (cx + 0.6 * size, cy + 0.3 * size),
+                   (cx - 0.2 * size, cy + 0.2 * size)], main, fill, width)
+
+
 def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
-                   wide: bool = False, maroon: bool = False) -> dict[str, np.ndarray]:
+                   wide: bool = False, maroon: bool = False, flower_art: bool = False) -> dict[str, np.ndarray]:
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
     if maroon:
         pal.five_red = _jitter(rng, MAROONS[rng.choice(list(MAROONS))], 20)
@@ -731,7 +841,7 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
     for n in range(1, 8):
         out[f"{n}z"] = draw_honor(pal, font, n)
     for n in range(1, 9):
-        out[f"{n}f"] = draw_flower(pal, font, n)
+        out[f"{n}f"] = draw_flower(pal, font, n, flower_art)
     k = getattr(pal, "art_scale", 1.0)
     if k < 1.0:
         out = {c: _scaled(f, k, rng) for c, f in out.items()}
@@ -739,10 +849,11 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
 
 
 def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0,
-               n_maroon: int = 0) -> FaceBank:
+               n_maroon: int = 0, flower_art: bool = False) -> FaceBank:
     """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette), n_wide sets
     (WidePalette) and n_maroon WidePalette sets with red fives in dark reds, the last three each from their
-    own random stream."""
+    own random stream. ``flower_art`` draws the procedural sets' flowers and seasons with draw_flower_art; every
+    other face stays as it was."""
     rng = np.random.default_rng(seed)
     bank = FaceBank()
     add_fluffy(bank)
@@ -750,19 +861,19 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varie
         add_uni(bank)
     fonts = _fonts()
     for i in range(n_procedural):
-        for cls, face in procedural_set(rng, fonts).items():
+        for cls, face in procedural_set(rng, fonts, flower_art=flower_art).items():
             bank.add(f"proc{i:03d}", cls, face)
     vrng = np.random.default_rng(seed + 7919)
     for i in range(n_varied):
-        for cls, face in procedural_set(vrng, fonts, varied=True).items():
+        for cls, face in procedural_set(vrng, fonts, varied=True, flower_art=flower_art).items():
             bank.add(f"procv{i:03d}", cls, face)
     wrng = np.random.default_rng(seed + 104729)
     for i in range(n_wide):
-        for cls, face in procedural_set(wrng, fonts, wide=True).items():
+        for cls, face in procedural_set(wrng, fonts, wide=True, flower_art=flower_art).items():
             bank.add(f"procw{i:03d}", cls, face)
     mrng = np.random.default_rng(seed + 1299709)
     for i in range(n_maroon):
-        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True).items():
+        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True, flower_art=flower_art).items():
             bank.add(f"procr{i:03d}", cls, face)
     return bank
 
