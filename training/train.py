@@ -247,8 +247,8 @@ DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its paren
 
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
-                     glare: float = 0.0, slim: bool = False, name: str = "classifier") -> None:
-    """The classifier (nets.Classifier) from scratch, or on from ``init``, written as out/<name>.pt and .onnx. With ``slim``, the net trained is
+                     glare: float = 0.0, slim: bool = False) -> None:
+    """The classifier (nets.Classifier) from scratch, or on from ``init``. With ``slim``, the net trained is
     ``init`` slimmed to two thirds of its channels (nets.slimmed), and besides the labels it learns the
     probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T)."""
     import torch
@@ -283,7 +283,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
             loss = loss + DISTIL_T ** 2 * torch.nn.functional.kl_div(
                 torch.log_softmax(logits / DISTIL_T, dim=1), soft, reduction="batchmean")
         _step(opt, sched, loss, "cls", step, steps, t0, log_every)
-    _save_crop_net(net, out, name, "logits")
+    _save_crop_net(net, out, "classifier", "logits")
 
 
 def nhwc(t):  # noqa: ANN001, ANN201
@@ -454,22 +454,19 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "slim": "classifier", "fl
 CONTINUES = {"glare": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt", "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx"}
 # The two-hour plan (--quick; MODEL_CARD "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
-# the recipes above take four to five hours; these make the same five nets from fewer steps: each localiser slim
-# from the start, both classifiers with highlights on a share of their crops from the start. Two sides train at
-# once, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work per second of one after
-# the other on two threads. One side makes the localisers and then the second classifier (other scenes, fewer
-# steps), the other the first classifier, so that both take about as long. Then the verifier and the int8 copies.
+# the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
+# from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
+# classifier train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
+# per second of the two one after the other on two threads. Then the verifier and the int8 copies.
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 1600, "loc_steps": 5000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 1600, "clutter": 0.25, "loc_steps": 5000, "slim": True},
-    "cls-quick": {**CLS_SCENES, "cls_steps": 12000, "glare": 0.2},
-    "cls-b-quick": {**CLS_SCENES, "seed": 5, "cls_steps": 6000, "glare": 0.2},
+    "cls-quick": {**CLS_SCENES, "cls_steps": 6000, "glare": 0.2},
     "verify-quick": {"seed": 31, "scenes": 1000, "verify_steps": 1500},
 }
-QUICK_SIDES = (("loc-quick", "loc-b-quick", "cls-b-quick"), ("cls-quick",))
+QUICK_SIDES = (("loc-quick", "loc-b-quick"), ("cls-quick",))
 RECIPES.update(QUICK)
-OUTPUTS.update({name: OUTPUTS.get(name.removesuffix("-quick"), "classifier-b") for name in QUICK})  # the full
-# recipe's model, and for cls-b-quick the second classifier (the full plan's is its cls recipe's own, renamed)
+OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (MODEL_CARD, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", *QUICK)
@@ -484,7 +481,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     if OUTPUTS[name] == "verifier":
         _record(name, {"recipe": name, **_run_verify(cfg, out, workers, t0)}, out, t0)
         return
-    classifier = OUTPUTS[name].startswith("classifier")
+    classifier = OUTPUTS[name] == "classifier"
     if cfg["init"] is not None and Path(cfg["init"]).suffix != (".pt" if classifier else ".onnx"):
         cfg = {**cfg, "init": None}  # --init names a classifier's weights or a localiser's file: the other kind's
         #                              stages go on as if it were not given
@@ -506,8 +503,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
     if classifier:
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
-                         lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"],
-                         name=OUTPUTS[name])
+                         lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"])
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name], init=cfg["init"], lr=cfg["lr"],
                         slim=cfg["slim"])
@@ -587,8 +583,7 @@ def main(argv: list[str] | None = None) -> int:
                          "classifier trained on over flowers told apart by name only; not shipped), loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), verify (the verifier: tile or something else on "
-                         "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, cls-b-quick, "
-                         "verify-quick")
+                         "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, verify-quick")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--scenes", type=int)
@@ -622,9 +617,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true",
-                    help="the two-hour plan: the quick recipes (QUICK) on two sides at once, a thread each (the "
-                         "localisers and then a second classifier; the first classifier), then the verifier and "
-                         "the int8 copies")
+                    help="the two-hour plan: the quick recipes (QUICK), the localisers and the classifier side by "
+                         "side on a thread each, then the verifier and the int8 copies")
     args = ap.parse_args(argv)
     if args.quick and args.only:
         ap.error("--quick runs its own stages; --only runs one stage: give one of them")
