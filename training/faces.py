@@ -693,7 +693,7 @@ def draw_honor(pal: Palette, font: tuple[str, int], n: int) -> np.ndarray:
 
 def draw_flower(pal: Palette, font: tuple[str, int], n: int, art: bool = False) -> np.ndarray:
     """Flowers (1f-4f: plum orchid chrysanthemum bamboo) and seasons (5f-8f): name, picture, corner number.
-    With ``art`` (FLOWER_ART) the picture is one of many motifs in colours that say nothing of the class
+    With ``art`` (train --flower-art) the picture is one of many motifs in colours that say nothing of the class
     (draw_flower_art); the palette's random stream advances exactly as without it, so only the flowers change."""
     p = Painter()
     rng = pal.rng
