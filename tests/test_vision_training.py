@@ -268,7 +268,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-quick", "flowers", "glare", "loc", "loc-b", "loc-b-quick",
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-quick", "flowers", "glare", "glare2", "loc", "loc-b",
+                                                  "loc-b-quick",
                                                   "loc-b-slim", "loc-quick", "loc-slim", "slim",
                                                   "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
@@ -296,6 +297,14 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
         for ours, theirs in keys.items():
             assert cfg[ours] == shipped[theirs], (record, ours)
     assert json.loads((models / "train-cls-b.json").read_text())["recipe"] == "cls"
+    # and then (session 17) through the glare stage once more: glare2 repeats the glare recipe's settings
+    assert {**DEFAULTS, **RECIPES["glare2"]} == cfg
+    for record, shipped_as in (("train-glare2.json", "classifier"), ("train-glare2-b.json", "classifier-b")):
+        shipped = json.loads((models / record).read_text())
+        assert shipped["recipe"] == "glare2" and shipped["shipped_as"] == shipped_as
+        assert shipped["init"].startswith(f"models/{shipped_as}.pt")
+        for ours, theirs in keys.items():
+            assert cfg[ours] == shipped[theirs], (record, ours)
     # the verifier: the verify recipe's own scenes, read with the shipped localisers
     cfg = {**DEFAULTS, **RECIPES["verify"]}
     shipped = json.loads((models / "train-verify.json").read_text())
@@ -400,11 +409,11 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
     run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
-    assert run == ["cls", "glare", "loc", "loc-slim", "loc-b", "loc-b-slim"]
+    assert run == ["cls", "glare", "glare2", "loc", "loc-slim", "loc-b", "loc-b-slim"]
     for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
     assert made == [(4, 3000), (28, 2400), (28, 2400)]  # loc and loc-b: seed 21 + 7, but not the same clutter
-    assert trained[0] is trained[1] is fake["crops"]
+    assert trained[0] is trained[1] is trained[2] is fake["crops"]
     assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
         (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),
         (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True)]
