@@ -13,7 +13,6 @@ pytest.importorskip("PIL")
 pytest.importorskip("torch")  # the training extra; without it the training package is not used
 
 
-
 def fonts_or_skip() -> list[tuple[str, int]]:
     from training.faces import _fonts
 
@@ -269,8 +268,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-quick", "flowers", "glare", "glare2", "loc", "loc-b",
-                                                  "loc-b-quick",
-                                                  "loc-b-slim", "loc-quick", "loc-slim", "slim",
+                                                  "loc-b-quick", "loc-b-slim", "loc-quick", "loc-slim", "slim",
                                                   "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
@@ -682,7 +680,7 @@ def test_a_flowers_picture_says_nothing_of_its_class():
         for name, season in (("梅", False), ("春", True)):
             p = Painter()
             draw(p, font, name, season, "1", (20, 20, 25, 255), np.random.default_rng(seed),
-                            np.random.default_rng(100 + seed))
+                 np.random.default_rng(100 + seed))
             faces.append(p.result().astype(int))
         ys, xs = np.nonzero(np.abs(faces[0] - faces[1]).max(axis=2) > 0)
         assert len(ys) > 20, seed  # the names differ
