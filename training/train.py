@@ -434,12 +434,13 @@ DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
+GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
     "cls": {**CLS_SCENES, "cls_steps": 9000},
-    "glare": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4},  # continues out/classifier.pt
+    "glare": GLARE,
     # the glare stage once more, the same settings, scenes and batches (since session 17: both shipped classifiers
-    # went through it, 625 held-out requests of 800 instead of 618, no set worse; MODEL_CARD "A second glare pass")
-    "glare2": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4},
+    # went through it, 625 held-out requests of 800 instead of 618; MODEL_CARD "A second glare pass")
+    "glare2": GLARE,
     # slims out/classifier.pt: measured in session 13 and not shipped (OPTIONAL)
     "slim": {**CLS_SCENES, "cls_steps": 2000, "lr": 1e-3, "glare": 0.4, "slim": True},
     # trains out/classifier.pt on over scenes whose procedural flowers say their class only by name and number
