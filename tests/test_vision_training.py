@@ -698,3 +698,13 @@ def test_the_flowers_stage_trains_the_classifier_on_over_the_cls_recipes_sets_wi
     assert OUTPUTS["flowers"] == "classifier" and CONTINUES["flowers"] == "classifier.pt" and "flowers" in OPTIONAL
     assert [flowers[k] for k in ("seed", "scenes", "styles", "varied", "wide", "maroon")] == \
         [cls[k] for k in ("seed", "scenes", "styles", "varied", "wide", "maroon")]
+
+
+def test_a_training_log_line_says_how_long_the_rest_will_take_at_the_pace_so_far(monkeypatch):
+    from training import train
+
+    monkeypatch.setattr(train.time, "time", lambda: 1000.0)
+    assert train._progress(0, 6000, 990.0) == "10s"  # no pace from the first step alone
+    # 100 steps (0..99) in 100 s: 1 s a step, 900 steps left -> 15 minutes
+    assert train._progress(99, 1000, 900.0) == "100s, about 15 min left"
+    assert train._progress(999, 1000, 900.0) == "100s, about 0 min left"

@@ -187,7 +187,7 @@ def train_localiser(data: dict, steps: int, seed: int, out: Path, name: str = "l
         sched.step()
         if step % 100 == 0 or step == steps - 1:
             print(f"loc step {step}/{steps} loss {loss.item():.3f} (focal {focal.item():.3f} size {size_loss.item():.3f}) "
-                  f"{time.time() - t0:.0f}s", flush=True)
+                  f"{_progress(step, steps, t0)}", flush=True)
     net.eval().to(memory_format=torch.contiguous_format)
     dummy = torch.zeros(1, 3, LOC_H, LOC_W)
     torch.onnx.export(net, dummy, str(out / f"{name}.onnx"), input_names=["image"], output_names=["maps"],
@@ -304,7 +304,17 @@ def _step(opt, sched, loss, name: str, step: int, steps: int, t0: float, log_eve
     opt.step()
     sched.step()
     if step % log_every == 0 or step == steps - 1:
-        print(f"{name} step {step}/{steps} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
+        print(f"{name} step {step}/{steps} loss {loss.item():.3f} {_progress(step, steps, t0)}", flush=True)
+
+
+def _progress(step: int, steps: int, t0: float) -> str:
+    """Seconds since ``t0`` and, past the first step, the minutes the rest will take at the pace so far: a
+    step's time differs 2-3x between machines of the same name (MODEL_CARD), so a run says early how long it
+    will be."""
+    elapsed = time.time() - t0
+    if step == 0:
+        return f"{elapsed:.0f}s"
+    return f"{elapsed:.0f}s, about {elapsed / (step + 1) * (steps - 1 - step) / 60:.0f} min left"
 
 
 def _save_crop_net(net, out: Path, name: str, output: str) -> None:  # noqa: ANN001
