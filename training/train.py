@@ -308,7 +308,7 @@ def _step(opt, sched, loss, name: str, step: int, steps: int, t0: float, log_eve
 
 
 def _progress(step: int, steps: int, t0: float) -> str:
-    """Seconds since ``t0`` and, past the first step, the minutes the rest will take at the pace so far: a
+    """Seconds since ``t0`` and, past the first step, the minutes this net's other steps will take at the pace so far: a
     step's time differs 2-3x between machines of the same name (MODEL_CARD), so a run says early how long it
     will be."""
     elapsed = time.time() - t0
