@@ -308,9 +308,9 @@ def _step(opt, sched, loss, name: str, step: int, steps: int, t0: float, log_eve
 
 
 def _progress(step: int, steps: int, t0: float) -> str:
-    """Seconds since ``t0`` and, past the first step, the minutes this net's other steps will take at the pace so far: a
-    step's time differs 2-3x between machines of the same name (MODEL_CARD), so a run says early how long it
-    will be."""
+    """Seconds since ``t0`` and, past the first step, the minutes this net's other steps will take at the pace
+    so far: a step's time differs 2-3x between machines of the same name (MODEL_CARD), so a run says early how
+    long it will be."""
     elapsed = time.time() - t0
     if step == 0:
         return f"{elapsed:.0f}s"
@@ -463,8 +463,7 @@ RECIPES = {
     "loc-b-slim": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # out/localiser-b.onnx
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
 }
-OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
-           "flowers": "classifier",
+OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier", "flowers": "classifier",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
@@ -597,8 +596,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=list(RECIPES), default=None,
                     help="one stage: cls (the classifier from scratch), glare (the classifier in --out, or --init, "
                          "trained on with highlights), glare2 (the glare stage once more), slim (that classifier "
-                         "slimmed; not shipped), flowers (that "
-                         "classifier trained on over flowers told apart by name only; not shipped), loc (localiser), "
+                         "slimmed; not shipped), flowers (that classifier trained on over flowers told apart by name "
+                         "only; not shipped), loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), verify (the verifier: tile or something else on "
                          "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, verify-quick")
