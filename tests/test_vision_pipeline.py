@@ -613,6 +613,40 @@ def test_the_second_classifier_reads_only_the_crops_the_first_is_unsure_of(monke
     assert p[1, 0] == pytest.approx((2 / 3 + 1 / 225) / 2, abs=1e-5)
 
 
+def test_a_lone_classifier_reads_the_crops_it_is_unsure_of_again_turned(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path):
+    # one stand-in classifier, which answers by the crop's top left pixel: above 0 it gives class 0 the logit
+    # ln 1800 (0.976, sure) or, where the pixel is 0.2 exactly, ln 90 (90 / 135 = 2/3, unsure); below 0 it gives
+    # class 1 the logit ln 180 (180 / 225 = 0.8). Crop 1 is unsure and its bottom right pixel is -0.4: turned by
+    # 180 degrees it reads as class 1, and the two readings are averaged. Crop 0 is read once.
+    from companion.vision import pipeline
+
+    shown = []
+
+    class Lone:
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            shown.append(feeds["crops"].copy())
+            corner = feeds["crops"][:, 0, 0, 0]
+            z = np.zeros((len(corner), 46), np.float32)
+            z[:, 0] = np.where(corner > 0, np.log(np.where(np.isclose(corner, 0.2), 90.0, 1800.0)), 0.0)
+            z[:, 1] = np.where(corner > 0, 0.0, np.log(180.0))
+            return [z]
+
+    (tmp_path / "classifier.onnx").write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(pipeline, "CASCADE_SURE", 0.95)
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=2: Lone())
+    assert pipeline.classifiers() == ["classifier"]
+    batch = np.zeros((2, 3, 64, 48), np.float32)
+    batch[0, 0, 0, 0], batch[1, 0, 0, 0], batch[1, 0, -1, -1] = 0.4, 0.2, -0.4
+    p = pipeline._probabilities(batch)
+    assert sum(len(b) for b in shown) == 3  # both once, then crop 1 turned
+    assert np.array_equal(shown[-1][-1], batch[1, :, ::-1, ::-1])
+    assert p[0, 0] == pytest.approx(1800 / 1845, abs=1e-5)
+    assert p[1, 0] == pytest.approx((2 / 3 + 1 / 225) / 2, abs=1e-5)
+    assert p[1, 1] == pytest.approx((1 / 135 + 0.8) / 2, abs=1e-5)
+
+
 def test_a_batch_cut_across_threads_gives_what_one_run_gives_in_order(monkeypatch: pytest.MonkeyPatch):
     # run_split cuts a batch of crops into one part per thread; put back together, the outputs must be those of
     # one run over the whole batch, crop for crop (the crops differ: tiles of a fixture photo)
