@@ -234,6 +234,46 @@ def test_red_fives_are_red_in_every_kind_of_set_even_one_ink_sets():
     assert one_ink_seen
 
 
+def test_fives_apart_leaves_no_set_printing_its_plain_fives_in_a_reddish_ink():
+    # faces.fives_apart (train --fives-apart, the reds stage). A one-ink set of dark red (140, 20, 25) drew its
+    # plain fives nearly as red as its red fives (200, 25, 30): 115 points of redness (red less the larger of
+    # green and blue) against 170. Such a set is drawn in blue, red and blue swapped: (25, 20, 140). The ink of
+    # every one-ink set then has less than 20 points of redness (black, navy, green, teal: below 0 before the
+    # jitter of up to 25; brown (95, 55, 25): 40 before, swapped -70); the sets of several inks, whose numerals
+    # are in black, navy or blue, and the rest keep every colour; and it draws no random number
+    from training.faces import Palette, VariedPalette, WidePalette, fives_apart
+
+    pal = Palette(np.random.default_rng(0))
+    pal.dark = pal.red = pal.green = pal.blue = pal.wind = pal.man_top = (140, 20, 25, 255)
+    fives_apart(pal)
+    assert pal.man_top == pal.dark == pal.red == pal.green == pal.blue == pal.wind == (25, 20, 140, 255)
+    turned = 0
+    for kind in (Palette, VariedPalette, WidePalette):
+        rng = np.random.default_rng(4)
+        for _ in range(60):
+            pal = kind(rng)
+            before, state = dict(vars(pal)), rng.bit_generator.state
+            fives_apart(pal)
+            assert rng.bit_generator.state == state
+            if before["dark"] is before["red"]:
+                assert pal.man_top[0] - max(pal.man_top[1:3]) < 20, before["man_top"]
+            if vars(pal) != before:
+                turned += 1
+                assert before["dark"] is before["red"]  # a one-ink set
+                assert [k for k in before if before[k] != vars(pal)[k]] == ["dark", "red", "green", "blue", "wind",
+                                                                            "man_top"]
+    assert turned >= 2
+
+
+def test_the_reds_stage_is_the_glare_stage_on_sets_with_their_fives_apart():
+    from training.train import CONTINUES, DEFAULTS, GLARE, OPTIONAL, OUTPUTS, RECIPES
+
+    reds, glare = {**DEFAULTS, **RECIPES["reds"]}, {**DEFAULTS, **GLARE}
+    assert reds["apart"] and not glare["apart"]
+    assert {k: v for k, v in reds.items() if k != "apart"} == {k: v for k, v in glare.items() if k != "apart"}
+    assert OUTPUTS["reds"] == "classifier" and CONTINUES["reds"] == "classifier.pt"
+
+
 def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
     # make_eval --fill / train --far: scenes photographed from further away. The tiles' labelled boxes
     # span at most the share asked for (the layout is fitted to fill*width, or less where it is tall)
@@ -529,13 +569,14 @@ def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(
 
 
 def test_the_quick_plan_makes_the_four_nets_and_keeps_out_of_the_whole_command():
-    # --quick: each localiser and the classifier trained from scratch, the localisers on one side and the
-    # classifier on the other, then the verifier; the whole command without --quick runs none of them
+    # --quick: each localiser and the classifier trained from scratch, the localisers and then the verifier (which
+    # reads its scenes with them) on one side and the classifier on the other; the whole command without --quick
+    # runs none of them
     from training.train import DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_SIDES, RECIPES
 
-    assert sorted(OUTPUTS[name] for side in QUICK_SIDES for name in side) == ["classifier", "localiser",
-                                                                            "localiser-b"]
-    assert sorted(name for side in QUICK_SIDES for name in side) + ["verify-quick"] == sorted(QUICK)
+    assert [[OUTPUTS[name] for name in side] for side in QUICK_SIDES] == [["localiser", "localiser-b", "verifier"],
+                                                                          ["classifier"]]
+    assert sorted(name for side in QUICK_SIDES for name in side) == sorted(QUICK)
     assert all(name in OPTIONAL for name in QUICK)
     for name in QUICK:
         cfg = {**DEFAULTS, **RECIPES[name]}

@@ -824,9 +824,28 @@ def _flower_picture(p: Painter, rng: np.random.Generator) -> None:
                    (cx - 0.2 * size, cy + 0.2 * size)], main, fill, width)
 
 
+def _reddish(ink: tuple) -> bool:
+    """An ink whose red outweighs its green and blue by half again: dark reds, maroons, browns."""
+    r, g, b = ink[:3]
+    return r > 1.5 * max(g, b, 1)
+
+
+def fives_apart(pal: Palette) -> None:
+    """A set printed in one reddish ink (dark red, brown) turned blue instead, red and blue swapped: there its plain
+    fives were drawn in nearly the colour of its red fives, so that the nets were taught a dark red five is plain
+    as often as red (held-out uni red fives, printed dark red, were read as plain). No draw from the random
+    stream, so every other set stays as it was."""
+    if pal.dark is pal.red and _reddish(pal.dark):
+        r, g, b, *alpha = pal.dark
+        pal.dark = pal.red = pal.green = pal.blue = pal.wind = pal.man_top = (b, g, r, *alpha)
+
+
 def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
-                   wide: bool = False, maroon: bool = False, flower_art: bool = False) -> dict[str, np.ndarray]:
+                   wide: bool = False, maroon: bool = False, flower_art: bool = False,
+                   apart: bool = False) -> dict[str, np.ndarray]:
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
+    if apart:
+        fives_apart(pal)
     if maroon:
         pal.five_red = _jitter(rng, MAROONS[rng.choice(list(MAROONS))], 20)
     font = fonts[rng.integers(len(fonts))]
@@ -849,11 +868,11 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
 
 
 def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0,
-               n_maroon: int = 0, flower_art: bool = False) -> FaceBank:
+               n_maroon: int = 0, flower_art: bool = False, apart: bool = False) -> FaceBank:
     """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette), n_wide sets
     (WidePalette) and n_maroon WidePalette sets with red fives in dark reds, the last three each from their
     own random stream. ``flower_art`` draws the procedural sets' flowers and seasons with draw_flower_art; every
-    other face stays as it was."""
+    other face stays as it was. ``apart`` draws the one-ink sets of a reddish ink in blue (fives_apart)."""
     rng = np.random.default_rng(seed)
     bank = FaceBank()
     add_fluffy(bank)
@@ -861,19 +880,20 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varie
         add_uni(bank)
     fonts = _fonts()
     for i in range(n_procedural):
-        for cls, face in procedural_set(rng, fonts, flower_art=flower_art).items():
+        for cls, face in procedural_set(rng, fonts, flower_art=flower_art, apart=apart).items():
             bank.add(f"proc{i:03d}", cls, face)
     vrng = np.random.default_rng(seed + 7919)
     for i in range(n_varied):
-        for cls, face in procedural_set(vrng, fonts, varied=True, flower_art=flower_art).items():
+        for cls, face in procedural_set(vrng, fonts, varied=True, flower_art=flower_art, apart=apart).items():
             bank.add(f"procv{i:03d}", cls, face)
     wrng = np.random.default_rng(seed + 104729)
     for i in range(n_wide):
-        for cls, face in procedural_set(wrng, fonts, wide=True, flower_art=flower_art).items():
+        for cls, face in procedural_set(wrng, fonts, wide=True, flower_art=flower_art, apart=apart).items():
             bank.add(f"procw{i:03d}", cls, face)
     mrng = np.random.default_rng(seed + 1299709)
     for i in range(n_maroon):
-        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True, flower_art=flower_art).items():
+        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True,
+                                              flower_art=flower_art, apart=apart).items():
             bank.add(f"procr{i:03d}", cls, face)
     return bank
 

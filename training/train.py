@@ -35,10 +35,10 @@ _VERIFY_MODELS: str | None = None  # the folder whose localisers the verifier's 
 
 
 def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
-          n_maroon: int = 0, flower_art: bool = False) -> None:
+          n_maroon: int = 0, flower_art: bool = False, apart: bool = False) -> None:
     global _BANK, _FAR, _CLUTTER
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide,
-                       n_maroon=n_maroon, flower_art=flower_art)
+                       n_maroon=n_maroon, flower_art=flower_art, apart=apart)
     _FAR = far
     _CLUTTER = clutter
 
@@ -86,11 +86,12 @@ def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, in
 
 
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
-             far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0, flower_art: bool = False) -> dict:
+             far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0, flower_art: bool = False,
+             apart: bool = False) -> dict:
     check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
-              initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art)) as pool:
+              initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art, apart)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -442,7 +443,7 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 # setting in every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
-            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False}
+            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -457,35 +458,41 @@ RECIPES = {
     # (held-out flowers were read by their pictures); measured in session 17 and not shipped: the shipped pair
     # through it read worse on every held-out set, flowers too (MODEL_CARD "Flowers told apart by name") (OPTIONAL)
     "flowers": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4, "flower_art": True},
+    # the glare stage on scenes whose one-ink sets of a reddish ink are drawn in blue (faces.fives_apart), so that
+    # no plain five looks like a red one (OPTIONAL until measured)
+    "reds": {**GLARE, "apart": True},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
     "loc-b-slim": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # out/localiser-b.onnx
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
 }
-OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier", "flowers": "classifier",
+OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier", "flowers": "classifier", "reds": "classifier",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
-CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
+CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt", "reds": "classifier.pt",
              "loc-slim": "localiser.onnx", "loc-b-slim": "localiser-b.onnx"}
 # The two-hour plan (--quick; MODEL_CARD "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
 # from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
 # classifier train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
-# per second of the two one after the other on two threads. Then the verifier and the int8 copies.
+# per second of the two one after the other on two threads. The verifier follows the localisers on their side
+# (it reads its scenes with them), while the classifier, the longer side, still trains (session 19: the localiser
+# side took 5199 s and the classifier side 6176 s in session 18, the verifier after both 305 s); then the int8
+# copies.
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 1600, "loc_steps": 5000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 1600, "clutter": 0.25, "loc_steps": 5000, "slim": True},
     "cls-quick": {**CLS_SCENES, "cls_steps": 6000, "glare": 0.2},
     "verify-quick": {"seed": 31, "scenes": 1000, "verify_steps": 1500},
 }
-QUICK_SIDES = (("loc-quick", "loc-b-quick"), ("cls-quick",))
+QUICK_SIDES = (("loc-quick", "loc-b-quick", "verify-quick"), ("cls-quick",))
 RECIPES.update(QUICK)
 OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (MODEL_CARD, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", *QUICK)
+OPTIONAL = ("slim", "flowers", "reds", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -508,12 +515,12 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
                              f"recipe that makes it into the same --out first, or give --init (e.g. "
                              f"models/{CONTINUES[name]})")
     key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
-           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"])
+           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"])
     if scenes.get("key") != key:
         scenes.clear()  # the last scenes go before new ones are made
-        seed, n, styles, varied, wide, far, clutter, maroon, flower_art = key
+        seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart = key
         scenes.update(key=key, data=generate(seed, n, styles, workers, varied, wide, far, clutter, maroon,
-                                             flower_art))
+                                             flower_art, apart))
         print(f"{name}: generated {n} scenes in {time.time() - t0:.0f}s", flush=True)
     data = scenes["data"]
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
@@ -526,7 +533,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
-            "flower_art": cfg["flower_art"],
+            "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"],
             "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"], "glare": cfg["glare"],
             "slim": cfg["slim"],
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
@@ -614,6 +621,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flower-art", action=argparse.BooleanOptionalAction,
                     help="draw the procedural sets' flowers and seasons with many pictures in any colours, so that "
                          "only their names and numbers tell them apart (faces.draw_flower_art; the flowers stage)")
+    ap.add_argument("--fives-apart", dest="apart", action=argparse.BooleanOptionalAction,
+                    help="draw the one-ink sets of a reddish ink in blue, so that no plain five looks like a red one "
+                         "(faces.fives_apart; the reds stage)")
     ap.add_argument("--low-res", type=float,
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
     ap.add_argument("--far", type=float,
@@ -634,8 +644,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true",
-                    help="the two-hour plan: the quick recipes (QUICK), the localisers and the classifier side by "
-                         "side on a thread each, then the verifier and the int8 copies")
+                    help="the two-hour plan: the quick recipes (QUICK), the localisers and then the verifier beside "
+                         "the classifier, on a thread each, then the int8 copies")
     args = ap.parse_args(argv)
     if args.quick and args.only:
         ap.error("--quick runs its own stages; --only runs one stage: give one of them")
@@ -647,7 +657,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if args.quick:
         side_by_side(QUICK_SIDES, given, args.out)
-        stages = ["verify-quick"]
+        stages = []
     else:
         stages = [args.only] if args.only else [name for name in RECIPES if name not in OPTIONAL]
     run_stages(stages, given, args.out, args.workers)  # its scenes are let go before the int8 copies
