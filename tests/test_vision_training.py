@@ -266,7 +266,7 @@ def test_fives_apart_leaves_no_set_printing_its_plain_fives_in_a_reddish_ink():
 
 
 def test_the_reds_stage_is_the_glare_stage_on_sets_with_their_fives_apart():
-    from training.train import CONTINUES, DEFAULTS, GLARE, OPTIONAL, OUTPUTS, RECIPES
+    from training.train import CONTINUES, DEFAULTS, GLARE, OUTPUTS, RECIPES
 
     reds, glare = {**DEFAULTS, **RECIPES["reds"]}, {**DEFAULTS, **GLARE}
     assert reds["apart"] and not glare["apart"]

@@ -467,12 +467,12 @@ RECIPES = {
     "loc-b-slim": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # out/localiser-b.onnx
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
 }
-OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier", "flowers": "classifier", "reds": "classifier",
-           "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
+OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
+           "flowers": "classifier", "reds": "classifier", "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
-CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt", "reds": "classifier.pt",
-             "loc-slim": "localiser.onnx", "loc-b-slim": "localiser-b.onnx"}
+CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
+             "reds": "classifier.pt", "loc-slim": "localiser.onnx", "loc-b-slim": "localiser-b.onnx"}
 # The two-hour plan (--quick; MODEL_CARD "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
 # from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
