@@ -266,12 +266,15 @@ def test_fives_apart_leaves_no_set_printing_its_plain_fives_in_a_reddish_ink():
 
 
 def test_the_reds_stage_is_the_glare_stage_on_sets_with_their_fives_apart():
-    from training.train import CONTINUES, DEFAULTS, GLARE, OUTPUTS, RECIPES
+    from training.train import CONTINUES, DEFAULTS, GLARE, OPTIONAL, OUTPUTS, RECIPES
 
     reds, glare = {**DEFAULTS, **RECIPES["reds"]}, {**DEFAULTS, **GLARE}
     assert reds["apart"] and not glare["apart"]
     assert {k: v for k, v in reds.items() if k != "apart"} == {k: v for k, v in glare.items() if k != "apart"}
-    assert OUTPUTS["reds"] == "classifier" and CONTINUES["reds"] == "classifier.pt"
+    assert OUTPUTS["reds"] == "classifier" and CONTINUES["reds"] == "classifier.pt" and "reds" not in OPTIONAL
+    # the whole command runs it after the two glare passes (the shipped classifiers' chain)
+    stages = [name for name in RECIPES if name not in OPTIONAL]
+    assert stages[:4] == ["cls", "glare", "glare2", "reds"]
 
 
 def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
@@ -343,6 +346,15 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
         assert shipped["init"].startswith(f"models/{shipped_as}.pt")
         for ours, theirs in keys.items():
             assert cfg[ours] == shipped[theirs], (record, ours)
+    # and then (session 19) through the reds stage: the glare recipe's settings on the sets with their fives apart
+    assert {**DEFAULTS, **RECIPES["reds"]} == {**cfg, "apart": True}
+    keys["apart"] = "fives_apart"
+    for record, shipped_as in (("train-reds.json", "classifier"), ("train-reds-b.json", "classifier-b")):
+        shipped = json.loads((models / record).read_text())
+        assert shipped["recipe"] == "reds" and shipped["shipped_as"] == shipped_as
+        assert shipped["init"].startswith(f"models/{shipped_as}.pt")
+        for ours, theirs in keys.items():
+            assert {**cfg, "apart": True}[ours] == shipped[theirs], (record, ours)
     # the verifier: the verify recipe's own scenes, read with the shipped localisers
     cfg = {**DEFAULTS, **RECIPES["verify"]}
     shipped = json.loads((models / "train-verify.json").read_text())
@@ -432,7 +444,8 @@ def test_the_glare_stage_without_a_classifier_to_continue_says_what_to_do(tmp_pa
 def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_run(tmp_path: Path, monkeypatch):
     # one command: cls and glare share their scene settings (seed 4, 3000 scenes ...), so the scenes are made once;
     # the localisers' are other scenes, made when their turn comes and after the classifier's are let go, and
-    # each localiser's slim stage goes on from the net just made, on the same scenes
+    # each localiser's slim stage goes on from the net just made, on the same scenes. The reds stage draws some
+    # sets in other colours, so it makes scenes of its own (of the same seed and size)
     from training import train
 
     made, trained = [], []
@@ -447,10 +460,10 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
     run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
-    assert run == ["cls", "glare", "glare2", "loc", "loc-slim", "loc-b", "loc-b-slim"]
+    assert run == ["cls", "glare", "glare2", "reds", "loc", "loc-slim", "loc-b", "loc-b-slim"]
     for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
-    assert made == [(4, 3000), (28, 2400), (28, 2400)]  # loc and loc-b: seed 21 + 7, but not the same clutter
+    assert made == [(4, 3000), (4, 3000), (28, 2400), (28, 2400)]  # loc, loc-b: seed 21 + 7, other clutter
     assert trained[0] is trained[1] is trained[2] is fake["crops"]
     assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
         (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),

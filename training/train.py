@@ -436,7 +436,8 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 # and trained on for 1500 steps on the same scenes: about half the work at run time, as many hands read; shipped
 # since session 13); the classifier's is the best from-scratch recipe measured, since the shipped
 # classifier came from a chain of runs, followed by the glare stage: the same scenes again for 1500 steps at a
-# lower rate, a share of the crops with highlights on them (_glare); the verifier's comes last, because its
+# lower rate, a share of the crops with highlights on them (_glare), twice, and the reds stage (the glare stage's
+# settings on those scenes with no plain five drawn reddish: faces.fives_apart); the verifier's comes last, because its
 # scenes are read with the localisers the run has just made (gen_verify_chunk). Without --only the command runs
 # them all (but the classifier's slim stage, OPTIONAL), one after the other, the localisers on their own scenes,
 # then writes the int8 copies of the localisers and classifiers; a flag given on the command line overrides that
@@ -459,7 +460,9 @@ RECIPES = {
     # through it read worse on every held-out set, flowers too (MODEL_CARD "Flowers told apart by name") (OPTIONAL)
     "flowers": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4, "flower_art": True},
     # the glare stage on scenes whose one-ink sets of a reddish ink are drawn in blue (faces.fives_apart), so that
-    # no plain five looks like a red one (OPTIONAL until measured)
+    # no plain five looks like a red one (since session 19 both shipped classifiers went through it after glare2:
+    # 636 held-out requests of 800 instead of 625, red fives read as plain 18 of 290 instead of 31; a third glare
+    # pass without it, the control, 625; MODEL_CARD "Red fives apart")
     "reds": {**GLARE, "apart": True},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
@@ -492,7 +495,7 @@ RECIPES.update(QUICK)
 OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (MODEL_CARD, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "reds", *QUICK)
+OPTIONAL = ("slim", "flowers", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -602,7 +605,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--only", choices=list(RECIPES), default=None,
                     help="one stage: cls (the classifier from scratch), glare (the classifier in --out, or --init, "
-                         "trained on with highlights), glare2 (the glare stage once more), slim (that classifier "
+                         "trained on with highlights), glare2 (the glare stage once more), reds (the glare stage on "
+                         "sets with no plain five drawn reddish), slim (that classifier "
                          "slimmed; not shipped), flowers (that classifier trained on over flowers told apart by name "
                          "only; not shipped), loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
