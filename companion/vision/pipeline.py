@@ -224,10 +224,11 @@ def classifiers() -> list[str]:
 def _probabilities(batch: np.ndarray) -> np.ndarray:
     """Class probabilities of a batch of crops: the classifiers' softmax outputs averaged, where the first reads
     a crop less surely than CASCADE_SURE; its own where it reads it that surely or more. A models folder with
-    one classifier (what ``training.train --quick`` or a first fine-tune makes) has it read those crops a second
+    one classifier (what ``training.train --quick`` makes) has it read those crops a second
     time turned by 180 degrees instead (tiles lie either way round, and it was trained on both): the quick set
     of session 18 read 568 of the 800 held-out requests so, 551 without (MODEL_CARD, "One classifier reads its
-    doubts turned"). With two, a turned reading as well read 626 instead of 625 for 1.1-1.2x the time: not done.
+    doubts turned"). With two (session 17's pair), a turned reading as well read 626 instead of 625 for 1.1-1.2x
+    the time: not done.
 
     The first (trained with label smoothing 0.05, so it gives at most about 0.95) reads about 38% of the crops of
     the evaluation photos that surely, and there the average had the same best class on all of 10,009 crops
