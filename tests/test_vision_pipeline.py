@@ -647,6 +647,27 @@ def test_a_lone_classifier_reads_the_crops_it_is_unsure_of_again_turned(monkeypa
     assert p[1, 1] == pytest.approx((1 / 135 + 0.8) / 2, abs=1e-5)
 
 
+def test_a_session_runs_on_the_threads_set_when_it_is_made(monkeypatch: pytest.MonkeyPatch):
+    # training's verifier workers set pipeline.THREADS = 1 after the import (one process per core): the sessions
+    # they make must run on one thread, not on the two the module started with
+    import onnxruntime as ort
+
+    from companion.vision import pipeline
+
+    made = []
+
+    class Recorded:
+        def __init__(self, path, opts, providers):  # noqa: ANN001
+            made.append(opts.intra_op_num_threads)
+
+    monkeypatch.setattr(ort, "InferenceSession", Recorded)
+    monkeypatch.setattr(pipeline, "_sessions", {})
+    monkeypatch.setattr(pipeline, "THREADS", 1)
+    pipeline.session("verifier")
+    pipeline.session("verifier", 2)
+    assert made == [1, 2]
+
+
 def test_a_batch_cut_across_threads_gives_what_one_run_gives_in_order(monkeypatch: pytest.MonkeyPatch):
     # run_split cuts a batch of crops into one part per thread; put back together, the outputs must be those of
     # one run over the whole batch, crop for crop (the crops differ: tiles of a fixture photo)

@@ -82,8 +82,10 @@ def model_path(name: str) -> Path:
     return MODELS_DIR / f"{name}.onnx"
 
 
-def session(name: str, threads: int = THREADS):  # noqa: ANN201 - onnxruntime is imported lazily
-    """The cached onnxruntime session for the model called `name`, running on `threads` threads."""
+def session(name: str, threads: int | None = None):  # noqa: ANN201 - onnxruntime is imported lazily
+    """The cached onnxruntime session for the model called `name`, running on `threads` threads (THREADS as it is
+    when called, unless given: the verifier's scene workers in training set it to 1, one process per core)."""
+    threads = THREADS if threads is None else threads
     path = model_path(name)
     # keyed by file (switching COMPANION_PRECISION in one process picks the other model) and thread count
     key = (str(path), threads)
