@@ -471,7 +471,8 @@ RECIPES = {
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
 }
 OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
-           "flowers": "classifier", "reds": "classifier", "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
+           "flowers": "classifier", "reds": "classifier",
+           "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
@@ -660,11 +661,10 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if args.quick:
-        side_by_side(QUICK_SIDES, given, args.out)
-        stages = []
+        side_by_side(QUICK_SIDES, given, args.out)  # every quick stage, the verifier on the localisers' side
     else:
         stages = [args.only] if args.only else [name for name in RECIPES if name not in OPTIONAL]
-    run_stages(stages, given, args.out, args.workers)  # its scenes are let go before the int8 copies
+        run_stages(stages, given, args.out, args.workers)  # its scenes are let go before the int8 copies
     if not args.only:
         from training import quantize
 

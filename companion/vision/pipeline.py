@@ -242,11 +242,11 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     p = _softmax(run_split(first, "crops", batch))
     doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE)
     if len(doubt):
-        part = np.ascontiguousarray(batch[doubt])
         if seconds:
+            part = np.ascontiguousarray(batch[doubt])
             others = [_softmax(run_split(n, "crops", part)) for n in seconds]
-        else:
-            others = [_softmax(run_split(first, "crops", np.ascontiguousarray(part[:, :, ::-1, ::-1])))]
+        else:  # one copy of the doubted crops, already turned
+            others = [_softmax(run_split(first, "crops", np.ascontiguousarray(batch[doubt, :, ::-1, ::-1])))]
         p[doubt] = np.mean([p[doubt], *others], axis=0)
     return p
 
