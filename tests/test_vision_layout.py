@@ -216,6 +216,31 @@ def test_a_tile_far_above_the_hand_is_no_dora_indicator_but_one_close_above_is()
         assert req == {**HAND_REQUEST, "dora_indicators": ["1p"]}
 
 
+def test_a_box_above_the_hand_less_than_half_as_tall_as_its_tiles_is_no_dora_indicator():
+    # a piece of a point stick kept by the verifier and read as 2p, lying across the dora row: 18 high against the
+    # hand's 40 (under half). The indicator beside it, a little further away, 30 high (0.75), stays
+    hand = row(HAND)
+    dora = row("4s", x=20, bottom=100)
+    stick = Det(box=(80.0, 82.0, 160.0, 100.0), sideways=True, tile="2p", confidence=0.7)
+    dora[0].box = (20.0, 70.0, 42.0, 100.0)
+    req, note = request_of(dora + [stick] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["4s"]}
+    assert "1 box(es) above the hand left out, less than half as tall" in note
+    assert [dora[0].part, stick.part] == ["dora", "left out"]
+    # alone in its row it leaves no dora row at all; one 21 high (just over half) is read as an indicator
+    req, note = request_of([stick] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": []} and "less than half as tall" in note
+    stick.box = (80.0, 79.0, 160.0, 100.0)
+    req, note = request_of([stick] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["2p"]} and note == ""
+
+
+def test_a_low_box_the_player_corrected_stays_a_dora_indicator():
+    stick = Det(box=(80.0, 82.0, 160.0, 100.0), sideways=False, tile="3m", confidence=1.0, checked=True)
+    req, _ = request_of([stick] + row(HAND))
+    assert req["dora_indicators"] == ["3m"]
+
+
 def test_five_indicators_in_the_row_above_are_all_kept_without_a_note():
     dora = row("3m 4m 5m 6m 7m", x=20, bottom=100)
     req, note = request_of(dora + row(HAND))

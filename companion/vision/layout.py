@@ -26,6 +26,7 @@ SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
 DORA_GAP_MAX = 4.0  # a row further above the hand than this many of its tile heights gives no dora (_rows_kept)
+DORA_LOW = 0.5  # a box in the dora row less tall than this many of the hand's tile heights is no tile (_too_low)
 STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are no hand: a die, a tile set aside
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
@@ -393,12 +394,37 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
         for g in r:
             for d in g:
                 d.part = part
+    low = _too_low(kept[-1], kept[0]) if len(kept) == 2 else []
+    if low:
+        for d in low:
+            d.part = "left out"
+        dora_row = [[d for d in g if all(d is not x for x in low)] for g in kept[0]]
+        kept = [[g for g in dora_row if g], kept[-1]] if any(dora_row) else kept[-1:]
+        pieces = (f"{len(low)} box(es) above the hand left out, less than half as tall as its tiles: no dora "
+                  "indicator (a point stick?)")
+        note = f"{note}; {pieces}" if note else pieces
     if stray:
         n = sum(len(g) for r in groups_by_row[-stray:] for g in r)
         below = (f"{n} tile(s) below the hand row left out, too few for a hand (a die, a point stick, a tile set "
                  "aside?)")
         note = f"{note}; {below}" if note else below
     return kept, note
+
+
+def _standing(hand: list[list[Det]]) -> list[Det]:
+    """The hand row's tiles that lie on the table (not an added kan's top tile), or all if none do."""
+    return [d for g in hand for d in g if not d.stacked] or [d for g in hand for d in g]
+
+
+def _too_low(hand: list[list[Det]], above: list[list[Det]]) -> list[Det]:
+    """The boxes of the dora row less tall than DORA_LOW of the hand's upright tile height. A dora indicator lies
+    upright, a little further away than the hand: on the evaluation photos such tiles were 0.62 of the hand's
+    height or more, the pieces of point sticks the verifier kept there 0.36-0.46 (models/MODEL_CARD.md, "Point
+    sticks above the hand"). A tile the player has corrected or restored stays."""
+    tiles = _standing(hand)
+    height = median(_upright_height(d) for d in tiles)
+    return [d for g in above for d in g
+            if not (d.checked or d.restored) and d.box[3] - d.box[1] < DORA_LOW * height]
 
 
 def _stray_rows(groups_by_row: list[list[list[Det]]]) -> int:
@@ -440,7 +466,7 @@ def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
     """How far the row ``above`` lies above the hand row: from its table line (the median bottom edge) up to the
     hand's tops, in the hand's upright tile heights. The dora rows of the evaluation photos lie up to 2.5 above
     it, dice and stick pieces read as dora 0.6-7.3 (models/MODEL_CARD.md, "A die in front of the hand")."""
-    tiles = [d for g in hand for d in g if not d.stacked] or [d for g in hand for d in g]
+    tiles = _standing(hand)
     height = median(_upright_height(d) for d in tiles)
     top = median(d.box[3] - _upright_height(d) for d in tiles)
     return (top - median(d.box[3] for g in above for d in g)) / height
