@@ -599,6 +599,9 @@ def test_the_quick_plan_makes_the_four_nets_and_keeps_out_of_the_whole_command()
         a, b = {**DEFAULTS, **RECIPES[quick]}, {**DEFAULTS, **RECIPES[full]}
         differ = {k for k in a if a[k] != b[k]}
         assert "slim" in differ and differ <= {"loc_steps", "scenes", "slim"}, differ
+    # the classifier's sets print no plain five reddish, as the reds stage's do (a red five read as plain was
+    # the commonest misread of red fives: MODEL_CARD "Red fives apart")
+    assert {**DEFAULTS, **RECIPES["cls-quick"]}["apart"] is True
 
 
 def test_side_by_side_stops_the_command_when_a_side_fails(tmp_path: Path):
@@ -635,6 +638,7 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
         record = json.loads((tmp_path / f"train-{name}.json").read_text())
         assert record["recipe"] == name and record["scenes"] == 4
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True
+    assert json.loads((tmp_path / "train-cls-quick.json").read_text())["fives_apart"] is True
 
 
 def test_quantizing_in_the_same_process_leaves_the_pipeline_reading_what_it_read_before(tmp_path: Path, monkeypatch):
