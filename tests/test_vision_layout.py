@@ -235,6 +235,16 @@ def test_a_box_above_the_hand_less_than_half_as_tall_as_its_tiles_is_no_dora_ind
     assert req == {**HAND_REQUEST, "dora_indicators": ["2p"]} and note == ""
 
 
+def test_a_point_stick_piece_does_not_turn_five_indicators_into_discards():
+    # five indicators are the most a dora row holds (DORA_ROW_MAX); the stick's piece lying among them, 18 high
+    # against the hand's 40, is not counted as a sixth face
+    dora = row("3m 4m 5m 6m 7m", x=20, bottom=100)
+    stick = Det(box=(200.0, 82.0, 280.0, 100.0), sideways=True, tile="1p", confidence=0.9)
+    req, note = request_of(dora + [stick] + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": ["3m", "4m", "5m", "6m", "7m"]}
+    assert "less than half as tall" in note and "discards" not in note
+
+
 def test_a_low_box_the_player_corrected_stays_a_dora_indicator():
     stick = Det(box=(80.0, 82.0, 160.0, 100.0), sideways=False, tile="3m", confidence=1.0, checked=True)
     req, _ = request_of([stick] + row(HAND))

@@ -388,18 +388,21 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     what was left out ("" when nothing was); every tile's ``part`` says which it is."""
     stray = _stray_rows(groups_by_row)
     rows = groups_by_row[:len(groups_by_row) - stray]
+    # boxes right above the hand far lower than its tiles are taken out of that row before it is judged (counted
+    # as faces, their table line measured): a row of nothing else is no row
+    low = _too_low(rows[-1], rows[-2]) if len(rows) > 1 else []
+    if low:
+        above = [kept_g for g in rows[-2] if (kept_g := [d for d in g if all(d is not x for x in low)])]
+        rows = rows[:-2] + [above] * bool(above) + rows[-1:]
     kept, note = _rows_kept(rows) if len(rows) > 1 else (rows, "")
     parts = ["left out"] * (len(rows) - len(kept)) + ["dora"] * (len(kept) - 1) + ["hand"] + ["left out"] * stray
-    for part, r in zip(parts, groups_by_row, strict=True):
+    for part, r in zip(parts, rows + groups_by_row[len(groups_by_row) - stray:], strict=True):
         for g in r:
             for d in g:
                 d.part = part
-    low = _too_low(kept[-1], kept[0]) if len(kept) == 2 else []
+    for d in low:
+        d.part = "left out"
     if low:
-        for d in low:
-            d.part = "left out"
-        dora_row = [[d for d in g if all(d is not x for x in low)] for g in kept[0]]
-        kept = [[g for g in dora_row if g], kept[-1]] if any(dora_row) else kept[-1:]
         pieces = (f"{len(low)} box(es) above the hand left out, less than half as tall as its tiles: no dora "
                   "indicator (a point stick?)")
         note = f"{note}; {pieces}" if note else pieces
@@ -416,13 +419,17 @@ def _standing(hand: list[list[Det]]) -> list[Det]:
     return [d for g in hand for d in g if not d.stacked] or [d for g in hand for d in g]
 
 
+def _hand_height(tiles: list[Det]) -> float:
+    """The median upright height of the hand's standing tiles (:func:`_standing`): the photo's unit of length."""
+    return median(_upright_height(d) for d in tiles)
+
+
 def _too_low(hand: list[list[Det]], above: list[list[Det]]) -> list[Det]:
     """The boxes of the dora row less tall than DORA_LOW of the hand's upright tile height. A dora indicator lies
     upright, a little further away than the hand: on the evaluation photos such tiles were 0.62 of the hand's
     height or more, the pieces of point sticks the verifier kept there 0.36-0.46 (models/MODEL_CARD.md, "Point
     sticks above the hand"). A tile the player has corrected or restored stays."""
-    tiles = _standing(hand)
-    height = median(_upright_height(d) for d in tiles)
+    height = _hand_height(_standing(hand))
     return [d for g in above for d in g
             if not (d.checked or d.restored) and d.box[3] - d.box[1] < DORA_LOW * height]
 
@@ -467,7 +474,7 @@ def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
     hand's tops, in the hand's upright tile heights. The dora rows of the evaluation photos lie up to 2.5 above
     it, dice and stick pieces read as dora 0.6-7.3 (models/MODEL_CARD.md, "A die in front of the hand")."""
     tiles = _standing(hand)
-    height = median(_upright_height(d) for d in tiles)
+    height = _hand_height(tiles)
     top = median(d.box[3] - _upright_height(d) for d in tiles)
     return (top - median(d.box[3] for g in above for d in g)) / height
 
