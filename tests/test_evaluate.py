@@ -6,8 +6,9 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
-from training.evaluate import align, evaluate, load_folder
+from training.evaluate import align, evaluate, load_folder, write_drafts
 
 
 def test_align_counts_a_missed_tile_as_one_error_without_shifting_the_rest():
@@ -58,3 +59,56 @@ def test_red_fives_taken_for_plain_ones_are_counted_apart_from_other_misreads(tm
     res = evaluate(items, predict)
     assert res["red_fives"]["read_plain"] == res["red_fives"]["plain_read_red"] == 0
     assert res["other_kind"] == 3
+
+
+def test_a_label_can_be_typed_as_mpsz_in_reading_order_next_to_a_phone_photo(tmp_path):
+    # real photos come named by the phone (IMG_0042.JPG); typing their tiles is quicker than writing JSON
+    cv2.imwrite(str(tmp_path / "IMG_0042.JPG"), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "IMG_0042.txt").write_text("# dora row, then the hand\nx3z9sx\n 123m0p 55p 7z 1f\n", encoding="utf-8")
+    [(photo, label)] = load_folder(tmp_path)
+    assert photo.name == "IMG_0042.JPG"
+    assert [t["tile"] for t in label["tiles"]] == ["x", "3z", "9s", "x", "1m", "2m", "3m", "0p", "5p", "5p", "7z", "1f"]
+
+
+def test_a_json_label_is_taken_before_a_txt_one_and_unlabelled_photos_are_left_out(tmp_path, capsys):
+    for name in ("a", "b"):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "a.json").write_text(json.dumps({"tiles": [{"tile": "1z"}]}))
+    (tmp_path / "a.txt").write_text("2z")
+    [(photo, label)] = load_folder(tmp_path)
+    assert photo.name == "a.png" and label == {"tiles": [{"tile": "1z"}]}
+    assert "1 photo(s)" in capsys.readouterr().err
+
+
+def test_a_mistyped_label_names_its_file_and_what_is_wrong(tmp_path):
+    cv2.imwrite(str(tmp_path / "hand.jpg"), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "hand.txt").write_text("123m45")
+    with pytest.raises(SystemExit, match=r"hand\.txt.*no suit letter"):
+        load_folder(tmp_path)
+    (tmp_path / "hand.txt").unlink()
+    (tmp_path / "hand.json").write_text(json.dumps({"tiles": ["5m"]}))
+    with pytest.raises(SystemExit, match=r"hand\.json.*\"tile\""):
+        load_folder(tmp_path)
+
+
+def _tile(code: str, x: int, group: int) -> dict:
+    return {"tile": code, "box": [x, 0, x + 10, 14], "group": group}
+
+
+def test_a_draft_label_has_a_row_a_line_and_a_space_between_groups_and_is_used_only_once_checked(tmp_path):
+    # a dora row of four (backs at the ends), then the hand row: 123m0p touching, 7z apart, a flower apart; the hand
+    # row starts where a tile lies left of the one before
+    reading = {"tiles": [_tile("x", 40, 0), _tile("3z", 50, 0), _tile("9s", 60, 0), _tile("x", 70, 0),
+                         _tile("1m", 0, 1), _tile("2m", 10, 1), _tile("3m", 20, 1), _tile("0p", 30, 1),
+                         _tile("7z", 50, 2), _tile("1f", 70, 3)]}
+    cv2.imwrite(str(tmp_path / "IMG_7.JPG"), np.zeros((8, 8, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "done.png"), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "done.txt").write_text("1z")
+    assert write_drafts(tmp_path, read=lambda image: reading) == 1  # done.png has its label already
+    lines = (tmp_path / "IMG_7.txt").read_text().splitlines()
+    assert lines[0].startswith("# draft") and lines[1:] == ["x3z9sx", "123m0p 7z 1f"]
+    assert [photo.name for photo, _ in load_folder(tmp_path)] == ["done.png"]  # the draft is not checked yet
+
+    (tmp_path / "IMG_7.txt").write_text("\n".join(lines[1:]).replace("0p", "5p"))  # checked: a plain five
+    [(_, label)] = [item for item in load_folder(tmp_path) if item[0].name == "IMG_7.JPG"]
+    assert "".join(t["tile"] for t in label["tiles"]) == "x3z9sx1m2m3m5p7z1f"

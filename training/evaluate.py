@@ -2,11 +2,22 @@
 
     python -m training.evaluate DIR [--limit N] [--json] [--thresholds 0.6,0.7,0.8]
 
-Label format: for every photo DIR/NAME.jpg|.png a file DIR/NAME.json with
+Labels: for a photo DIR/NAME.jpg (.jpeg, .png, .webp; any case, as phones name them: IMG_0042.JPG) either
+a file DIR/NAME.json with
     {"tiles": [{"tile": "5m", ...}, ...],          # every tile in reading order: rows top to bottom,
                                                      # left to right within a row (an added kan's top tile
                                                      # right after the sideways tile it lies on)
      "request": {...}}                               # optional: the scoring request the photo stands for
+or, quicker to type for real photos, a file DIR/NAME.txt with the same tiles in mpsz notation (0 a red five,
+1f-8f flowers and seasons, x a face-down tile), a row a line if you like; lines starting with # are comments:
+    # dora row, then the hand
+    x3z9sx
+    444z33s66m 3s 7m89m 9999p
+Photos without a label are left out (and counted). To label a folder of real photos quickly,
+    python -m training.evaluate DIR --draft
+writes NAME.txt for every photo that has no label yet, with the tiles as the recogniser reads them under a first
+line "# draft ...": check each tile against the photo, mend the text, and delete that line. A label that
+still starts with it is not used.
 Printed: per-tile accuracy in order (edit-distance alignment of the predicted and the labelled sequence,
 so a missed or extra tile costs one error and does not shift the rest), exact-hand rate (whole sequence
 right), request exact rate (where labelled), the most frequent confusion pairs, ms per image, and how
@@ -18,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -61,17 +73,103 @@ def _norm_request(r: dict | None) -> object:
             sorted(r.get("dora_indicators", [])))
 
 
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+DRAFT = "# draft by the recogniser: check every tile against the photo, mend this text, then delete this line"
+
+
+def is_draft(path: Path) -> bool:
+    """A NAME.txt written by ``--draft`` that no one has checked yet (its first line still says so)."""
+    return path.suffix.lower() == ".txt" and path.read_text(encoding="utf-8").lstrip().startswith("# draft")
+
+
+def read_label(path: Path) -> dict:
+    """A photo's label file, NAME.json or NAME.txt (mpsz), as {"tiles": [{"tile": ...}, ...][, "request"]}."""
+    from companion.tiles import InvalidTilesError, format_tiles, parse_tiles
+
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".txt":
+        mpsz = " ".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+        try:  # a photo may show more than one hand's tiles: no counting limits here
+            tiles = parse_tiles(mpsz, max_red_per_suit=136, max_copies=136)
+        except InvalidTilesError as exc:
+            raise SystemExit(f"{path}: {exc}") from exc
+        return {"tiles": [{"tile": format_tiles([tile])} for tile in tiles]}
+    try:
+        label = json.loads(text)
+        if not all(isinstance(t, dict) and isinstance(t.get("tile"), str) for t in label["tiles"]):
+            raise TypeError("every entry of \"tiles\" must be an object with a \"tile\" string")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"{path}: not a label of the form {{\"tiles\": [{{\"tile\": \"5m\"}}, ...]}} ({exc})") from exc
+    return label
+
+
 def load_folder(folder: Path, limit: int = 0) -> list[tuple[Path, dict]]:
-    items = []
-    for label in sorted(Path(folder).glob("*.json")):
-        for ext in (".jpg", ".jpeg", ".png"):
-            img = label.with_suffix(ext)
-            if img.exists():
-                items.append((img, json.loads(label.read_text())))
-                break
+    """(photo, label) for every labelled photo in ``folder``, by name; a NAME.json is taken before a NAME.txt."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SystemExit(f"{folder} is not a folder of labelled photos")
+    files = sorted(folder.iterdir())
+    labels = {}
+    for f in files:
+        if f.suffix.lower() in (".json", ".txt") and (f.stem not in labels or f.suffix.lower() == ".json"):
+            labels[f.stem] = f
+    photos = [f for f in files if f.suffix.lower() in PHOTO_SUFFIXES]
+    drafts = [photo for photo in photos if photo.stem in labels and is_draft(labels[photo.stem])]
+    items = [(photo, read_label(labels[photo.stem])) for photo in photos
+             if photo.stem in labels and photo not in drafts]
+    if drafts:
+        print(f"{len(drafts)} label(s) in {folder} are still drafts (first line '# draft ...') and are left out",
+              file=sys.stderr)
     if not items:
-        raise SystemExit(f"no labelled photos in {folder} (NAME.jpg + NAME.json)")
+        raise SystemExit(f"no labelled photos in {folder} (NAME.jpg with NAME.json or NAME.txt)")
+    if len(items) + len(drafts) < len(photos):
+        print(f"{len(photos) - len(items) - len(drafts)} photo(s) in {folder} have no label (NAME.json or NAME.txt) "
+              "and are left out", file=sys.stderr)
     return items[:limit] if limit else items
+
+
+def draft_text(tiles: list[dict]) -> str:
+    """A recogniser's tiles (in reading order, with boxes and groups) as a draft label: a row a line, a space
+    between groups of touching tiles. A row ends where the next tile starts left of the one before."""
+    from companion.tiles import format_tiles, parse_tile
+
+    lines: list[list[list[str]]] = []
+    for i, t in enumerate(tiles):
+        before = tiles[i - 1] if i else None
+        if before is None or t["box"][0] < before["box"][0]:
+            lines.append([[t["tile"]]])
+        elif t["group"] != before["group"]:
+            lines[-1].append([t["tile"]])
+        else:
+            lines[-1][-1].append(t["tile"])
+    rows = [" ".join(format_tiles(parse_tile(c) for c in group) for group in row) for row in lines]
+    return "\n".join([DRAFT, *rows]) + "\n"
+
+
+def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
+    """NAME.txt drafts (:func:`draft_text`) for the photos in ``folder`` that have no label; how many written.
+    ``read(image_bgr)`` gives recognize_image's answer (the shipped models by default)."""
+    if read is None:
+        from companion.vision.pipeline import recognize_image as read
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SystemExit(f"{folder} is not a folder of photos")
+    labelled = {f.stem for f in folder.iterdir() if f.suffix.lower() in (".json", ".txt")}
+    written = 0
+    for photo in sorted(folder.iterdir()):
+        if photo.suffix.lower() in PHOTO_SUFFIXES and photo.stem not in labelled:
+            photo.with_suffix(".txt").write_text(draft_text(read(_photo(photo))["tiles"]), encoding="utf-8")
+            written += 1
+    return written
+
+
+def _photo(path: Path):  # noqa: ANN202
+    img = cv2.imread(str(path))
+    if img is None:
+        raise SystemExit(f"{path} is not a photo OpenCV can read")
+    return img
 
 
 def _red_and_plain(a: str, b: str) -> bool:
@@ -90,9 +188,9 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
-    predict(cv2.imread(str(items[0][0])))  # load the model outside the timing
+    predict(_photo(items[0][0]))  # load the model outside the timing
     for path, label in items:
-        img = cv2.imread(str(path))
+        img = _photo(path)
         t0 = time.perf_counter()
         tiles, request, *sure = predict(img)
         ms.append((time.perf_counter() - t0) * 1000)
@@ -171,7 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--thresholds", default="", help="e.g. 0.6,0.7,0.8: how many tiles a confidence below "
                     "each would mark as uncertain")
+    ap.add_argument("--draft", action="store_true", help="write NAME.txt draft labels, read by the recogniser, "
+                    "for the photos that have none, to be checked by a person (nothing is measured)")
     args = ap.parse_args(argv)
+    if args.draft:
+        written = write_drafts(args.folder)
+        print(f"{written} draft label(s) written in {args.folder}: check each against its photo and delete its "
+              "first line")
+        return 0
     thresholds = tuple(float(t) for t in args.thresholds.split(",") if t.strip())
     res = evaluate(load_folder(args.folder, args.limit), ours, thresholds=thresholds)
     print(json.dumps(res) if args.json else report(res))
