@@ -864,7 +864,7 @@ def test_boxes_the_player_takes_out_go_to_not_tiles_and_the_request_is_built_wit
 def test_the_int8_classifiers_read_the_fixture_tiles_as_the_float_ones_do_on_this_cpu(name: str):
     # the 8-bit copies must give the float models' readings on whatever CPU runs the tests: on CPUs without VNNI
     # the 8-bit files of session 11 (full 8-bit weights) overflowed there, agreed with the float classifier on
-    # 94% of these crops and moved a probability by up to 0.7 (models/MODEL_CARD.md, "The int8 run-time models");
+    # 94% of these crops and moved a probability by up to 0.7 (models/TRAINING-LOG.md, "The int8 run-time models");
     # the 7-bit ones agree on 99.5-100% and move none by more than 0.05
     import onnxruntime as ort
 

@@ -1,5 +1,5 @@
 """The synthetic-data generator keeps earlier seeds reproducible when new kinds of tile sets are added
-(models/MODEL_CARD.md: the evaluation sets and training runs are named by their seeds), and the new kinds
+(models/TRAINING-LOG.md: the evaluation sets and training runs are named by their seeds), and the new kinds
 of sets and augmentations do what they are for."""
 
 from __future__ import annotations
@@ -301,7 +301,7 @@ def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
 def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_made_with():
     # python -m training.train --out models/ runs training.train.RECIPES; models/train-<name>.json records
     # what the shipped models were trained with (keys added later are absent from older records: 0 then).
-    # The shipped classifier came from a chain of runs (MODEL_CARD), so its record is not the cls recipe.
+    # The shipped classifier came from a chain of runs (TRAINING-LOG), so its record is not the cls recipe.
     import json
 
     from training.train import DEFAULTS, OUTPUTS, RECIPES
@@ -364,7 +364,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
-    # MODEL_CARD "The int8 run-time models": the four 8-bit files are remade from the float files. The weights
+    # TRAINING-LOG "The int8 run-time models": the four 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
     # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
@@ -600,7 +600,7 @@ def test_the_quick_plan_makes_the_four_nets_and_keeps_out_of_the_whole_command()
         differ = {k for k in a if a[k] != b[k]}
         assert "slim" in differ and differ <= {"loc_steps", "scenes", "slim"}, differ
     # the classifier's sets print no plain five reddish, as the reds stage's do (a red five read as plain was
-    # the commonest misread of red fives: MODEL_CARD "Red fives apart")
+    # the commonest misread of red fives: TRAINING-LOG "Red fives apart")
     assert {**DEFAULTS, **RECIPES["cls-quick"]}["apart"] is True
 
 

@@ -310,7 +310,7 @@ def _step(opt, sched, loss, name: str, step: int, steps: int, t0: float, log_eve
 
 def _progress(step: int, steps: int, t0: float) -> str:
     """Seconds since ``t0`` and, past the first step, the minutes this net's other steps will take at the pace
-    so far: a step's time differs 2-3x between machines of the same name (MODEL_CARD), so a run says early how
+    so far: a step's time differs 2-3x between machines of the same name (TRAINING-LOG), so a run says early how
     long it will be."""
     elapsed = time.time() - t0
     if step == 0:
@@ -451,18 +451,18 @@ RECIPES = {
     "cls": {**CLS_SCENES, "cls_steps": 9000},
     "glare": GLARE,
     # the glare stage once more, the same settings, scenes and batches (since session 17: both shipped classifiers
-    # went through it, 625 held-out requests of 800 instead of 618; MODEL_CARD "A second glare pass")
+    # went through it, 625 held-out requests of 800 instead of 618; TRAINING-LOG "A second glare pass")
     "glare2": GLARE,
     # slims out/classifier.pt: measured in session 13 and not shipped (OPTIONAL)
     "slim": {**CLS_SCENES, "cls_steps": 2000, "lr": 1e-3, "glare": 0.4, "slim": True},
     # trains out/classifier.pt on over scenes whose procedural flowers say their class only by name and number
     # (held-out flowers were read by their pictures); measured in session 17 and not shipped: the shipped pair
-    # through it read worse on every held-out set, flowers too (MODEL_CARD "Flowers told apart by name") (OPTIONAL)
+    # through it read worse on every held-out set, flowers too (TRAINING-LOG "Flowers told apart by name") (OPTIONAL)
     "flowers": {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4, "flower_art": True},
     # the glare stage on scenes whose one-ink sets of a reddish ink are drawn in blue (faces.fives_apart), so that
     # no plain five looks like a red one (since session 19 both shipped classifiers went through it after glare2:
     # 636 held-out requests of 800 instead of 625, red fives read as plain 18 of 290 instead of 31; a third glare
-    # pass without it, the control, 625; MODEL_CARD "Red fives apart")
+    # pass without it, the control, 625; TRAINING-LOG "Red fives apart")
     "reds": {**GLARE, "apart": True},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
@@ -477,7 +477,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
              "reds": "classifier.pt", "loc-slim": "localiser.onnx", "loc-b-slim": "localiser-b.onnx"}
-# The two-hour plan (--quick; MODEL_CARD "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
+# The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
 # from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
 # classifier train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
@@ -485,7 +485,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # (it reads its scenes with them), while the classifier, the longer side, still trains (session 19: the localiser
 # side took 5199 s and the classifier side 6176 s in session 18, the verifier after both 305 s); then the int8
 # copies. Since session 21 the classifier's sets draw no plain five reddish, as the reds stage's do: 584 of the
-# 800 held-out requests against 577 for the same plan without, and with seed 5 615 against 583 (MODEL_CARD "The
+# 800 held-out requests against 577 for the same plan without, and with seed 5 615 against 583 (TRAINING-LOG "The
 # quick plan with red fives apart").
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 1600, "loc_steps": 5000, "slim": True},
@@ -497,7 +497,7 @@ QUICK_SIDES = (("loc-quick", "loc-b-quick", "verify-quick"), ("cls-quick",))
 RECIPES.update(QUICK)
 OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
-# of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (MODEL_CARD, "Slimmed nets")
+# of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", *QUICK)
 
 
@@ -635,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
     ap.add_argument("--far", type=float,
                     help="share of scenes photographed from further away (tiles across 25-55%% of the width); "
-                         "0.2 helped far photos but cost normal ones (MODEL_CARD), and the pipeline zooms in on them")
+                         "0.2 helped far photos but cost normal ones (TRAINING-LOG), and the pipeline zooms in on them")
     ap.add_argument("--clutter", type=float,
                     help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
                          "the second localiser (loc-b) is trained with 0.25")

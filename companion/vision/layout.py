@@ -427,7 +427,7 @@ def _hand_height(tiles: list[Det]) -> float:
 def _too_low(hand: list[list[Det]], above: list[list[Det]]) -> list[Det]:
     """The boxes of the dora row less tall than DORA_LOW of the hand's upright tile height. A dora indicator lies
     upright, a little further away than the hand: on the evaluation photos such tiles were 0.62 of the hand's
-    height or more, the pieces of point sticks the verifier kept there 0.36-0.46 (models/MODEL_CARD.md, "Point
+    height or more, the pieces of point sticks the verifier kept there 0.36-0.46 (models/TRAINING-LOG.md, "Point
     sticks above the hand"). A tile the player has corrected or restored stays."""
     height = _hand_height(_standing(hand))
     return [d for g in above for d in g
@@ -472,7 +472,7 @@ def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det
 def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
     """How far the row ``above`` lies above the hand row: from its table line (the median bottom edge) up to the
     hand's tops, in the hand's upright tile heights. The dora rows of the evaluation photos lie up to 2.5 above
-    it, dice and stick pieces read as dora 0.6-7.3 (models/MODEL_CARD.md, "A die in front of the hand")."""
+    it, dice and stick pieces read as dora 0.6-7.3 (models/TRAINING-LOG.md, "A die in front of the hand")."""
     tiles = _standing(hand)
     height = _hand_height(tiles)
     top = median(d.box[3] - _upright_height(d) for d in tiles)

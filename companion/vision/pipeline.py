@@ -36,7 +36,7 @@ LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
 HAND_TILES = 14  # tiles of a whole hand without kans (_no_gap_either_way)
 TURNED_MAX_ROWS = 6  # a turned read finding more rows is over (hand, wall, discards: 5; a hand on its side: 14+)
 TURN_CHECK = 0.6  # upright reads less sure than this are read again, turned and re-cut (classify); 0.8 until
-#                   session 13: 1 more held-out request of 800, 5-9% slower (MODEL_CARD, "Slimmed nets")
+#                   session 13: 1 more held-out request of 800, 5-9% slower (TRAINING-LOG, "Slimmed nets")
 RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
 COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
@@ -211,7 +211,7 @@ def _nets(first: str, seconds: tuple[str, ...]) -> list[str]:
 def localisers() -> list[str]:
     """The localiser models to run: "localiser", and "localiser-b" when it is in the models folder (two nets
     trained apart, on scenes with and without the wall and discards; their output maps are averaged, which
-    read more whole hands on most evaluation sets than either alone: models/MODEL_CARD.md)."""
+    read more whole hands on most evaluation sets than either alone: models/TRAINING-LOG.md, "The second localiser")."""
     return _nets("localiser", SECOND_LOCALISERS)
 
 
@@ -219,7 +219,7 @@ def classifiers() -> list[str]:
     """The classifier models to run: "classifier", and "classifier-b" when it is in the models folder (two nets
     trained apart, a chain of runs and the one command's recipe; their probabilities are averaged where the first
     is unsure (:func:`_probabilities`), which read more whole hands on every held-out set than either alone:
-    models/MODEL_CARD.md)."""
+    models/TRAINING-LOG.md, "Two classifiers averaged")."""
     return _nets("classifier", SECOND_CLASSIFIERS)
 
 
@@ -228,14 +228,14 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     a crop less surely than CASCADE_SURE; its own where it reads it that surely or more. A models folder with
     one classifier (what ``training.train --quick`` makes) has it read those crops a second
     time turned by 180 degrees instead (tiles lie either way round, and it was trained on both): the quick set
-    of session 18 read 568 of the 800 held-out requests so, 551 without (MODEL_CARD, "One classifier reads its
+    of session 18 read 568 of the 800 held-out requests so, 551 without (TRAINING-LOG, "One classifier reads its
     doubts turned"). With two (session 17's pair), a turned reading as well read 626 instead of 625 for 1.1-1.2x
     the time: not done.
 
     The first (trained with label smoothing 0.05, so it gives at most about 0.95) reads about 38% of the crops of
     the evaluation photos that surely, and there the average had the same best class on all of 10,009 crops
     (uni, won hands, point sticks, printed mat: a scratch count). The held-out sets read exactly as many tiles and
-    hands as with every crop read by both, and recognize_image was 1.01-1.07x faster on an AVX2 CPU (MODEL_CARD,
+    hands as with every crop read by both, and recognize_image was 1.01-1.07x faster on an AVX2 CPU (TRAINING-LOG,
     "Asking the second classifier less"). At 0.9 a confidently misread honour of the sticks fixture was no longer
     outvoted."""
     first, *seconds = classifiers()
@@ -299,7 +299,7 @@ def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.nd
     no tile (probability below VERIFY_MIN) and the classifiers read with less than VERIFY_SURE. Point sticks,
     dice and a mat's print can look like tiles to the localiser, never seen in its training scenes, and one such
     box in the hand's row spoils the hand; a face-down or blank tile the verifier doubts is still kept when the
-    classifiers are sure of it (models/MODEL_CARD.md, "Things on the table that are no tiles"). A box the
+    classifiers are sure of it (models/TRAINING-LOG.md, "Things on the table that are no tiles"). A box the
     verifier doubts less (below VERIFY_DOUBT) goes too if it would be shown with a confidence below READ_LOW
     (:func:`_confidence`: the classifiers hardly read it, or the localiser hardly saw it): all three nets doubt it."""
     odds = _tile_odds(image_bgr, found, batch, known)

@@ -15,7 +15,7 @@ import numpy as np
 # the localiser's last convolution yields centre logits and log box sizes, where an 8-bit grid moved boxes and
 # peaks enough to cost tiles on the evaluation photos; it is small, so keeping it float costs little time. Its
 # first reads the photo's three colour planes: in 8 bits (7-bit weights) it cost 10 whole hands of 800 on the
-# held-out sets, and float it is even a little faster, since the photo then needs no quantising (MODEL_CARD)
+# held-out sets, and float it is even a little faster, since the photo then needs no quantising (TRAINING-LOG)
 LOCALISER_FLOAT_NODES = ["/s4/s4.0/s4.0.0/Conv", "/head/head.1/Conv"]
 
 
@@ -26,7 +26,7 @@ def quantize_model(src: Path, dst: Path, input_name: str, arrays: list[np.ndarra
     Weights per output channel (int8 in 7 bits), activations per tensor (uint8, min-max over the calibration
     inputs). In 7 bits a pair of products of an activation and a weight fits the 16 bits that CPUs without VNNI
     (AVX2 only) sum them in: with full 8-bit weights those sums saturated there and the same models read 92.5% of
-    the won-hands set's tiles instead of 96.7% (models/MODEL_CARD.md, "The int8 run-time models").
+    the won-hands set's tiles instead of 96.7% (models/TRAINING-LOG.md, "The int8 run-time models").
     """
     from onnxruntime.quantization import (
         CalibrationDataReader,
