@@ -308,8 +308,22 @@ def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(b"%PDF-1.4 not a photo"), "scan.pdf")},
                              content_type="multipart/form-data"), 400)
     assert "scan.pdf" in err["error"]
+    assert err["field"] == "image"
     _error(client.post("/api/recognize", data={}, content_type="multipart/form-data"), 400)
     assert "shape" not in fake_vision
+
+
+def test_a_dora_photo_that_is_no_image_is_named_as_the_one_at_fault(client, fake_vision):
+    # the page sends two photos; it must know which to ask for again (the hand photo here is fine)
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png"),
+                                                     "dora": (io.BytesIO(b"notes, not a photo"), "notes.jpg")},
+                             content_type="multipart/form-data"), 400)
+    assert err["field"] == "dora" and "dora photo (notes.jpg)" in err["error"]
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png"),
+                                                     "dora": (io.BytesIO(b""), "wall.jpg")},
+                             content_type="multipart/form-data"), 400)
+    assert err["field"] == "dora" and "empty" in err["error"]
+    assert "shape" not in fake_vision  # nothing was read
 
 
 def test_recognize_without_a_model_is_503_with_a_message(client, monkeypatch, fake_vision):

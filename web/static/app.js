@@ -364,7 +364,7 @@
       if (w.fan !== undefined) parts.push(`${w.fan} ${t("fan")}`);
       if (w.value !== undefined) parts.push(`${fmt(w.points)} ${t("points")} \u00b7 ${w.doubles} ${t("doubles")} \u2192 ${fmt(w.value)}`);
       if (w.values_by_seat) parts.push(`${t("hand_values")}: ${Object.entries(w.values_by_seat).map(([k, x]) => `${windLetter(k)} ${fmt(x)}`).join(", ")}`);
-      if (w.limit) parts.push(t(`limit_${w.limit}`));
+      if (w.limit && !w.yakuman) parts.push(t(`limit_${w.limit}`)); // a yakuman is named above
       if (w.gain) parts.push(fmt(w.gain));
       return parts.join(" \u00b7 ");
     }).join("   |   "), next].filter(Boolean).join("   "));
@@ -641,13 +641,14 @@
     winDialog.current = { w, redraw, refresh: () => refresh() };
   }
 
-  // "123m456p 789s" + melds "555z 6789s a1111m" -> a scoring request (riichi flags only for riichi)
+  // "123m456p 789s" (the winning tile last) + melds "555z 6789s a1111m" -> a scoring request (riichi flags only
+  // for riichi)
   function handRequest(v, { family: fam = false } = {}) {
     if (!v.hand) return null;
     const hand = v.hand.replace(/\s+/g, "");
     const m = hand.match(/(\d)([mpsz])$/);
     if (!m) return null;
-    const req = { hand, win_tile: v.winTile || `${m[1]}${m[2]}` };
+    const req = { hand, win_tile: `${m[1]}${m[2]}` };
     if (v.melds) {
       req.melds = v.melds.split(/[\s,;]+/).filter(Boolean).map((tok) => {
         const closed = /^a/i.test(tok);
@@ -863,7 +864,7 @@
   // ---------------------------------------------------------------- photo hand-off (photo.js)
   function openPhoto(player) {
     if (!window.CompanionPhoto) return;
-    window.CompanionPhoto.open({ player, onTiles: (tiles) => {
+    window.CompanionPhoto.open({ player, tsumo: () => Boolean(winDialog.current && winDialog.current.w.tsumo), onTiles: (tiles) => {
       const cur = winDialog.current;
       if (!cur) return;
       const v = cur.w.values[player] || (cur.w.values[player] = {});

@@ -46,7 +46,9 @@
 
   let overlay = null;
 
-  function open({ player, onTiles }) {
+  // player: the winner; tsumo(): whether the win entry says self-drawn (a closed hand's tsumo is a yaku of its own);
+  // onTiles: takes the tiles over into the win entry
+  function open({ player, tsumo = () => false, onTiles }) {
     close();
     let file = null;
     let result = null;
@@ -61,7 +63,8 @@
     const palette = el("div", { class: "palette", hidden: "" });
     const scored = el("div");
     const input = el("input", { type: "file", accept: "image/*", capture: "environment", "data-photo-input": "" });
-    input.addEventListener("change", () => { if (input.files[0]) recognise(input.files[0]); });
+    // emptied once read, so that the same file chosen again is read again
+    input.addEventListener("change", () => { const f = input.files[0]; input.value = ""; if (f) recognise(f); });
     const useBtn = el("button", { type: "button", class: "primary", disabled: "" }, t("use_tiles"));
     // the dora indicators often lie on the dead wall, away from the hand: a second photo adds them
     let doraFile = null;
@@ -70,6 +73,7 @@
     doraInput.addEventListener("change", () => {
       if (!doraInput.files[0]) return;
       doraFile = doraInput.files[0];
+      doraInput.value = "";
       if (file) recognise(file); else doraStrip.replaceChildren(el("span", {}, t("dora_photo_waiting")));
     });
 
@@ -101,6 +105,7 @@
     async function recognise(f) {
       file = f; fixes = {}; restore = []; drop = []; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
+      palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
       picture.replaceChildren(img);
@@ -109,7 +114,18 @@
       if (doraFile) form.append("dora", doraFile);
       try {
         result = await C.api("POST", "/api/recognize", undefined, { form });
-      } catch (err) { status.textContent = err.message; status.className = "error"; return; }
+      } catch (err) {
+        if (err.data.field === "dora" && doraFile) {
+          // the dora photo is the bad one: it is dropped (choose another), the hand is read without it
+          doraFile = null;
+          await recognise(f);
+          doraStrip.replaceChildren(el("span", { class: "error" }, `${t("dora_photo")}: ${err.message}`));
+          return;
+        }
+        status.textContent = err.message; status.className = "error";
+        if (err.data.field === "image") picture.replaceChildren(); // no broken picture of a file that is none
+        return;
+      }
       status.className = "grow";
       if (result.dora_photo) {
         const faces = result.dora_photo.tiles.map((tile) => tile.tile).filter((code) => code !== "x");
@@ -128,7 +144,8 @@
     function describe() {
       status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
         (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
-        result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended") : "",
+        result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended")
+          : (result.uncertain || []).length ? t("tiles_unsure").replace("{n}", result.uncertain.length) : "",
         t("tap_to_fix")].filter(Boolean).join(" ");
     }
 
@@ -218,8 +235,10 @@
       palette.replaceChildren(el("h3", { style: "grid-column:1/-1;margin:4px 0" }, `${t("fix_tile")} (#${i + 1})`),
         ...PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: async () => {
           palette.hidden = true;
-          const before = fixes[i] || result.tiles[i].tile;
-          if (code === before) return;
+          // the tile as read, picked again: nothing changes, unless it was marked unsure, which it no longer is
+          // (its crop is kept too: a doubtful tile confirmed teaches as much as one corrected)
+          if (fixes[i] === code) return;
+          if (!fixes[i] && code === result.tiles[i].tile && !(result.uncertain || []).includes(i)) return;
           fixes[i] = code;
           drawBoxes(img);
           scored.replaceChildren();
@@ -234,6 +253,7 @@
           palette.hidden = true;
           takeOut(result.tiles[i].box, img);
         } }, el("span", {}, t("no_tile"))));
+      palette.scrollIntoView({ block: "nearest" }); // below the photo, often out of sight on a tablet
     }
 
     // the recogniser gives the indicators as a list; the win form (and the score API) take tile text
@@ -260,31 +280,42 @@
       return req ? textIndicators(JSON.parse(JSON.stringify(req))) : flatRequest();
     }
 
-    useBtn.addEventListener("click", async () => {
-      let req;
-      try { req = await requestToScore(); } catch (err) { scored.replaceChildren(el("p", { class: "error" }, err.message)); return; }
-      const st = C.state;
-      // the game's rules value, house rules for valuing hands included, as the table will score the win
-      const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
-      if ((st.riichi_declared || []).includes(player)) probe.riichi = true;
-      try {
-        const res = await C.api("POST", "/api/score", probe);
-        scored.replaceChildren(el("div", { class: "scored" },
-          el("div", { class: "tile-row" }, splitTiles(req.hand).map(tileFace)),
-          el("b", {}, res.yakuman ? `${t("yakuman")}` : `${res.han} ${t("han")} ${res.fu} ${t("fu")}`),
-          el("ul", {}, (res.yaku || []).map((y) => el("li", {}, `${document.documentElement.lang === "de" ? y.name_de || y.name : y.name} (${y.han})`)))));
-      } catch (err) {
-        scored.replaceChildren(el("p", { class: "error" }, err.message));
-        return;
-      }
+    // the tiles into the win entry: the hand with its winning tile last (the entry's convention), melds, dora
+    function handOver(req) {
+      const tiles = splitTiles(req.hand);
+      const k = tiles.lastIndexOf(req.win_tile);
+      if (k >= 0) tiles.push(...tiles.splice(k, 1));
       onTiles({
-        hand: req.hand,
-        winTile: req.win_tile,
+        hand: joinTiles(tiles),
         melds: (req.melds || []).map((m) => (m.type === "ankan" ? `a${m.tiles}` : m.tiles)).join(" "),
         dora: req.dora_indicators || "",
         ura: req.ura_indicators || "",
       });
       close();
+    }
+    function scoreFailed(message, req) {
+      status.textContent = message; status.className = "error";
+      // the tiles may still be worth taking over (a flag to tick in the entry, a tile to mend there)
+      scored.replaceChildren(el("p", { class: "error" }, message),
+        req ? el("button", { type: "button", class: "secondary", "data-take-anyway": "", onclick: () => handOver(req) }, t("take_tiles_anyway")) : "");
+      scored.scrollIntoView({ block: "nearest" });
+    }
+
+    useBtn.addEventListener("click", async () => {
+      let req;
+      try { req = await requestToScore(); } catch (err) { scoreFailed(err.message, null); return; }
+      const st = C.state;
+      // the game's rules value, house rules for valuing hands included, as the table will score the win
+      const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
+      if ((st.riichi_declared || []).includes(player)) probe.riichi = true;
+      if (tsumo()) probe.tsumo = true;
+      try {
+        await C.api("POST", "/api/score", probe);
+      } catch (err) {
+        scoreFailed(err.message, req);
+        return;
+      }
+      handOver(req); // the win entry's preview shows the score and the payments before Confirm
     });
 
     overlay = el("div", { class: "overlay", id: "photo-overlay", style: "z-index:15" },
