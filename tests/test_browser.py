@@ -370,6 +370,31 @@ def test_score_by_photo_drops_a_dora_photo_that_is_no_image_and_reads_the_hand(p
         assert len(vision.reads) == 2
 
 
+def test_score_by_photo_leaves_the_labels_off_tiles_drawn_too_small_for_them(photo_server):
+    # the stand-in's boxes are 40 px wide: on a 660 px photo they are drawn wider than their labels, on a 4000 px
+    # one (the same boxes, a far photo) about a sixth as wide, where the labels would cover each other
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    base, _, tmp_path, _ = photo_server
+    near, far = tmp_path / "near.jpg", tmp_path / "far.jpg"
+    cv2.imwrite(str(near), np.full((100, 660, 3), 180, np.uint8))
+    cv2.imwrite(str(far), np.full((600, 4000, 3), 180, np.uint8))
+    with tablet(sync_api, f"{base}/?lang=en#/game/{_new_game(base)}") as page:
+        page.click('[data-action="win"]')
+        page.click('#dialog .choice[data-value="tsumo"]')
+        page.click('[data-step="winner"] .choice[data-value="Bob"]')
+        page.click('#dialog .tabs .choice[data-value="photo"]')
+        page.set_input_files("[data-photo-input]", str(near))
+        page.wait_for_selector(".tilebox")
+        assert page.is_visible('.tilebox[data-index="3"] span')
+        page.set_input_files("[data-photo-input]", str(far))
+        page.wait_for_selector(".photo-wrap.crowded .tilebox")
+        assert not page.is_visible('.tilebox[data-index="3"] span')
+        assert page.locator(".strip-tile").count() == 14  # the strip is there to check them
+
+
 def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tmp_path):
     # issue 4: dora indicators "from their own row or a second photo". The fixture photo (a generator scene
     # with its label) cut in two: the hand alone, and its dora row alone, as a player photographs the dead wall

@@ -155,6 +155,10 @@
       const h = result.height || img.naturalHeight;
       const sx = img.clientWidth / w;
       const sy = img.clientHeight / h;
+      // tiles drawn narrower than their labels (a far photo, a phone): the labels would cover each other, so they
+      // are left off and the strip below, with its big pictures, is what to check
+      const widths = result.tiles.map((tile) => (tile.box[2] - tile.box[0]) * sx).sort((a, b) => a - b);
+      picture.classList.toggle("crowded", widths.length > 0 && widths[widths.length >> 1] < 30);
       // the recogniser lists the tiles it is unsure of (low confidence, a five that may be red, or changed to make the hand win)
       const listed = new Set(result.uncertain || []);
       // the wall and discards beyond the hand: shown, greyed, not part of the hand (README "Photo convention")
