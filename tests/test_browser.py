@@ -287,12 +287,7 @@ def test_score_by_photo_of_a_closed_hand_won_by_tsumo_counts_menzen_tsumo(photo_
     vision.codes = TSUMO_ONLY
     photo = tmp_path / "hand.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
-    with tablet(sync_api, f"{base}/?lang=en#/game/{_new_game(base)}") as page:
-        page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="tsumo"]')
-        page.click('[data-step="winner"] .choice[data-value="Bob"]')
-        page.click('#dialog .tabs .choice[data-value="photo"]')
-        page.set_input_files("[data-photo-input]", str(photo))
+    with _photo_dialog(sync_api, base, "Bob", photo) as page:
         page.wait_for_selector(".tilebox")
         page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
@@ -317,13 +312,7 @@ def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tile
     vision.codes = TSUMO_ONLY[:12] + ["9s", "5s"]  # a tile misread: 5s where the winning 9s lies
     photo = tmp_path / "hand.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
-    with tablet(sync_api, f"{base}/?lang=en#/game/{_new_game(base)}") as page:
-        page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="ron"]')
-        page.click('[data-step="winner"] .choice[data-value="Bob"]')
-        page.click('[data-step="discarder"] .choice[data-value="Cid"]')
-        page.click('#dialog .tabs .choice[data-value="photo"]')
-        page.set_input_files("[data-photo-input]", str(photo))
+    with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid") as page:
         page.wait_for_selector(".tilebox")
         page.click('.tilebox[data-index="3"]')
         assert page.is_visible(".palette")
@@ -354,11 +343,7 @@ def test_score_by_photo_drops_a_dora_photo_that_is_no_image_and_reads_the_hand(p
     photo, notes = tmp_path / "hand.jpg", tmp_path / "notes.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
     notes.write_text("not a photo")
-    with tablet(sync_api, f"{base}/?lang=en#/game/{_new_game(base)}") as page:
-        page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="tsumo"]')
-        page.click('[data-step="winner"] .choice[data-value="Bob"]')
-        page.click('#dialog .tabs .choice[data-value="photo"]')
+    with _photo_dialog(sync_api, base, "Bob", None) as page:
         page.set_input_files("[data-dora-input]", str(notes))
         page.set_input_files("[data-photo-input]", str(photo))
         page.wait_for_selector(".dora-strip .error")
@@ -381,12 +366,7 @@ def test_score_by_photo_leaves_the_labels_off_tiles_drawn_too_small_for_them(pho
     near, far = tmp_path / "near.jpg", tmp_path / "far.jpg"
     cv2.imwrite(str(near), np.full((100, 660, 3), 180, np.uint8))
     cv2.imwrite(str(far), np.full((600, 4000, 3), 180, np.uint8))
-    with tablet(sync_api, f"{base}/?lang=en#/game/{_new_game(base)}") as page:
-        page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="tsumo"]')
-        page.click('[data-step="winner"] .choice[data-value="Bob"]')
-        page.click('#dialog .tabs .choice[data-value="photo"]')
-        page.set_input_files("[data-photo-input]", str(near))
+    with _photo_dialog(sync_api, base, "Bob", near) as page:
         page.wait_for_selector(".tilebox")
         assert page.is_visible('.tilebox[data-index="3"] span')
         page.set_input_files("[data-photo-input]", str(far))
@@ -583,17 +563,16 @@ def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
 
 
 @contextlib.contextmanager
-def _photo_dialog(sync_api, server: str, winner: str, photo: Path):  # noqa: ANN001, ANN202
-    """A new EMA game on the tablet page, a self-drawn win by ``winner`` entered by photo, ``photo`` chosen."""
-    import json
-
-    req = urllib.request.Request(server + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
-    with tablet(sync_api, f"{server}/?lang=en#/game/{gid}") as page:
+def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discarder: str | None = None):  # noqa: ANN001, ANN202
+    """A new EMA game on the tablet page, a win by ``winner`` entered by photo (self-drawn, or a ron off
+    ``discarder``), ``photo`` chosen (unless None)."""
+    with tablet(sync_api, f"{server}/?lang=en#/game/{_new_game(server)}") as page:
         page.click('[data-action="win"]')
-        page.click('#dialog .choice[data-value="tsumo"]')
+        page.click(f'#dialog .choice[data-value="{"ron" if discarder else "tsumo"}"]')
         page.click(f'[data-step="winner"] .choice[data-value="{winner}"]')
+        if discarder:
+            page.click(f'[data-step="discarder"] .choice[data-value="{discarder}"]')
         page.click('#dialog .tabs .choice[data-value="photo"]')
-        page.set_input_files("[data-photo-input]", str(photo))
+        if photo is not None:
+            page.set_input_files("[data-photo-input]", str(photo))
         yield page
