@@ -202,8 +202,11 @@ def photo_server(tmp_path, monkeypatch):
         assert sideways is False  # the recogniser said the tile stood upright
         return f"{folder}/{tile}.png"
 
+    from companion.vision.examples import save_checked_photo  # the real one: it needs no model
+
     module.recognize_image = recognize_image
     module.save_correction = save_correction
+    module.save_checked_photo = save_checked_photo
     monkeypatch.setitem(sys.modules, "companion.vision", module)
     app = create_app({"INSTANCE_PATH": str(tmp_path / "instance")})
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
@@ -247,7 +250,9 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert page.locator(".tilebox.unsure").count() == 2
         _correct(page, 0, "2m")
         page.screenshot(path=str(ARTIFACTS / "photo.png"))
-        page.click("#photo-overlay .primary")
+        with page.expect_response("**/api/photos") as kept:
+            page.click("#photo-overlay .primary")
+        assert kept.value.status == 201
         page.wait_for_selector("#photo-overlay", state="detached")
         hand = page.input_value("#dialog .winner-block input >> nth=0")
         assert parse_tiles(hand) == parse_tiles("234m567p33s456s789s")
@@ -259,6 +264,11 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning
         # the photo was read twice: as sent, then with the correction (the request built anew from it)
         assert reads == [(None, None), ({0: "2m"}, 0)]
+        # and kept with its tiles as checked, the corrected one included, as a labelled example
+        [label] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
+        assert [t["tile"] for t in label["tiles"]] == ["2m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s",
+                                                       "6s", "7s", "8s", "9s"]
+        assert label["request"] == {"hand": "2m3m4m5p6p7p3s3s4s5s6s7s8s9s", "win_tile": "9s"}  # the stand-in's, re-read
 
 
 def _new_game(base: str) -> str:

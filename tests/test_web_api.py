@@ -289,8 +289,11 @@ def fake_vision(monkeypatch, tmp_path):
         calls["sideways"] = sideways
         return f"{folder}/{tile}/1.png"
 
+    from companion.vision.examples import save_checked_photo  # the real one: it needs no model
+
     module.recognize_image = recognize_image
     module.save_correction = save_correction
+    module.save_checked_photo = save_checked_photo
     monkeypatch.setitem(sys.modules, "companion.vision", module)
     return calls
 
@@ -428,3 +431,53 @@ def test_unexpected_failure_answers_json_without_a_traceback(client, monkeypatch
                                                       "expected_seq": 1})
     body = _error(r, 500, "internal_error")
     assert "Traceback" not in body["error"] and "disk on fire" not in body["error"]
+
+
+def _keep(client, label) -> object:
+    import json
+
+    return client.post("/api/photos", data={"image": (io.BytesIO(_png()), "hand.png"),
+                                            "label": label if isinstance(label, str) else json.dumps(label)},
+                       content_type="multipart/form-data")
+
+
+CHECKED = {"tiles": [{"tile": "0m", "box": [1, 2, 11, 22], "sideways": False},
+                     {"tile": "7z", "box": [11, 2, 31, 14], "sideways": True}],
+           "request": {"hand": "0m", "win_tile": "0m"}}
+
+
+def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it(client, fake_vision, tmp_path):
+    # issue 4 "Adapting to a club's own set": the photos a player checked are the club's own labelled set
+    from training.evaluate import load_folder
+
+    r = _keep(client, CHECKED)
+    assert r.status_code == 201, r.get_json()
+    [(photo, label)] = load_folder(tmp_path / "instance" / "photos")
+    assert str(photo) == r.get_json()["saved"] and cv2.imread(str(photo)).shape == (40, 60, 3)
+    assert label["tiles"] == [{"tile": "0m", "box": [1.0, 2.0, 11.0, 22.0], "sideways": False},
+                              {"tile": "7z", "box": [11.0, 2.0, 31.0, 14.0], "sideways": True}]
+    assert label["request"] == CHECKED["request"]
+
+
+@pytest.mark.parametrize("label, says", [
+    ("{not json", '"label" must be JSON'),
+    ([1, 2], "JSON object"),
+    ({"tiles": []}, "non-empty list"),
+    ({"tiles": [{"tile": "5x", "box": [1, 2, 11, 22]}]}, "recognition classes"),
+    ({"tiles": [{"tile": "5m", "box": [1, 2, 61, 22]}]}, "inside the 60x40 photo"),
+    ({"tiles": [{"tile": "5m", "box": [11, 2, 1, 22]}]}, "inside the 60x40 photo"),
+    ({"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "sideways": "yes"}]}, '"sideways"'),
+    ({**CHECKED, "request": "123m"}, '"request"'),
+])
+def test_a_photo_with_a_bad_label_is_refused_and_nothing_is_kept(client, fake_vision, tmp_path, label, says):
+    err = _error(_keep(client, label), 400, "invalid_request")
+    assert says in err["error"]
+    photos = tmp_path / "instance" / "photos"
+    assert not photos.exists() or not any(photos.iterdir())
+
+
+def test_a_club_that_keeps_no_photos_keeps_none(tmp_path, fake_vision):
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True, "KEEP_PHOTOS": False})
+    r = _keep(app.test_client(), CHECKED)
+    assert r.status_code == 200 and r.get_json() == {"saved": None}
+    assert not (tmp_path / "instance" / "photos").exists()

@@ -1,7 +1,8 @@
 """Tile recognition: a photo of a table in, tiles and a scoring request out.
 
-`recognize_image(image_bgr)` and `save_correction(image_bgr, box, tile, folder)` are the entry points;
-OpenCV and onnxruntime load only when they are first called.
+`recognize_image(image_bgr)`, `save_correction(image_bgr, box, tile, folder)` and
+`save_checked_photo(image_bgr, tiles, request, folder)` are the entry points; OpenCV and onnxruntime load only
+when they are first called.
 """
 
 from __future__ import annotations
@@ -24,4 +25,11 @@ def save_correction(image_bgr: Any, box: Any, tile: str, folder: Path, sideways:
     return run(image_bgr, box, tile, folder, sideways)
 
 
-__all__ = ["recognize_image", "save_correction"]
+def save_checked_photo(image_bgr: Any, tiles: Any, request: dict | None, folder: Path) -> Path:
+    """See companion.vision.examples.save_checked_photo."""
+    from companion.vision.examples import save_checked_photo as run
+
+    return run(image_bgr, tiles, request, folder)
+
+
+__all__ = ["recognize_image", "save_checked_photo", "save_correction"]

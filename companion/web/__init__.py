@@ -26,7 +26,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. ``test_config`` overrides configuration, e.g. ``INSTANCE_PATH`` or ``DATABASE``.
 
     The instance folder (default ``./instance``, or ``$COMPANION_INSTANCE``) holds the SQLite
-    database and the ``corrections/`` crops saved from the photo page; it is created if missing."""
+    database, the ``corrections/`` crops saved from the photo page and the ``photos/`` checked there; it is
+    created if missing."""
     config = dict(test_config or {})
     instance = os.path.abspath(
         config.pop("INSTANCE_PATH", None) or os.environ.get("COMPANION_INSTANCE") or "instance"
@@ -41,6 +42,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.path.join(instance, "companion.sqlite3"),
         CORRECTIONS_DIR=os.path.join(instance, "corrections"),
+        # photos checked on the page, kept with their tiles as a club's own labelled set (POST /api/photos);
+        # COMPANION_KEEP_PHOTOS=0 keeps none
+        PHOTOS_DIR=os.path.join(instance, "photos"),
+        KEEP_PHOTOS=os.environ.get("COMPANION_KEEP_PHOTOS", "1") != "0",
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         JSON_SORT_KEYS=False,
     )

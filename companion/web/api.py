@@ -347,6 +347,24 @@ def recognize():  # noqa: ANN201
     return jsonify(result)
 
 
+@bp.post("/photos")
+def keep_checked_photo():  # noqa: ANN201
+    """A photo whose tiles the player checked on the page (and scored), kept with them as a labelled example:
+    "label" is JSON {"tiles": [{"tile", "box", "sideways"}, ...], "request": {...} (optional)}."""
+    image, _ = _uploaded_image()
+    raw = request.form.get("label", "")
+    try:
+        label = json.loads(raw)
+    except ValueError as exc:
+        raise InvalidRequestError(f'"label" must be JSON {{"tiles": [...], "request": {{...}}}} ({exc})') from exc
+    if not isinstance(label, dict):
+        raise InvalidRequestError('"label" must be a JSON object {"tiles": [...], "request": {...}}')
+    if not current_app.config["KEEP_PHOTOS"]:  # the club keeps none (COMPANION_KEEP_PHOTOS=0)
+        return jsonify({"saved": None})
+    path = _vision().save_checked_photo(image, label.get("tiles"), label.get("request"), current_app.config["PHOTOS_DIR"])
+    return jsonify({"saved": str(path), "tiles": len(label["tiles"])}), 201
+
+
 @bp.post("/corrections")
 def save_correction():  # noqa: ANN201
     """A tile the player corrected on the photo page, kept as a labelled crop for fine-tuning."""

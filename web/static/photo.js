@@ -272,8 +272,9 @@
       return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
     }
 
-    // with corrections, the server reads the photo again with them and builds the request anew (a meld mended
-    // by a tap is a meld again, a back corrected on the wall an indicator), the boxes put back or taken out as set
+    // the photo's request as read (indicators as lists), null where it gives none; with corrections, the server
+    // reads the photo again with them and builds the request anew (a meld mended by a tap is a meld again, a back
+    // corrected on the wall an indicator), the boxes put back or taken out as set
     async function requestToScore() {
       let req = result.request;
       if (Object.keys(fixes).length) {
@@ -281,7 +282,20 @@
         form.append("fixes", JSON.stringify(fixes));
         req = (await C.api("POST", "/api/recognize", undefined, { form })).request;
       }
-      return req ? textIndicators(JSON.parse(JSON.stringify(req))) : flatRequest();
+      return req;
+    }
+
+    // the photo and its tiles as the player checked them, kept on the server as the club's own labelled example
+    // (POST /api/photos; training/evaluate.py reads them); not where rows were left out unchecked (wall, discards)
+    function keepPhoto(req) {
+      if ((result.left_out || []).length) return;
+      const tiles = result.tiles.map((tile, i) => ({ tile: fixes[i] || tile.tile, box: tile.box, sideways: tile.sideways }));
+      // the request only where the photo holds all of it (no indicators from a second photo)
+      const label = req && !doraFile ? { tiles, request: req } : { tiles };
+      const form = new FormData();
+      form.append("image", file);
+      form.append("label", JSON.stringify(label));
+      C.api("POST", "/api/photos", undefined, { form }).catch((err) => console.warn("photo not kept:", err.message));
     }
 
     // the tiles into the win entry: the hand with its winning tile last (the entry's convention), melds, dora
@@ -306,8 +320,9 @@
     }
 
     useBtn.addEventListener("click", async () => {
-      let req;
-      try { req = await requestToScore(); } catch (err) { scoreFailed(err.message, null); return; }
+      let read;
+      try { read = await requestToScore(); } catch (err) { scoreFailed(err.message, null); return; }
+      const req = read ? textIndicators(JSON.parse(JSON.stringify(read))) : flatRequest();
       const st = C.state;
       // the game's rules value, house rules for valuing hands included, as the table will score the win
       const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
@@ -319,6 +334,7 @@
         scoreFailed(err.message, req);
         return;
       }
+      keepPhoto(read);
       handOver(req); // the win entry's preview shows the score and the payments before Confirm
     });
 

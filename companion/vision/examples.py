@@ -1,0 +1,76 @@
+"""Photos a player has checked on the page, kept as labelled examples of the club's own tiles.
+
+Synthetic photos are all the models were trained and measured on; a club's own photos, with the tiles as the
+player confirmed them, are the measure that counts (``python -m training.evaluate instance/photos``) and the
+data a later training run can learn from. Each is stored as ``NAME.jpg`` with ``NAME.json`` beside it in the
+label format of ``training.evaluate``:
+
+>>> save_checked_photo(image, [{"tile": "5m", "box": [10, 20, 50, 80]}], {"hand": "...", ...}, folder)  # doctest: +SKIP
+PosixPath('instance/photos/20261126-153000-123456.jpg')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import InvalidRequestError
+from companion.tiles import ALL_CLASSES
+
+# kept photos are shrunk to this long side: the localiser reads 512 px and the tiles are cut from the photo, where
+# a tile more than ~100 px wide gains nothing; a 12 MP tablet photo would be ten times the disc
+LONG_SIDE = 2048
+QUALITY = 92
+
+
+def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
+    """The tiles of a label, checked: a list of {"tile": class, "box": [x1, y1, x2, y2] inside the photo,
+    "sideways": bool (optional)}. Raises InvalidRequestError saying what is wrong."""
+    if not isinstance(tiles, list) or not tiles:
+        raise InvalidRequestError('"tiles" must be a non-empty list of {"tile": ..., "box": [x1, y1, x2, y2]}')
+    out = []
+    for i, t in enumerate(tiles):
+        if not isinstance(t, dict) or t.get("tile") not in ALL_CLASSES:
+            raise InvalidRequestError(f"tile {i}: \"tile\" must be one of the recognition classes ({' '.join(ALL_CLASSES)})")
+        box = t.get("box")
+        if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
+                and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
+            raise InvalidRequestError(f'tile {i}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
+        sideways = t.get("sideways", False)
+        if not isinstance(sideways, bool):
+            raise InvalidRequestError(f'tile {i}: "sideways" must be true or false')
+        out.append({"tile": t["tile"], "box": [float(v) for v in box], "sideways": sideways})
+    return out
+
+
+def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, folder: Path) -> Path:
+    """Keep the photo (shrunk to LONG_SIDE) and its checked tiles (boxes in the photo's pixels as given, scaled
+    with it) as ``folder/NAME.jpg`` + ``NAME.json``; the request too where the photo stands for one. The photo is
+    written before its label, and the label by a rename, so that a crash leaves no label without its photo."""
+    height, width = image_bgr.shape[:2]
+    labelled = checked_tiles(tiles, width, height)
+    if request is not None and not isinstance(request, dict):
+        raise InvalidRequestError('"request" must be a scoring request (a JSON object) or left out')
+    scale = min(1.0, LONG_SIDE / max(width, height))
+    if scale < 1.0:
+        image_bgr = cv2.resize(image_bgr, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    for t in labelled:
+        t["box"] = [round(v * scale, 1) for v in t["box"]]
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{time.perf_counter_ns() % 1_000_000:06d}"
+    photo = folder / f"{stem}.jpg"
+    if not cv2.imwrite(str(photo), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, QUALITY]):
+        raise OSError(f"could not write {photo}")
+    label = {"tiles": labelled, **({"request": request} if request is not None else {}),
+             "source": "checked on the photo page", "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    partial = folder / f".{stem}.json.part"
+    partial.write_text(json.dumps(label, indent=1), encoding="utf-8")
+    os.replace(partial, folder / f"{stem}.json")
+    return photo

@@ -1,0 +1,41 @@
+"""companion.vision.examples: photos checked on the page kept as labelled examples (issue 4, "Adapting to a
+club's own set"), in the label format training/evaluate.py reads."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import InvalidRequestError
+from companion.vision.examples import LONG_SIDE, save_checked_photo
+
+
+def test_a_large_photo_is_kept_shrunk_to_the_long_side_with_its_boxes_scaled_alike(tmp_path):
+    # a 12 MP tablet photo, 4000 x 3000: kept at 2048 x 1536, every coordinate times 2048 / 4000 = 0.512
+    assert LONG_SIDE == 2048
+    image = np.full((3000, 4000, 3), 120, np.uint8)
+    photo = save_checked_photo(image, [{"tile": "5p", "box": [1000, 500, 1100, 640]}], None, tmp_path)
+    assert cv2.imread(str(photo)).shape == (1536, 2048, 3)
+    label = json.loads(photo.with_suffix(".json").read_text())
+    assert label["tiles"] == [{"tile": "5p", "box": [512.0, 256.0, 563.2, 327.7], "sideways": False}]
+    assert "request" not in label  # none given: the photo stands for no request
+    assert sorted(p.name for p in tmp_path.iterdir()) == [photo.name, photo.with_suffix(".json").name]
+
+
+def test_a_small_photo_is_kept_as_it_is(tmp_path):
+    image = np.full((600, 800, 3), 120, np.uint8)
+    photo = save_checked_photo(image, [{"tile": "x", "box": [10, 10, 50, 60], "sideways": True}],
+                               {"hand": "123m", "win_tile": "3m"}, tmp_path)
+    assert cv2.imread(str(photo)).shape == (600, 800, 3)
+    label = json.loads(photo.with_suffix(".json").read_text())
+    assert label["tiles"][0]["box"] == [10.0, 10.0, 50.0, 60.0] and label["request"]["win_tile"] == "3m"
+
+
+def test_a_label_whose_box_leaves_the_photo_keeps_nothing(tmp_path):
+    image = np.full((600, 800, 3), 120, np.uint8)
+    with pytest.raises(InvalidRequestError, match="inside the 800x600 photo"):
+        save_checked_photo(image, [{"tile": "1z", "box": [700, 10, 820, 60]}], None, tmp_path / "photos")
+    assert not (tmp_path / "photos").exists()
