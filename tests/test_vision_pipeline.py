@@ -173,6 +173,26 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     assert (out / "classifier.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
 
 
+def test_finetune_on_photos_checked_on_the_page_trains_on_every_tile_of_them(tmp_path: Path):
+    # the photos kept from the page (save_checked_photo) hold the club's whole set, the tiles read right too
+    pytest.importorskip("torch")
+    from companion.vision import save_checked_photo
+    from companion.vision.finetune import finetune, load_checked_photos
+    from companion.vision.pipeline import load_image
+
+    labels = [json.loads(path.with_suffix(".json").read_text()) for path in PHOTOS[:2]]
+    for path, label in zip(PHOTOS[:2], labels, strict=True):
+        save_checked_photo(load_image(path), label["tiles"], label.get("request"), tmp_path / "photos")
+    (tmp_path / "photos" / "orphan.json").write_text('{"tiles": []}')  # a label without its photo is passed over
+    crops, ys, photos = load_checked_photos(tmp_path / "photos")
+    assert photos == 2 and len(ys) == len(crops) == sum(len(label["tiles"]) for label in labels)
+    report = finetune(None, tmp_path / "out", steps=2, photos=tmp_path / "photos")
+    assert f"{len(ys)} tiles of 2 checked photo(s)" in report and "corrected" not in report
+    assert (tmp_path / "out" / "classifier.pt").exists() and (tmp_path / "out" / "classifier-b.pt").exists()
+    with pytest.raises(ValueError, match="nothing to fine-tune on"):
+        finetune(None, tmp_path / "out")
+
+
 # how the photo as taken lies (cv2 rotation of the upright photo), the degrees the recogniser turns it back
 # (clockwise), and where an upright box lies on the photo as taken (w, h: the upright photo's size)
 _TAKEN = {

@@ -28,8 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     t = subparsers.add_parser("train", help="adapt the tile classifier to a club's own set (needs the train extra)")
     t.add_argument("--finetune", action="store_true", help="fine-tune the shipped classifier on corrected crops")
-    t.add_argument("--corrections", type=Path, default=Path("corrections"),
-                   help="folder of saved corrections (<tile>/<file>.png), default ./corrections")
+    t.add_argument("--corrections", type=Path, default=None,
+                   help="folder of saved corrections (<tile>/<file>.png), e.g. instance/corrections; default "
+                        "./corrections unless --photos is given")
+    t.add_argument("--photos", type=Path, default=None,
+                   help="folder of photos checked on the page (NAME.jpg + NAME.json), e.g. instance/photos: "
+                        "every tile of them trains too")
     t.add_argument("--steps", type=int, default=300)
     t.add_argument("--out", type=Path, default=None, help="models folder to write (default: the shipped one)")
     t.set_defaults(func=cmd_train)
@@ -178,7 +182,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     from companion.vision.finetune import finetune
 
     try:
-        report = finetune(args.corrections, args.out, steps=args.steps)
+        corrections = args.corrections if args.corrections or args.photos else Path("corrections")
+        report = finetune(corrections, args.out, steps=args.steps, photos=args.photos)
     except (ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

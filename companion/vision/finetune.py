@@ -1,11 +1,14 @@
-"""Adapt the shipped classifiers to a club's own tiles from crops saved by `save_correction` (PyTorch needed).
+"""Adapt the shipped classifiers to a club's own tiles from crops saved by `save_correction` and the photos kept
+by `save_checked_photo` (PyTorch needed).
 
-Only the corrections are available at a club, so the fine-tune starts from the shipped weights, trains at a low
-learning rate for a few hundred steps, which moves the weights little enough that other classes are kept.
+Only the club's own crops are at hand there (no synthetic scenes), so the fine-tune starts from the shipped
+weights, trains at a low learning rate for a few hundred steps, which moves the weights little enough that other
+classes are kept.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from pathlib import Path
@@ -36,20 +39,67 @@ def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array(ys, np.int64)
 
 
-def finetune(corrections: Path, out: Path | None = None, steps: int = 300, seed: int = 0) -> str:
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
+    """Every tile of the photos kept from the page (``NAME.jpg`` + ``NAME.json`` with boxes, as
+    ``companion.vision.save_checked_photo`` writes them), cut out as the pipeline cuts crops: crops, classes and
+    the number of photos. Unlike the corrections, these are the tiles read right too, so a fine-tune sees the
+    club's whole set and not only the tiles that were hard."""
+    from companion.vision.preprocess import crop_tile
+
+    names = pipeline.classes()
+    if not Path(folder).is_dir():
+        raise FileNotFoundError(f"photos folder {folder} does not exist")
+    crops, ys, photos = [], [], 0
+    files = {f.stem: f for f in sorted(Path(folder).iterdir()) if f.suffix.lower() in PHOTO_SUFFIXES}
+    for label_file in sorted(Path(folder).glob("*.json")):
+        photo = files.get(label_file.stem)
+        image = cv2.imread(str(photo)) if photo is not None else None
+        if image is None:
+            continue
+        try:
+            tiles = json.loads(label_file.read_text(encoding="utf-8"))["tiles"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
+        boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)]
+        for t in boxed:
+            crops.append(crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))))
+            ys.append(names.index(t["tile"]))
+        photos += bool(boxed)
+    if not crops:
+        raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
+    return np.stack(crops), np.array(ys, np.int64), photos
+
+
+def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
+             photos: Path | None = None) -> str:
     """Adapt every shipped classifier (``pipeline.classifiers()``, each from its ``<name>.pt`` weights) to the
-    corrected crops and write it to ``out`` (default: the models folder), with its int8 copy. The pipeline
-    averages the classifiers, so one left as shipped would halve the adaptation."""
+    corrected crops, and to every tile of the checked photos in ``photos`` where given, and write it to ``out``
+    (default: the models folder), with its int8 copy. The pipeline averages the classifiers, so one left as
+    shipped would halve the adaptation."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
     names = pipeline.classifiers()
     missing = [pipeline.MODELS_DIR / f"{name}.pt" for name in names if not (pipeline.MODELS_DIR / f"{name}.pt").exists()]
     if missing:
         raise FileNotFoundError(f"{missing[0]} (the shipped classifier's weights) is missing")
-    crops, ys = load_corrections(corrections)
+    if corrections is None and photos is None:
+        raise ValueError("nothing to fine-tune on: name a corrections folder, a photos folder, or both")
+    parts, said = [], []
+    if corrections is not None:
+        crops, ys = load_corrections(corrections)
+        parts.append((crops, ys))
+        said.append(f"{len(ys)} corrected crops")
+    if photos is not None:
+        crops, ys, n = load_checked_photos(photos)
+        parts.append((crops, ys))
+        said.append(f"{len(ys)} tiles of {n} checked photo(s)")
+    crops, ys = np.concatenate([c for c, _ in parts]), np.concatenate([y for _, y in parts])
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
-    return f"fine-tuned on {len(ys)} corrected crops in {time.time() - t0:.0f}s: " + "; ".join(lines)
+    return f"fine-tuned on {' and '.join(said)} in {time.time() - t0:.0f}s: " + "; ".join(lines)
 
 
 def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps: int, seed: int) -> str:
