@@ -6,6 +6,7 @@ models with onnxruntime only.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -20,6 +21,40 @@ PHOTOS = sorted(FIXTURES.glob("*.jpg"))
 
 pytestmark = pytest.mark.skipif(not (MODELS / "localiser.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
                                 reason="shipped ONNX models missing")
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF block whose only tag is Orientation (0x0112), as phones write it: 6 = the pixels are
+    stored turned, to be shown turned 90 degrees clockwise."""
+    import struct
+
+    ifd = struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    payload = b"Exif\x00\x00" + b"II*\x00" + struct.pack("<I", 8) + ifd
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
+def test_a_phone_photo_stored_turned_is_read_as_the_phone_shows_it(tmp_path: Path):
+    # a phone held upright stores a landscape sensor image with EXIF orientation 6; the tablet page draws the boxes
+    # on the photo as the browser shows it (turned), so the server must read it the same way round
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    stored = cv2.rotate(cv2.imread(str(FIXTURES / "won_melds_dora.jpg")), cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    photo = tmp_path / "IMG_0001.JPG"
+    photo.write_bytes(_with_exif_orientation(jpeg.tobytes(), 6))
+    image = load_image(photo)
+    assert image.shape[:2] == stored.shape[1::-1]  # shown turned: as wide as the stored image is tall
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    assert [t["tile"] for t in recognize_image(image)["tiles"]] == [t["tile"] for t in label["tiles"]]
+    # the API decodes the upload the same way
+    from companion.web import create_app
+
+    client = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True}).test_client()
+    r = client.post("/api/recognize", data={"image": (io.BytesIO(photo.read_bytes()), photo.name)},
+                    content_type="multipart/form-data")
+    assert (r.get_json()["width"], r.get_json()["height"]) == (image.shape[1], image.shape[0])
 
 
 @pytest.mark.parametrize("photo", PHOTOS, ids=[p.stem for p in PHOTOS])
