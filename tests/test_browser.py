@@ -344,6 +344,23 @@ def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tile
         assert [tile for _, tile in saved] == [vision.codes[0], "9s"]  # both kept for fine-tuning
 
 
+def test_score_by_photo_says_in_german_why_a_hand_scores_nothing(photo_server):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = TSUMO_ONLY  # no yaku when won by ron
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid", lang="de") as page:
+        page.wait_for_selector(".tilebox")
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("[data-take-anyway]")
+        assert "hat aber kein Yaku" in page.text_content("#photo-overlay footer")
+        assert page.text_content("[data-take-anyway]") == "Steine trotzdem übernehmen"
+
+
 def test_score_by_photo_drops_a_dora_photo_that_is_no_image_and_reads_the_hand(photo_server):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import cv2
@@ -573,10 +590,11 @@ def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
 
 
 @contextlib.contextmanager
-def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discarder: str | None = None):  # noqa: ANN001, ANN202
+def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discarder: str | None = None,  # noqa: ANN001, ANN202
+                  lang: str = "en"):
     """A new EMA game on the tablet page, a win by ``winner`` entered by photo (self-drawn, or a ron off
     ``discarder``), ``photo`` chosen (unless None)."""
-    with tablet(sync_api, f"{server}/?lang=en#/game/{_new_game(server)}") as page:
+    with tablet(sync_api, f"{server}/?lang={lang}#/game/{_new_game(server)}") as page:
         page.click('[data-action="win"]')
         page.click(f'#dialog .choice[data-value="{"ron" if discarder else "tsumo"}"]')
         page.click(f'[data-step="winner"] .choice[data-value="{winner}"]')

@@ -48,7 +48,9 @@
     try { res = await fetch(path, opts); } catch (err) { throw new ApiError(t("offline"), 0, { code: "offline" }); }
     let data = null;
     try { data = await res.json(); } catch (err) { data = null; }
-    if (!res.ok) throw new ApiError((data && data.error) || `HTTP ${res.status}`, res.status, data);
+    // the scorer's commonest refusals in the page's language; other messages name a tile or a key and come as sent
+    const said = data && data.code && lang !== "en" && window.I18N[lang] && window.I18N[lang][`error_${data.code}`];
+    if (!res.ok) throw new ApiError(said || (data && data.error) || `HTTP ${res.status}`, res.status, data);
     return data;
   }
   // ids need not be secret, only unique per entry; crypto.randomUUID is missing outside secure contexts

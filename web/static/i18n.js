@@ -119,6 +119,8 @@ window.I18N = {
     preview_wait: "Zahlungen werden berechnet …", fill_in: "Alle Schritte ausfüllen, dann erscheinen die Zahlungen.",
     apply: "Auf den Tisch übernehmen", saved: "Gespeichert.", conflict: "Ein anderes Tablet hat das Spiel geändert; es wurde neu geladen.",
     offline: "Der Server ist nicht erreichbar. Nichts wurde gespeichert; bitte erneut versuchen.",
+    error_no_yaku: "Die Hand ist vollständig, hat aber kein Yaku (Dora und rote Fünfen sind keine Yaku).",
+    error_not_complete: "Die Steine ergeben keine fertige Hand.",
     take_photo: "Foto aufnehmen oder wählen", live_camera: "Live-Kamera", capture: "Aufnehmen",
     dora_photo: "Foto der Dora-Anzeiger", dora_from_photo: "Dora-Anzeiger vom zweiten Foto",
     dora_photo_waiting: "Dora-Foto bereit; jetzt das Foto der Hand",
