@@ -29,12 +29,12 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM
 
 
 @contextlib.contextmanager
-def tablet(sync_api, url: str):  # noqa: ANN001, ANN201
-    """Debian's chromium, headless, with a tablet-sized page open at ``url``."""
+def tablet(sync_api, url: str, viewport: tuple[int, int] = (1280, 800)):  # noqa: ANN001, ANN201
+    """Debian's chromium, headless, with a tablet-sized page (or ``viewport``) open at ``url``."""
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=1)
             page.set_default_timeout(8000)
             page.goto(url)
             yield page
@@ -344,7 +344,8 @@ def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tile
         assert [tile for _, tile in saved] == [vision.codes[0], "9s"]  # both kept for fine-tuning
 
 
-def test_score_by_photo_says_in_german_why_a_hand_scores_nothing(photo_server):
+def test_score_by_photo_on_a_phone_says_in_german_why_a_hand_scores_nothing(photo_server):
+    # a phone held upright, 390 px wide: the German notes are long, the buttons must stay on the screen
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import cv2
     import numpy as np
@@ -353,8 +354,10 @@ def test_score_by_photo_says_in_german_why_a_hand_scores_nothing(photo_server):
     vision.codes = TSUMO_ONLY  # no yaku when won by ron
     photo = tmp_path / "hand.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
-    with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid", lang="de") as page:
+    with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid", lang="de", viewport=(390, 844)) as page:
         page.wait_for_selector(".tilebox")
+        button = page.locator("#photo-overlay .primary").bounding_box()
+        assert button["x"] >= 0 and button["x"] + button["width"] <= 390 and button["y"] + button["height"] <= 844
         page.click("#photo-overlay .primary")
         page.wait_for_selector("[data-take-anyway]")
         assert "hat aber kein Yaku" in page.text_content("#photo-overlay footer")
@@ -591,10 +594,10 @@ def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
 
 @contextlib.contextmanager
 def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discarder: str | None = None,  # noqa: ANN001, ANN202
-                  lang: str = "en"):
+                  lang: str = "en", viewport: tuple[int, int] = (1280, 800)):
     """A new EMA game on the tablet page, a win by ``winner`` entered by photo (self-drawn, or a ron off
     ``discarder``), ``photo`` chosen (unless None)."""
-    with tablet(sync_api, f"{server}/?lang={lang}#/game/{_new_game(server)}") as page:
+    with tablet(sync_api, f"{server}/?lang={lang}#/game/{_new_game(server)}", viewport) as page:
         page.click('[data-action="win"]')
         page.click(f'#dialog .choice[data-value="{"ron" if discarder else "tsumo"}"]')
         page.click(f'[data-step="winner"] .choice[data-value="{winner}"]')
