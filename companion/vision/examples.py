@@ -24,7 +24,7 @@ from companion.errors import InvalidRequestError
 from companion.tiles import ALL_CLASSES
 
 # kept photos are shrunk to this long side: the localiser reads 512 px and the tiles are cut from the photo, where
-# a tile more than ~100 px wide gains nothing; a 12 MP tablet photo would be ten times the disc
+# a tile more than ~100 px wide gains nothing; a 12 MP tablet photo would take several times the space
 LONG_SIDE = 2048
 QUALITY = 92
 
