@@ -337,6 +337,44 @@ def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():
     assert zoom_region(row[:1], 512 / 2000, (1500, 2000, 3)) is None  # one tile: no spacing to read
 
 
+def test_an_upright_photo_is_looked_at_again_in_a_landscape_window_around_the_hand():
+    # hand-worked: a phone held upright, 900 x 1600; 14 touching tiles 50 px apart across the width (boxes
+    # 100..800 wide, 700..765 high). With the margins (2 spacings at the sides, 3 above, 1.5 below) the tiles
+    # take x 0..900 (cut at the photo) and y 550..840. The window is as wide as they need, 900 (the tiles
+    # already are more than 24 localiser px apart at that width: 50 * 512 / 900 = 28.4), and 900 / (4/3) = 675
+    # tall, centred on them (y 695): rows 357.5..1032.5. The localiser then reads 900 px at 512 instead of
+    # 1600: 1.78x as large.
+    from companion.vision.pipeline import BAND_ASPECT, zoom_region
+
+    assert BAND_ASPECT == 4 / 3
+    row = [((100 + 50 * i, 700, 150 + 50 * i, 765), False, 0.9) for i in range(14)]
+    assert zoom_region(row, 512 / 1600, (1600, 900, 3)) == (0, 357, 900, 1033)
+    # the same tiles on their side (a column down the photo) do not fit a landscape window: the photo's own shape
+    column = [((400, 100 + 50 * i, 465, 150 + 50 * i), False, 0.9) for i in range(14)]
+    window = zoom_region(column, 512 / 1600, (1600, 900, 3))
+    assert window is None or (window[3] - window[1]) / (window[2] - window[0]) == pytest.approx(1600 / 900, abs=0.01)
+
+
+def test_a_phone_photo_taken_upright_reads_the_hand_across_its_width():
+    # a 9:16 photo 3000 px wide, the fixture's hand across its width (the rest of the table above and below):
+    # the localiser saw it at 288 px wide and lost tiles (14 of 19 read right, session 22) until it looked again
+    # in a landscape window
+    import cv2
+
+    from companion.vision.pipeline import recognize_image
+
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    h, w = image.shape[:2]
+    tall = round(w * 16 / 9)
+    upright = cv2.copyMakeBorder(image, (tall - h) // 2, tall - h - (tall - h) // 2, 0, 0, cv2.BORDER_REPLICATE)
+    upright = cv2.resize(cv2.GaussianBlur(upright, (0, 0), 0.6), (3000, round(3000 * tall / w)),
+                         interpolation=cv2.INTER_CUBIC)
+    result = recognize_image(upright)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+
+
 def test_a_hand_photographed_from_further_away_is_found_by_looking_closer(monkeypatch: pytest.MonkeyPatch):
     # far_hand.jpg: the tiles take about a third of the photo's width. The parametrised test above checks that
     # it is read exactly; without the closer look the localiser misses tiles and no request can be built.

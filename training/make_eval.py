@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="point sticks and dice on the table near the hand, on the very photos the seed gives")
     ap.add_argument("--print", action="store_true", dest="printed",
                     help="the photos on a printed mat (lines, rings, words), on the very photos the seed gives")
+    ap.add_argument("--portrait", action="store_true",
+                    help="photos taken with the phone held upright: 3:4 (a third of them 9:16), taller than wide, the "
+                         "tiles across the width as --fill says (the sizes from a stream of their own)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -146,10 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     lamp = np.random.default_rng(args.seed + 1_000_003)  # its own stream: the scenes stay those of the seed
     side = np.random.default_rng(args.seed + 2_000_003)  # the same for --yaw
     things = np.random.default_rng(args.seed + 3_000_003)  # and for --sticks and --print
+    upright = np.random.default_rng(args.seed + 4_000_003)  # and for --portrait's sizes
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
         size = (args.width, args.width * 3 // 4) if args.width else None
+        if args.portrait:
+            width = args.width or int(upright.integers(720, 1500))
+            size = (width, width * 16 // 9 if upright.random() < 1 / 3 else width * 4 // 3)
         img, labels = render_scene(rng, bank, styles, out_size=size, hand=hand, winning=args.winning,
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
                                    pitch=tuple(args.pitch), clutter=args.clutter,

@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.vision.layout import Det, assign_groups, build_request, group_rows, win_tile_apart
-from companion.vision.preprocess import STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
+from companion.vision.preprocess import LOC_LONG, STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is listed as uncertain (_unsure)
@@ -32,6 +32,8 @@ STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height /
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
+BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
+#                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
 HAND_TILES = 14  # tiles of a whole hand without kans (_no_gap_either_way)
 TURNED_MAX_ROWS = 6  # a turned read finding more rows is over (hand, wall, discards: 5; a hand on its side: 14+)
@@ -331,10 +333,33 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     x1 = max(b[2] for b, _, _ in found) + 2 * spacing
     y0 = min(b[1] for b, _, _ in found) - 3 * spacing
     y1 = max(b[3] for b, _, _ in found) + 1.5 * spacing
+    band = _band(x0, y0, x1, y1, spacing, W, H)
+    if band is not None:
+        return band
     gain = min(ZOOM_TARGET / (spacing * scale), W / max(1.0, x1 - x0), H / max(1.0, y1 - y0))
     if gain < ZOOM_MIN_GAIN:
         return None
     w, h = W / gain, H / gain
+    cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
+    cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
+    return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
+
+
+def _band(x0: float, y0: float, x1: float, y1: float, spacing: float, W: int, H: int,
+          ) -> tuple[int, int, int, int] | None:
+    """For a photo taller than wide (a phone held upright), a window wider than tall (BAND_ASPECT) around the
+    tiles (x0..x1, y0..y1, margins included): the localiser sees a photo at LOC_LONG on its long side, the height
+    here, so a hand across the width is read at 0.56-0.75 of the size it would have in a landscape photo, and a
+    window of the photo's own shape cannot enlarge it. The window is as wide as the tiles and their rows need
+    and no wider than brings them to ZOOM_TARGET apart; None where the photo is not upright, the tiles' rows do
+    not fit such a window (a hand on its side, rows of discards) or it would enlarge them less than
+    ZOOM_MIN_GAIN."""
+    if H <= W:
+        return None
+    w = min(float(W), max(x1 - x0, (y1 - y0) * BAND_ASPECT, spacing * LOC_LONG / ZOOM_TARGET))
+    h = w / BAND_ASPECT
+    if y1 - y0 > h or H / w < ZOOM_MIN_GAIN:
+        return None
     cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
     cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
     return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
