@@ -185,13 +185,15 @@ def photo_server(tmp_path, monkeypatch):
     module.reads = []
     # 14 tiles in a row; the first is really 2m (the stand-in "misreads" it as 1m); a test may lay others
     module.codes = ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
+    module.top = 20  # where the row lies in the photo
 
     def recognize_image(image, dora=None, fixes=None, turned=None):
         codes = list(module.codes)
         module.reads.append((fixes, turned))
         for i, code in (fixes or {}).items():  # the player's corrections, as the pipeline applies them
             codes[i] = code
-        tiles = [{"tile": c, "box": [10 + 45 * i, 20, 50 + 45 * i, 80], "confidence": 0.5 if i == 0 else 0.98,
+        top = module.top
+        tiles = [{"tile": c, "box": [10 + 45 * i, top, 50 + 45 * i, top + 60], "confidence": 0.5 if i == 0 else 0.98,
                   "sideways": False, "group": 0} for i, c in enumerate(codes)]
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
@@ -352,10 +354,14 @@ def test_score_by_photo_on_a_phone_says_in_german_why_a_hand_scores_nothing(phot
 
     base, _, tmp_path, vision = photo_server
     vision.codes = TSUMO_ONLY  # no yaku when won by ron
+    vision.top = 2200  # taken upright: the hand near the bottom of a photo far taller than the screen
     photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    cv2.imwrite(str(photo), np.full((2400, 660, 3), 180, np.uint8))
     with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid", lang="de", viewport=(390, 844)) as page:
         page.wait_for_selector(".tilebox")
+        page.wait_for_function("document.querySelector('.tilebox').getBoundingClientRect().bottom < 700")
+        tile = page.locator(".tilebox >> nth=0").bounding_box()
+        assert 0 <= tile["y"] and tile["y"] + tile["height"] <= 700  # brought into view, above the footer
         button = page.locator("#photo-overlay .primary").bounding_box()
         assert button["x"] >= 0 and button["x"] + button["width"] <= 390 and button["y"] + button["height"] <= 844
         page.click("#photo-overlay .primary")

@@ -134,7 +134,9 @@
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
       describe();
       const draw = () => drawBoxes(img);
-      if (img.complete) draw(); else img.addEventListener("load", draw);
+      // a photo taken upright is taller than the sheet: the tiles are brought into view once drawn
+      const firstDraw = () => { draw(); const box = picture.querySelector(".tilebox"); if (box) box.scrollIntoView({ block: "center" }); };
+      if (img.complete) firstDraw(); else img.addEventListener("load", firstDraw);
       // turning the tablet rescales the photo; the boxes follow
       window.addEventListener("resize", () => { if (overlay && result) draw(); });
       useBtn.disabled = false;
