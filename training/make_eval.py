@@ -107,6 +107,15 @@ def printed_mat(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.nd
     return out.astype(np.uint8)
 
 
+def coloured_light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """The photo under a lamp: a warm one (a bulb: blue down by k, green by k/3, red up by k/5) or a cold one (blue up
+    by k/5, green down by k/6, red by 0.7 k), k from 0.25 to 0.5."""
+    k = rng.uniform(0.25, 0.5)
+    warm = rng.random() < 0.6
+    gains = [1 - k, 1 - k / 3, 1 + k / 5] if warm else [1 + k / 5, 1 - k / 6, 1 - 0.7 * k]  # B, G, R
+    return np.clip(img.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(np.uint8)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
@@ -140,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--portrait", action="store_true",
                     help="photos taken with the phone held upright: 3:4 (a third of them 9:16), taller than wide, the "
                          "tiles across the width as --fill says (the sizes from a stream of their own)")
+    ap.add_argument("--lamp", action="store_true",
+                    help="each photo under a lamp of its own colour: warm (6 in 10) or cold, the channels scaled by "
+                         "up to half (its own stream), far beyond the few percent of the training photos")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -150,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     side = np.random.default_rng(args.seed + 2_000_003)  # the same for --yaw
     things = np.random.default_rng(args.seed + 3_000_003)  # and for --sticks and --print
     upright = np.random.default_rng(args.seed + 4_000_003)  # and for --portrait's sizes
+    bulb = np.random.default_rng(args.seed + 5_000_003)  # and for --lamp
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -168,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             img = printed_mat(things, img, [lb.box for lb in labels])
         if args.glare > 0:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
+        if args.lamp:
+            img = coloured_light(bulb, img)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

@@ -32,6 +32,8 @@ STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height /
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
+CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times their darkest (a lamp's colour cast;
+#                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
@@ -525,6 +527,11 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     looked: dict = {}  # the verifier's odds and the crops of the first look's boxes, for the photo as taken
     taken, found = image_bgr, localise(image_bgr, looked=looked)
+    even = evened_colours(image_bgr, found)
+    if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
+        looked = {}
+        taken, found = even, localise(even, looked=looked)
+        image_bgr = even
     view, back, seen = image_bgr, None, found
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
@@ -583,6 +590,36 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         d.confidence = _confidence(float(p[best[0]]), sc)
         d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
     return [d for r in layout.rows for d in r], assign_groups(layout), back
+
+
+def face_colour(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
+    """The colour (B, G, R) of the tiles' faces: in the middle of each box found that shows ink (its darkest
+    tenth at least a quarter darker than its brightest fifth: a back, one colour all over, does not), the mean of
+    the brightest fifth of its pixels (the face around the ink), and the median of those over the boxes; None
+    where fewer than three boxes show ink (a photo of the dead wall may be nearly all backs)."""
+    colours = []
+    for (x1, y1, x2, y2), _, _ in found:
+        w, h = x2 - x1, y2 - y1
+        middle = image_bgr[max(0, int(y1 + 0.2 * h)):max(0, int(y2 - 0.2 * h)),
+                           max(0, int(x1 + 0.2 * w)):max(0, int(x2 - 0.2 * w))].reshape(-1, 3).astype(np.float32)
+        if len(middle) < 10:
+            continue
+        light = middle.sum(axis=1)
+        bright, dark = np.percentile(light, 80), np.percentile(light, 10)
+        if bright > 0 and dark <= 0.75 * bright:
+            colours.append(middle[light >= bright].mean(axis=0))
+    return np.median(np.array(colours), axis=0) if len(colours) >= 3 else None
+
+
+def evened_colours(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
+    """The photo with each colour channel scaled so that the tiles' faces come out grey, where their colour
+    (:func:`face_colour`) is cast by more than CAST_MAX (a warm or cold lamp; the classifiers were trained on
+    white, ivory and cream faces under light tinted by at most about 12% a channel); None where it is not."""
+    face = face_colour(image_bgr, found)
+    if face is None or face.min() < 1 or face.max() / face.min() <= CAST_MAX:
+        return None
+    gains = (face.mean() / face).astype(np.float32)
+    return np.clip(image_bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
 def _named(found: list, among: list[int], boxes: list, back: Callable | None, what: str) -> set[int]:
