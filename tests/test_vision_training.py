@@ -121,6 +121,39 @@ def test_glare_off_leaves_the_crops_and_the_random_stream_alone():
     assert a.random() == b.random()
 
 
+def test_phone_off_leaves_the_crops_and_the_random_stream_alone():
+    # --phone 0 (every recipe but the phone stage) trains exactly as before it existed
+    from training.train import _phone
+
+    crops = np.random.default_rng(5).integers(0, 256, (4, 64, 48, 3), dtype=np.uint8)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    assert _phone(a, crops, 0.0) is crops
+    assert a.random() == b.random()
+
+
+def test_phone_processing_changes_every_crop_it_picks_and_keeps_its_size():
+    from training.train import _phone
+
+    # a dark symbol on a light face, shaded and a little noisy as a photo's crop is: each processing moves its
+    # edges or its levels
+    shade = np.linspace(190, 235, 48)[None, None, :, None]
+    face = np.clip(shade + np.random.default_rng(2).normal(0, 4, (6, 64, 48, 3)), 0, 255).astype(np.uint8)
+    face[:, 20:44, 12:36] = 30
+    out = _phone(np.random.default_rng(3), face, 1.0)
+    assert out.shape == face.shape and out.dtype == np.uint8
+    assert all(not np.array_equal(o, f) for o, f in zip(out, face, strict=True))
+    assert (face[:, 20:44, 12:36] == 30).all()  # the input is not changed in place
+
+
+def test_the_phone_stage_is_the_reds_stage_with_crops_processed_as_by_a_phone_and_stays_out_of_the_command():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    phone, reds = {**DEFAULTS, **RECIPES["phone"]}, {**DEFAULTS, **RECIPES["reds"]}
+    assert phone["phone"] == 0.4 and reds["phone"] == 0.0
+    assert {k: v for k, v in phone.items() if k != "phone"} == {k: v for k, v in reds.items() if k != "phone"}
+    assert OUTPUTS["phone"] == "classifier" and CONTINUES["phone"] == "classifier.pt" and "phone" in OPTIONAL
+
+
 def test_glare_puts_a_nearly_white_patch_on_part_of_a_dark_face():
     # on a black crop every highlight shows: 225-255 at full strength, at least half of that at the weakest, and
     # the blur lowers the peak of a thin streak; most of the face is left as it was, and the input is not changed
@@ -311,8 +344,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-quick", "flowers", "glare", "glare2", "loc", "loc-b",
-                                                  "loc-b-quick", "loc-b-slim", "loc-quick", "loc-slim", "reds",
-                                                  "slim", "verify", "verify-quick"]
+                                                  "loc-b-quick", "loc-b-slim", "loc-quick", "loc-slim", "phone",
+                                                  "reds", "slim", "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())

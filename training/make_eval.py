@@ -107,6 +107,24 @@ def printed_mat(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.nd
     return out.astype(np.uint8)
 
 
+def phone_processing(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """One of what a phone's camera does to a whole photo: an unsharp mask (radius 1.5-3 px, amount 0.8-1.5),
+    local tone mapping (CLAHE on the lightness, 8x8 tiles), noise reduction (a bilateral filter) or hard JPEG
+    compression (quality 12-30)."""
+    kind = rng.integers(4)
+    if kind == 0:
+        amount = rng.uniform(0.8, 1.5)
+        return cv2.addWeighted(img, 1 + amount, cv2.GaussianBlur(img, (0, 0), rng.uniform(1.5, 3.0)), -amount, 0)
+    if kind == 1:
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+        lab[..., 0] = cv2.createCLAHE(rng.uniform(2.0, 4.0), (8, 8)).apply(lab[..., 0])
+        return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    if kind == 2:
+        return cv2.bilateralFilter(img, 9, rng.uniform(40, 90), rng.uniform(5, 9))
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(12, 31))])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
 def coloured_light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """The photo under a lamp: a warm one (a bulb: blue down by k, green by k/3, red up by k/5) or a cold one (blue up
     by k/5, green down by k/6, red by 0.7 k), k from 0.25 to 0.5."""
@@ -152,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lamp", action="store_true",
                     help="each photo under a lamp of its own colour: warm (6 in 10) or cold, the channels scaled by "
                          "up to half (its own stream), far beyond the few percent of the training photos")
+    ap.add_argument("--phone", action="store_true",
+                    help="each photo processed as a phone's camera may: sharpened, tone-mapped, smoothed or compressed "
+                         "hard, one of them (its own stream; code apart from the training crops' _phone)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -163,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     things = np.random.default_rng(args.seed + 3_000_003)  # and for --sticks and --print
     upright = np.random.default_rng(args.seed + 4_000_003)  # and for --portrait's sizes
     bulb = np.random.default_rng(args.seed + 5_000_003)  # and for --lamp
+    camera = np.random.default_rng(args.seed + 6_000_003)  # and for --phone
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -183,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         if args.lamp:
             img = coloured_light(bulb, img)
+        if args.phone:
+            img = phone_processing(camera, img)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

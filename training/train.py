@@ -232,9 +232,36 @@ def _glare(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     return x
 
 
-def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0) -> np.ndarray:
+def _phone(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of the crops as a phone's camera processes a photo, one of: sharpened (an unsharp mask with a
+    halo), local tone mapping (CLAHE on the lightness), noise smoothed away (a bilateral filter, flat faces and
+    soft strokes), or compressed hard (JPEG 10-40). Probes in session 22 on the won hands: each cost 6-24 whole
+    hands of 100 read from photos processed so."""
+    if p <= 0:
+        return x
+    x = x.copy()
+    for i in np.flatnonzero(rng.random(len(x)) < p):
+        kind = rng.integers(4)
+        if kind == 0:
+            soft = cv2.GaussianBlur(x[i], (0, 0), rng.uniform(0.6, 1.4))
+            amount = rng.uniform(0.6, 1.6)
+            x[i] = cv2.addWeighted(x[i], 1 + amount, soft, -amount, 0)
+        elif kind == 1:
+            lab = cv2.cvtColor(x[i], cv2.COLOR_BGR2LAB)
+            lab[..., 0] = cv2.createCLAHE(rng.uniform(1.5, 4.0), (2, 2)).apply(lab[..., 0])
+            x[i] = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+        elif kind == 2:
+            x[i] = cv2.bilateralFilter(x[i], 5, rng.uniform(30, 80), rng.uniform(2, 5))
+        else:
+            ok, enc = cv2.imencode(".jpg", x[i], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(10, 41))])
+            x[i] = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return x
+
+
+def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0,
+                  phone: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and 180-degree turns (tiles lie either way round)."""
-    x = _glare(rng, _low_res(rng, x, low_res), glare).astype(np.float32)
+    x = _phone(rng, _glare(rng, _low_res(rng, x, low_res), glare), phone).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
     turn = rng.random(b) < 0.5
@@ -248,7 +275,7 @@ DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its paren
 
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
-                     glare: float = 0.0, slim: bool = False) -> None:
+                     glare: float = 0.0, slim: bool = False, phone: float = 0.0) -> None:
     """The classifier (nets.Classifier) from scratch, or on from ``init``. With ``slim``, the net trained is
     ``init`` slimmed to two thirds of its channels (nets.slimmed), and besides the labels it learns the
     probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T)."""
@@ -273,7 +300,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     for step in range(steps):
         cls = rng.choice(present, bs)
         idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
-        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare)))
+        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone)))
         y = torch.from_numpy(ys[idx])
         net.train()
         logits = net(x)
@@ -444,7 +471,7 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 # setting in every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
-            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False}
+            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False, "phone": 0.0}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -464,6 +491,9 @@ RECIPES = {
     # 636 held-out requests of 800 instead of 625, red fives read as plain 18 of 290 instead of 31; a third glare
     # pass without it, the control, 625; TRAINING-LOG "Red fives apart")
     "reds": {**GLARE, "apart": True},
+    # the reds stage with a share of the crops processed as a phone's camera does (sharpened, tone-mapped, smoothed,
+    # compressed: _phone); session 22 (OPTIONAL)
+    "phone": {**GLARE, "apart": True, "phone": 0.4},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -471,12 +501,13 @@ RECIPES = {
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
 }
 OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
-           "flowers": "classifier", "reds": "classifier",
+           "flowers": "classifier", "reds": "classifier", "phone": "classifier",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
-             "reds": "classifier.pt", "loc-slim": "localiser.onnx", "loc-b-slim": "localiser-b.onnx"}
+             "reds": "classifier.pt", "phone": "classifier.pt", "loc-slim": "localiser.onnx",
+             "loc-b-slim": "localiser-b.onnx"}
 # The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
 # from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
@@ -498,7 +529,7 @@ RECIPES.update(QUICK)
 OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", *QUICK)
+OPTIONAL = ("slim", "flowers", "phone", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -532,7 +563,8 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
     if classifier:
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
-                         lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"])
+                         lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"],
+                         phone=cfg["phone"])
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name], init=cfg["init"], lr=cfg["lr"],
                         slim=cfg["slim"])
@@ -541,6 +573,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
             "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"],
             "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"], "glare": cfg["glare"],
+            "phone": cfg["phone"],
             "slim": cfg["slim"],
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
             "cls_steps": cfg["cls_steps"] if classifier else None,
@@ -611,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
                          "trained on with highlights), glare2 (the glare stage once more), reds (the glare stage on "
                          "sets with no plain five drawn reddish), slim (that classifier "
                          "slimmed; not shipped), flowers (that classifier trained on over flowers told apart by name "
-                         "only; not shipped), loc (localiser), "
+                         "only; not shipped), phone (the reds stage with crops processed as by a phone's camera; "
+                         "not shipped), loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), verify (the verifier: tile or something else on "
                          "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, verify-quick")
@@ -644,6 +678,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-steps", type=int)
     ap.add_argument("--verify-steps", type=int, help="verifier steps (the verify recipe: 3000)")
     ap.add_argument("--glare", type=float, help="share of classifier crops given highlights (the glare stage: 0.4)")
+    ap.add_argument("--phone", type=float,
+                    help="share of classifier crops processed as a phone's camera does (the phone stage: 0.4)")
     ap.add_argument("--init", type=Path,
                     help="continue from these weights on fresh scenes: a classifier's .pt (glare, slim; e.g. "
                          "models/classifier.pt) or a localiser's .onnx (loc-slim, loc-b-slim)")
