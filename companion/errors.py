@@ -11,9 +11,15 @@ class CompanionError(ValueError):
     """Base class: bad input of any kind. ``code`` is stable, ``str()`` is for people."""
 
     code = "invalid_request"
+    field: str | None = None  # the input at fault where a request has several (a form's field); answers name it
+
+    def __init__(self, *args: object, field: str | None = None) -> None:
+        super().__init__(*args)
+        if field is not None:
+            self.field = field
 
     def to_dict(self) -> dict:
-        return {"error": str(self), "code": self.code}
+        return {"error": str(self), "code": self.code, **({"field": self.field} if self.field else {})}
 
 
 class InvalidTilesError(CompanionError):

@@ -101,8 +101,8 @@ def register_error_handlers(app: Flask) -> None:
         extra: dict[str, Any] = {}
         if exc.code == "conflict" and request.view_args and "game_id" in request.view_args:
             extra = _conflict_extra(exc, request.view_args["game_id"])
-        if getattr(exc, "field", None):
-            extra["field"] = exc.field  # type: ignore[attr-defined]
+        if exc.field:
+            extra["field"] = exc.field
         return error_response(str(exc), exc.code, status, **extra)
 
     @app.errorhandler(HTTPException)
@@ -247,30 +247,24 @@ def settle_classical():  # noqa: ANN201
                     "transfers": transfers(values, winner, east)})
 
 
-def _bad_upload(message: str, field: str) -> InvalidRequestError:
-    """A 400 that names the form field at fault ("field" in the answer), so that a page with two photos (the
-    hand and the dora indicators) knows which one to ask for again."""
-    exc = InvalidRequestError(message)
-    exc.field = field  # type: ignore[attr-defined]
-    return exc
-
-
 def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
-    """The uploaded photo decoded to a BGR array; a clear 400 for anything that is not an image."""
+    """The uploaded photo decoded to a BGR array; a clear 400 for anything that is not an image, naming the form
+    field ("field" in the answer), so that a page with two photos (the hand and the dora indicators) knows which
+    one to ask for again."""
     upload = request.files.get(field)
     if upload is None:
-        raise _bad_upload(f'send the photo as multipart/form-data in the field "{field}"', field)
+        raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"', field=field)
     what = "the dora photo" if field == "dora" else "the uploaded file"
     data = upload.read()
     if not data:
-        raise _bad_upload(f"{what} is empty", field)
+        raise InvalidRequestError(f"{what} is empty", field=field)
     import cv2
     import numpy as np
 
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         name = f"{what} ({upload.filename})" if upload.filename else what
-        raise _bad_upload(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", field)
+        raise InvalidRequestError(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", field=field)
     return image, data
 
 
