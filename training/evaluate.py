@@ -34,8 +34,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import cv2
-
 
 def align(pred: list[str], truth: list[str]) -> tuple[int, list[tuple[str, str]]]:
     """Levenshtein alignment: number of matching positions and the substituted (truth, pred) pairs."""
@@ -73,9 +71,6 @@ def _norm_request(r: dict | None) -> object:
             sorted(r.get("dora_indicators", [])))
 
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
-
-
 DRAFT = "# draft by the recogniser: check every tile against the photo, mend this text, then delete this line"
 
 
@@ -107,26 +102,22 @@ def read_label(path: Path) -> dict:
 
 def load_folder(folder: Path, limit: int = 0) -> list[tuple[Path, dict]]:
     """(photo, label) for every labelled photo in ``folder``, by name; a NAME.json is taken before a NAME.txt."""
+    from companion.vision.examples import labelled_photos
+
     folder = Path(folder)
     if not folder.is_dir():
         raise SystemExit(f"{folder} is not a folder of labelled photos")
-    files = sorted(folder.iterdir())
-    labels = {}
-    for f in files:
-        if f.suffix.lower() in (".json", ".txt") and (f.stem not in labels or f.suffix.lower() == ".json"):
-            labels[f.stem] = f
-    photos = [f for f in files if f.suffix.lower() in PHOTO_SUFFIXES]
-    drafts = [photo for photo in photos if photo.stem in labels and is_draft(labels[photo.stem])]
-    items = [(photo, read_label(labels[photo.stem])) for photo in photos
-             if photo.stem in labels and photo not in drafts]
+    pairs, unlabelled = labelled_photos(folder)
+    drafts = [photo for photo, label in pairs if is_draft(label)]
+    items = [(photo, read_label(label)) for photo, label in pairs if photo not in drafts]
     if drafts:
         print(f"{len(drafts)} label(s) in {folder} are still drafts (first line '# draft ...') and are left out",
               file=sys.stderr)
     if not items:
         raise SystemExit(f"no labelled photos in {folder} (NAME.jpg with NAME.json or NAME.txt)")
-    if len(items) + len(drafts) < len(photos):
-        print(f"{len(photos) - len(items) - len(drafts)} photo(s) in {folder} have no label (NAME.json or NAME.txt) "
-              "and are left out", file=sys.stderr)
+    if unlabelled:
+        print(f"{len(unlabelled)} photo(s) in {folder} have no label (NAME.json or NAME.txt) and are left out",
+              file=sys.stderr)
     return items[:limit] if limit else items
 
 
@@ -151,25 +142,28 @@ def draft_text(tiles: list[dict]) -> str:
 def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
     """NAME.txt drafts (:func:`draft_text`) for the photos in ``folder`` that have no label; how many written.
     ``read(image_bgr)`` gives recognize_image's answer (the shipped models by default)."""
+    from companion.vision.examples import labelled_photos
+
     if read is None:
         from companion.vision.pipeline import recognize_image as read
     folder = Path(folder)
     if not folder.is_dir():
         raise SystemExit(f"{folder} is not a folder of photos")
-    labelled = {f.stem for f in folder.iterdir() if f.suffix.lower() in (".json", ".txt")}
-    written = 0
-    for photo in sorted(folder.iterdir()):
-        if photo.suffix.lower() in PHOTO_SUFFIXES and photo.stem not in labelled:
-            photo.with_suffix(".txt").write_text(draft_text(read(_photo(photo))["tiles"]), encoding="utf-8")
-            written += 1
-    return written
+    _, unlabelled = labelled_photos(folder)
+    for photo in unlabelled:
+        photo.with_suffix(".txt").write_text(draft_text(read(_photo(photo))["tiles"]), encoding="utf-8")
+    return len(unlabelled)
 
 
 def _photo(path: Path):  # noqa: ANN202
-    img = cv2.imread(str(path))
-    if img is None:
-        raise SystemExit(f"{path} is not a photo OpenCV can read")
-    return img
+    """The photo as ``companion recognize`` reads it (companion.vision.pipeline.load_image); a clear stop if not."""
+    from companion.errors import CompanionError
+    from companion.vision.pipeline import load_image
+
+    try:
+        return load_image(path)
+    except CompanionError as exc:
+        raise SystemExit(str(exc)) from exc
 
 
 def _red_and_plain(a: str, b: str) -> bool:

@@ -39,24 +39,21 @@ def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array(ys, np.int64)
 
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
-
-
 def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
     """Every tile of the photos kept from the page (``NAME.jpg`` + ``NAME.json`` with boxes, as
     ``companion.vision.save_checked_photo`` writes them), cut out as the pipeline cuts crops: crops, classes and
     the number of photos. Unlike the corrections, these are the tiles read right too, so a fine-tune sees the
-    club's whole set and not only the tiles that were hard."""
+    club's whole set and not only the tiles that were hard. Typed labels (NAME.txt) have no boxes and are passed
+    over."""
+    from companion.vision.examples import labelled_photos
     from companion.vision.preprocess import crop_tile
 
     names = pipeline.classes()
     if not Path(folder).is_dir():
         raise FileNotFoundError(f"photos folder {folder} does not exist")
     crops, ys, photos = [], [], 0
-    files = {f.stem: f for f in sorted(Path(folder).iterdir()) if f.suffix.lower() in PHOTO_SUFFIXES}
-    for label_file in sorted(Path(folder).glob("*.json")):
-        photo = files.get(label_file.stem)
-        image = cv2.imread(str(photo)) if photo is not None else None
+    for photo, label_file in labelled_photos(folder)[0]:
+        image = cv2.imread(str(photo)) if label_file.suffix.lower() == ".json" else None
         if image is None:
             continue
         try:
