@@ -154,6 +154,77 @@ def test_the_phone_stage_is_the_reds_stage_with_crops_processed_as_by_a_phone_an
     assert OUTPUTS["phone"] == "classifier" and CONTINUES["phone"] == "classifier.pt" and "phone" in OPTIONAL
 
 
+def test_bright_off_leaves_the_crops_and_the_random_stream_alone():
+    # --bright 0 (every recipe but the bright and camera stages) trains exactly as before it existed
+    from training.train import _bright
+
+    crops = np.random.default_rng(5).integers(0, 256, (4, 64, 48, 3), dtype=np.uint8)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    assert _bright(a, crops, 0.0) is crops
+    assert a.random() == b.random()
+
+
+def test_an_overexposed_crop_burns_its_face_out_and_keeps_its_ink_dark():
+    from training.train import _bright
+
+    # a face of 200 with a symbol of 30 and a paler ink of 150: scaled by 1.15-1.8, the face comes to 230 or more
+    # (255 from 1.275 on), the dark ink to 34.5-54, the pale one to 172.5-255; nothing is darkened
+    face = np.full((40, 64, 48, 3), 200, np.uint8)
+    face[:, 10:30, 10:20] = 30
+    face[:, 40:60, 10:20] = 150
+    out = _bright(np.random.default_rng(4), face, 1.0)
+    assert out.shape == face.shape and out.dtype == np.uint8
+    assert (out[:, 0, 0] >= 229).all() and (out[:, 10:30, 10:20] >= 34).all() and (out[:, 10:30, 10:20] <= 54).all()
+    assert (out[:, 40:60, 10:20] >= 172).all()
+    assert (out[:, 0, 0] == 255).any() and (out[:, 0, 0] < 255).any()  # some burnt out, some not: gains vary
+    assert (face[:, 0, 0] == 200).all()  # the input is not changed in place
+
+
+def test_the_bright_stages_train_on_from_the_shipped_nets_with_overexposed_crops_and_photos():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    bright, camera, reds = ({**DEFAULTS, **RECIPES[n]} for n in ("bright", "camera", "reds"))
+    assert (bright["bright"], bright["phone"], camera["bright"], camera["phone"], reds["bright"]) == (0.3, 0.0, 0.3, 0.3, 0.0)
+    assert {k: v for k, v in bright.items() if k != "bright"} == {k: v for k, v in reds.items() if k != "bright"}
+    for name, continues in (("bright", "classifier.pt"), ("camera", "classifier.pt"), ("loc-bright", "localiser.onnx"),
+                            ("loc-b-bright", "localiser-b.onnx")):
+        assert CONTINUES[name] == continues and name in OPTIONAL
+    assert OUTPUTS["loc-bright"] == "localiser" and OUTPUTS["loc-b-bright"] == "localiser-b"
+    loc, loc_b = ({**DEFAULTS, **RECIPES[n]} for n in ("loc-bright", "loc-b-bright"))
+    assert loc["bright"] == loc_b["bright"] == 0.3 and loc_b["clutter"] == 0.25 and loc["clutter"] == 0.0
+
+
+def test_overexposed_localiser_photos_are_brighter_clipped_at_white_and_the_rest_untouched():
+    from training.train import _overexposed
+
+    x = np.random.default_rng(5).uniform(-0.5, 0.5, (4, 3, 8, 8)).astype(np.float32)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    assert _overexposed(a, x, 0.0) is x and a.random() == b.random()  # off: as before it existed
+    x = np.full((64, 3, 8, 8), -0.2, np.float32)  # a mid-dark grey of 0.3 (of 1)
+    x[:, :, :4] = 0.3  # and a light one of 0.8
+    out = _overexposed(np.random.default_rng(2), x, 0.5)
+    changed = (out != x).any(axis=(1, 2, 3))
+    assert 16 <= changed.sum() <= 48 and (out[~changed] == x[~changed]).all()
+    dark, light = out[changed, :, 4:] + 0.5, out[changed, :, :4] + 0.5  # each scaled by 1.15-1.8: 0.345-0.54 ...
+    assert (dark >= 0.3 * 1.15 - 1e-6).all() and (dark <= 0.3 * 1.8 + 1e-6).all()
+    assert (light <= 1.0).all() and (light == 1.0).any() and (light >= 0.8 * 1.15 - 1e-6).all()  # ... 0.92-1 (clipped)
+    assert (x[:, :, 4:] == -0.2).all()  # the input is not changed in place
+
+
+def test_make_eval_overexposes_by_0_6_to_1_6_stops_in_linear_light():
+    from training.make_eval import overexposed
+
+    # one stop doubles linear light: an sRGB value v (as a 2.2 power) goes to v * 2 ** (stops / 2.2), so mid grey
+    # 128 comes to 154.6-211.9; black stays black and white stays white
+    img = np.zeros((4, 3, 3), np.uint8)
+    img[1], img[2], img[3] = 128, 255, 60
+    for seed in range(20):
+        out = overexposed(np.random.default_rng(seed), img)
+        assert (out[0] == 0).all() and (out[2] == 255).all()
+        assert 154 <= out[1, 0, 0] <= 212 and (out[1] == out[1, 0, 0]).all()
+        assert 60 * 1.2 <= out[3, 0, 0] <= 60 * 1.66
+
+
 def test_glare_puts_a_nearly_white_patch_on_part_of_a_dark_face():
     # on a black crop every highlight shows: 225-255 at full strength, at least half of that at the weakest, and
     # the blur lowers the peak of a thin streak; most of the face is left as it was, and the input is not changed

@@ -134,6 +134,14 @@ def coloured_light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return np.clip(img.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(np.uint8)
 
 
+def overexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """The photo taken 0.6-1.6 stops too bright (a phone metering a dark cloth): the light doubled per stop in linear
+    light (the sRGB curve taken as a 2.2 power), then clipped, so white faces burn out and pale inks fade."""
+    gain = 2 ** rng.uniform(0.6, 1.6)
+    lin = (img.astype(np.float32) / 255) ** 2.2 * gain
+    return (np.clip(lin, 0, 1) ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
@@ -173,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phone", action="store_true",
                     help="each photo processed as a phone's camera may: sharpened, tone-mapped, smoothed or compressed "
                          "hard, one of them (its own stream; code apart from the training crops' _phone)")
+    ap.add_argument("--bright", action="store_true",
+                    help="each photo overexposed by 0.6-1.6 stops and clipped (its own stream)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -185,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     upright = np.random.default_rng(args.seed + 4_000_003)  # and for --portrait's sizes
     bulb = np.random.default_rng(args.seed + 5_000_003)  # and for --lamp
     camera = np.random.default_rng(args.seed + 6_000_003)  # and for --phone
+    exposure = np.random.default_rng(args.seed + 7_000_003)  # and for --bright
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -207,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             img = coloured_light(bulb, img)
         if args.phone:
             img = phone_processing(camera, img)
+        if args.bright:
+            img = overexposed(exposure, img)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")

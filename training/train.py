@@ -129,11 +129,24 @@ def loc_targets(targets: list, oh: int, ow: int) -> tuple[np.ndarray, np.ndarray
     return heat, size, mask
 
 
+def _overexposed(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of a localiser's batch (float, -0.5 for black to 0.5 for white) overexposed: scaled by 1.15-1.8
+    and clipped at white, so faces and bodies burn out together and the edges between them fade."""
+    if p <= 0:
+        return x
+    over = rng.random(len(x)) < p
+    gain = rng.uniform(1.15, 1.8, over.sum()).astype(np.float32)[:, None, None, None]
+    x = x.copy()
+    x[over] = np.minimum((x[over] + 0.5) * gain, 1.0) - 0.5
+    return x
+
+
 def train_localiser(data: dict, steps: int, seed: int, out: Path, name: str = "localiser", init: Path | None = None,
-                    lr: float = 3e-3, slim: bool = False) -> None:
+                    lr: float = 3e-3, slim: bool = False, bright: float = 0.0) -> None:
     """The localiser (nets.Localiser) from scratch, or on from the exported ``init`` (its batch norms then stay
     frozen: the export folded them away, nets.localiser_from_onnx); with ``slim``, ``init`` slimmed to about two
-    thirds of its channels (nets.slimmed_localiser)."""
+    thirds of its channels (nets.slimmed_localiser). ``bright``: the share of the photos overexposed (scaled by
+    1.15-1.8 and clipped at white: faces and bodies burn out together and the edges between them go)."""
     import torch
 
     from training.nets import Localiser, localiser_from_onnx, slimmed_localiser
@@ -166,6 +179,7 @@ def train_localiser(data: dict, steps: int, seed: int, out: Path, name: str = "l
         x = data["loc"][idx][:, :, oy:oy + CROP_WIN[0], ox:ox + CROP_WIN[1]].astype(np.float32) / 255.0 - 0.5
         # brightness/contrast jitter per image, cheap and keeps cloths and lights varied
         x = x * rng.uniform(0.7, 1.3, (bs, 1, 1, 1)).astype(np.float32) + rng.uniform(-0.12, 0.12, (bs, 1, 1, 1)).astype(np.float32)
+        x = _overexposed(rng, x, bright)
         heat = np.stack([tg[i][0] for i in idx])[win]
         size = np.stack([tg[i][1] for i in idx])[win]
         mask = np.stack([tg[i][2] for i in idx])[:, None][win][:, 0]
@@ -258,10 +272,22 @@ def _phone(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     return x
 
 
+def _bright(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of the crops overexposed: scaled by 1.15-1.8 and clipped, so a white face burns out flat and pale
+    circles and bamboo fade towards it (a phone metering a dark cloth; a probe in session 23: won hands 1.5 times too
+    bright read 54 of 100 whole hands against 85, most of the loss misreads)."""
+    if p <= 0:
+        return x
+    x = x.copy()
+    for i in np.flatnonzero(rng.random(len(x)) < p):
+        x[i] = np.clip(x[i].astype(np.float32) * rng.uniform(1.15, 1.8), 0, 255).astype(np.uint8)
+    return x
+
+
 def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0,
-                  phone: float = 0.0) -> np.ndarray:
+                  phone: float = 0.0, bright: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and 180-degree turns (tiles lie either way round)."""
-    x = _phone(rng, _glare(rng, _low_res(rng, x, low_res), glare), phone).astype(np.float32)
+    x = _phone(rng, _glare(rng, _bright(rng, _low_res(rng, x, low_res), bright), glare), phone).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
     turn = rng.random(b) < 0.5
@@ -275,7 +301,7 @@ DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its paren
 
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
-                     glare: float = 0.0, slim: bool = False, phone: float = 0.0) -> None:
+                     glare: float = 0.0, slim: bool = False, phone: float = 0.0, bright: float = 0.0) -> None:
     """The classifier (nets.Classifier) from scratch, or on from ``init``. With ``slim``, the net trained is
     ``init`` slimmed to two thirds of its channels (nets.slimmed), and besides the labels it learns the
     probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T)."""
@@ -300,7 +326,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     for step in range(steps):
         cls = rng.choice(present, bs)
         idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
-        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone)))
+        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone, bright)))
         y = torch.from_numpy(ys[idx])
         net.train()
         logits = net(x)
@@ -471,7 +497,8 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 # setting in every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
-            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False, "phone": 0.0}
+            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False, "phone": 0.0,
+            "bright": 0.0}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -496,20 +523,29 @@ RECIPES = {
     # held-out requests of 800 instead of 636 and photos processed so 285 of 400 instead of 273, but misread the
     # South pon of the glare_hand fixture (TRAINING-LOG "Photos as a phone processes them") (OPTIONAL)
     "phone": {**GLARE, "apart": True, "phone": 0.4},
+    # the reds stage with a share of the crops overexposed (_bright) (OPTIONAL)
+    "bright": {**GLARE, "apart": True, "bright": 0.3},
+    # both: crops overexposed and crops processed as a phone's camera does (OPTIONAL)
+    "camera": {**GLARE, "apart": True, "bright": 0.3, "phone": 0.3},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
     "loc-b-slim": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # out/localiser-b.onnx
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
+    # the localisers in --out trained on with a share of their photos overexposed (OPTIONAL)
+    "loc-bright": {"seed": 21, "loc_steps": 1500, "lr": 5e-4, "bright": 0.3},
+    "loc-b-bright": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 5e-4, "bright": 0.3},
 }
 OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
            "flowers": "classifier", "reds": "classifier", "phone": "classifier",
+           "bright": "classifier", "camera": "classifier",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
-           "verify": "verifier"}
+           "verify": "verifier", "loc-bright": "localiser", "loc-b-bright": "localiser-b"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
-             "reds": "classifier.pt", "phone": "classifier.pt", "loc-slim": "localiser.onnx",
-             "loc-b-slim": "localiser-b.onnx"}
+             "reds": "classifier.pt", "phone": "classifier.pt", "bright": "classifier.pt",
+             "camera": "classifier.pt", "loc-slim": "localiser.onnx",
+             "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx"}
 # The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
 # from the start, one classifier with highlights on a share of its crops from the start. The localisers and the
@@ -531,7 +567,7 @@ RECIPES.update(QUICK)
 OUTPUTS.update({name: OUTPUTS[name.removesuffix("-quick")] for name in QUICK})  # what the full recipe makes
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "phone", *QUICK)
+OPTIONAL = ("slim", "flowers", "phone", "bright", "camera", "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -566,16 +602,16 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     if classifier:
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
                          lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"],
-                         phone=cfg["phone"])
+                         phone=cfg["phone"], bright=cfg["bright"])
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name], init=cfg["init"], lr=cfg["lr"],
-                        slim=cfg["slim"])
+                        slim=cfg["slim"], bright=cfg["bright"])
     meta = {"classes": ALL_CLASSES, "crop": [CROP_H, CROP_W], "stride": STRIDE, "held_out_style": HELD_OUT,
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
             "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"],
             "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"], "glare": cfg["glare"],
-            "phone": cfg["phone"],
+            "phone": cfg["phone"], "bright": cfg["bright"],
             "slim": cfg["slim"],
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
             "cls_steps": cfg["cls_steps"] if classifier else None,
@@ -647,9 +683,11 @@ def main(argv: list[str] | None = None) -> int:
                          "sets with no plain five drawn reddish), slim (that classifier "
                          "slimmed; not shipped), flowers (that classifier trained on over flowers told apart by name "
                          "only; not shipped), phone (the reds stage with crops processed as by a phone's camera; "
-                         "not shipped), loc (localiser), "
+                         "not shipped), bright (the reds stage with crops overexposed), camera (with both), "
+                         "loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
-                         "wall), loc-b-slim (that one slimmed), verify (the verifier: tile or something else on "
+                         "wall), loc-b-slim (that one slimmed), loc-bright and loc-b-bright (the localisers in --out, "
+                         "or --init, trained on with overexposed photos), verify (the verifier: tile or something else on "
                          "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, verify-quick")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
@@ -682,6 +720,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--glare", type=float, help="share of classifier crops given highlights (the glare stage: 0.4)")
     ap.add_argument("--phone", type=float,
                     help="share of classifier crops processed as a phone's camera does (the phone stage: 0.4)")
+    ap.add_argument("--bright", type=float,
+                    help="share of classifier crops overexposed (the bright stage: 0.3)")
     ap.add_argument("--init", type=Path,
                     help="continue from these weights on fresh scenes: a classifier's .pt (glare, slim; e.g. "
                          "models/classifier.pt) or a localiser's .onnx (loc-slim, loc-b-slim)")
