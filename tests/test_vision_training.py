@@ -414,9 +414,10 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["cls", "cls-quick", "flowers", "glare", "glare2", "loc", "loc-b",
-                                                  "loc-b-quick", "loc-b-slim", "loc-quick", "loc-slim", "phone",
-                                                  "reds", "slim", "verify", "verify-quick"]
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-quick", "flowers", "glare", "glare2",
+                                                  "loc", "loc-b", "loc-b-bright", "loc-b-quick", "loc-b-slim",
+                                                  "loc-bright", "loc-quick", "loc-slim", "phone", "reds", "slim",
+                                                  "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
