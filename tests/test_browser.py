@@ -442,6 +442,22 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "The photo is too bright"), ("de", "Das Foto ist zu hell")])
+def test_score_by_photo_of_an_overexposed_hand_asks_for_another_photo(server, tmp_path, lang, words):
+    # the fixture with every value times 2.5, clipped: its faces burn out white (recognize_image's "overexposed"),
+    # and the page says so in the player's language, first, before anything about the tiles
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
+    cv2.imwrite(str(tmp_path / "bright.png"), np.clip(cv2.imread(str(fixture)) * 2.5, 0, 255).astype(np.uint8))
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "bright.png", lang=lang) as page:
+        page.wait_for_selector(".tilebox")
+        status = page.text_content("#photo-overlay p.grow")
+        assert status.startswith(words), status
+
+
 def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
     # issue 4: the winner's hand photographed from the other side of the table lies upside down; the page
     # says it was read turned, draws the boxes on the photo as taken, and takes the hand the right way round

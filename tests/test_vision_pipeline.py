@@ -369,6 +369,47 @@ def test_a_lamps_colour_cast_on_the_tile_faces_is_evened_out_and_a_plain_light_i
     assert face_colour(backs, boxes) is None and evened_colours(backs, boxes) is None
 
 
+def test_burnt_share_is_the_typical_faces_share_of_clipped_white_in_its_middle():
+    # hand-made: boxes 40 x 60 px; their middles (15% in from each side) are x 6..34, y 9..51: 28 x 42 = 1176 px.
+    # Box 0: the middle's left half (14 columns) at 255 -> 0.5; box 1: all of it at 252 -> 1.0; box 2: at 249 in
+    # one channel and 255 in the others -> 0 (not burnt in every channel); the median of 0.5, 1, 0 is 0.5
+    from companion.vision.pipeline import BURNT, burnt_share
+
+    assert BURNT == 250
+    image = np.full((100, 200, 3), 180, np.uint8)
+    image[20:80, 10:30] = 255  # box 0 (10..50): x 16..29 of its middle at 255, the box's first 6 px too
+    image[20:80, 60:100] = 252
+    image[20:80, 110:150] = (249, 255, 255)
+    boxes = [(10, 20, 50, 80), (60, 20, 100, 80), (110, 20, 150, 80)]
+    assert burnt_share(image, boxes) == 0.5
+    assert burnt_share(image, boxes[1:2]) == 1.0 and burnt_share(image, boxes[2:]) == 0.0
+    assert burnt_share(image, []) == 0.0
+
+
+def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest.CaptureFixture, tmp_path: Path):
+    # the fixture as taken: its faces are not burnt out, and nothing is said; every value times 2.5, clipped (about
+    # 2.9 stops too bright), its faces are white through and through, and the answer says so, first among its notes
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.pipeline import OVEREXPOSED, burnt_share, recognize_image
+
+    image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    assert burnt_share(image, [t["box"] for t in label["tiles"]]) < OVEREXPOSED
+    result = recognize_image(image)
+    assert "overexposed" not in result and "too bright" not in result.get("reason", "")
+    burnt = np.clip(image.astype(np.float32) * 2.5, 0, 255).astype(np.uint8)
+    assert burnt_share(burnt, [t["box"] for t in label["tiles"]]) >= OVEREXPOSED
+    result = recognize_image(burnt)
+    assert result["overexposed"] >= OVEREXPOSED
+    assert result["reason"].startswith("the photo is too bright: ") and "take it again with less light" in result["reason"]
+    photo = tmp_path / "bright.png"
+    cv2.imwrite(str(photo), burnt)
+    assert main(["recognize", "--json", str(photo)]) == 0
+    assert json.loads(capsys.readouterr().out)["overexposed"] == result["overexposed"]
+
+
 @pytest.mark.parametrize("name", ["table_wall"])
 def test_a_photo_under_a_warm_lamp_is_read_as_under_white_light(name: str):
     # the fixture as a tungsten lamp tints it (blue x0.55, green x0.8, red x1.1): read right only with the colours

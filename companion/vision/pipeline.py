@@ -34,6 +34,10 @@ ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
 CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times their darkest (a lamp's colour cast;
 #                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
+BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white, whatever was printed there is gone
+OVEREXPOSED = 0.55  # a photo whose typical tile face has this share of its middle burnt out is said to be too
+#                  bright (the evaluation photos: at most 0.53; of make_eval --bright's, 156 of 400 reach it and 105 of
+#                  those are misread; TRAINING-LOG "Overexposed photos")
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
@@ -611,6 +615,19 @@ def face_colour(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     return np.median(np.array(colours), axis=0) if len(colours) >= 3 else None
 
 
+def burnt_share(image_bgr: np.ndarray, boxes: list) -> float:
+    """How much of a typical tile face is burnt out: for each box (x1, y1, x2, y2), the share of its middle (15%
+    in from each side) that is BURNT or brighter in every channel; the median over the boxes (0 for none)."""
+    shares = []
+    for x1, y1, x2, y2 in boxes:
+        w, h = x2 - x1, y2 - y1
+        middle = image_bgr[max(0, int(y1 + 0.15 * h)):max(0, int(y2 - 0.15 * h)),
+                           max(0, int(x1 + 0.15 * w)):max(0, int(x2 - 0.15 * w))].reshape(-1, 3)
+        if len(middle) >= 10:
+            shares.append(float((middle.min(axis=1) >= BURNT).mean()))
+    return float(np.median(shares)) if shares else 0.0
+
+
 def evened_colours(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     """The photo with each colour channel scaled so that the tiles' faces come out grey, where their colour
     (:func:`face_colour`) is cast by more than CAST_MAX (a warm or cold lamp; the classifiers were trained on
@@ -752,6 +769,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     layout.nearest_rows),
     and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
+    "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
+    trusted, and "reason" says to take it again.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
@@ -791,7 +810,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                 break
     # melds mended only now: a photo on its side read as taken could be "mended" into some hand
     reading.mend_melds()
-    return _result(reading, turn, dora_image)
+    return _result(reading, turn, dora_image, image_bgr)
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
@@ -830,10 +849,10 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
         reading = _read_turned(image_bgr, angle, fixes, restore, drop)
     reading.mend_melds()
-    return _result(reading, turned or None, dora_image)
+    return _result(reading, turned or None, dora_image, image_bgr)
 
 
-def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -> dict:
+def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, image_bgr: np.ndarray) -> dict:
     """recognize_image's answer from the read it settled on."""
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
     tiles = _tile_dicts(ordered, reading.back)
@@ -854,18 +873,24 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None) -
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
+    burnt = burnt_share(image_bgr, [t["box"] for t in tiles if t["tile"] != "x"])
+    too_bright = ""
+    if burnt >= OVEREXPOSED:
+        result["overexposed"] = round(burnt, 2)
+        too_bright = (f"the photo is too bright: {burnt:.0%} of a typical tile face is burnt out white, where ink may "
+                      "be lost; take it again with less light (on a phone or tablet: tap a tile to set the exposure)")
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
                     "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"
                     if reading.dropped else "")
     if request is None:
-        result["reason"] = "; ".join(n for n in (reason, dropped_note) if n)
+        result["reason"] = "; ".join(n for n in (too_bright, reason, dropped_note) if n)  # the cause first
         return result
     # the tiles the indicators were read from ("dora_row": a correction there changes one) and those left out
     for key, part in (("left_out", "left out"), ("dora_row", "dora")):
         indices = [i for i, d in enumerate(ordered) if d.part == part]
         if indices:
             result[key] = indices
-    notes = [reason] if reason else []  # rows left out of the request (layout.nearest_rows)
+    notes = [n for n in (too_bright, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
     if dropped_note:
         notes.append(dropped_note)
     if changed:

@@ -144,7 +144,8 @@
 
     // what the answer holds besides the tiles, in the status line
     function describe() {
-      status.textContent = [result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
+      status.textContent = [result.overexposed ? t("photo_too_bright") : "",
+        result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
         (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
         result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended")
           : (result.uncertain || []).length ? t("tiles_unsure").replace("{n}", result.uncertain.length) : "",
