@@ -41,6 +41,25 @@ def test_uncertain_marking_is_counted_for_wrong_and_right_tiles(tmp_path):
     assert res["tile_accuracy"] == 3 / 5 and res["exact_hand_rate"] == 0
 
 
+def test_photos_said_to_be_too_bright_are_counted_with_how_many_of_them_read_exactly(tmp_path):
+    from training.evaluate import report
+
+    items = _folder(tmp_path, [["1m", "2m"], ["3p"], ["4s"]])
+    sure = [(0.9, False)]
+    answers = iter([(["1m", "2m"], None, sure * 2, True)] * 2 + [(["3p"], None, sure, True), (["5s"], None, sure, False)])
+
+    def predict(image):  # noqa: ANN001, ANN202
+        return next(answers)
+
+    res = evaluate(items, predict)
+    # by hand: photos 0 and 1 said too bright, both read exactly; photo 2 misread and not said
+    assert res["too_bright"] == {"photos": 2, "exact": 2}
+    assert "said to be too bright: 2 photos (2 of them read exactly)" in report(res)
+    answers = iter([(["1m", "2m"], None)] * 2 + [(["3p"], None), (["4s"], None)])  # a predict without the item
+    res = evaluate(items, predict)
+    assert res["too_bright"] == {"photos": 0, "exact": 0} and "too bright" not in report(res)
+
+
 def test_red_fives_taken_for_plain_ones_are_counted_apart_from_other_misreads(tmp_path):
     items = _folder(tmp_path, [["0m", "5m", "0p", "3s"], ["0s", "5p"]])
     answers = iter([(["5m", "5m", "0p", "3s"], None)] * 2 + [(["5s", "0p"], None)])
