@@ -122,6 +122,16 @@ def test_a_file_that_is_not_a_photo_gives_a_clear_error(tmp_path: Path, capsys: 
     assert "not an image" in capsys.readouterr().err
 
 
+def test_an_iphone_heic_photo_is_named_with_how_to_get_a_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    photo = tmp_path / "IMG_0042.HEIC"
+    photo.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))  # an iPhone photo's start
+    assert main(["recognize", str(photo)]) == 2
+    err = capsys.readouterr().err
+    assert "IMG_0042.HEIC is a HEIC photo" in err and "Most Compatible" in err
+
+
 def test_an_empty_file_gives_a_clear_error_and_the_other_photos_are_still_read(tmp_path: Path,
                                                                               capsys: pytest.CaptureFixture):
     from companion.cli import main

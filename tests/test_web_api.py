@@ -316,6 +316,22 @@ def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):
     assert "shape" not in fake_vision
 
 
+# the first bytes of an iPhone photo: a 24-byte "ftyp" box, major brand "heic", then the brands it is compatible with
+HEIC_START = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
+
+
+def test_an_iphone_heic_photo_is_named_and_the_answer_says_how_to_send_jpeg(client, fake_vision):
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(HEIC_START), "IMG_0042.HEIC")},
+                             content_type="multipart/form-data"), 400)
+    assert err["field"] == "image"
+    assert "IMG_0042.HEIC" in err["error"] and "HEIC photo" in err["error"] and "send it as JPEG" in err["error"]
+    # AVIF shares the box but not the brand: OpenCV reads AVIF, so an undecodable one is only "not an image"
+    avif = HEIC_START.replace(b"ftypheic", b"ftypavif")
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(avif), "x.avif")},
+                             content_type="multipart/form-data"), 400)
+    assert "HEIC" not in err["error"] and "not an image" in err["error"]
+
+
 def test_a_dora_photo_that_is_no_image_is_named_as_the_one_at_fault(client, fake_vision):
     # the page sends two photos; it must know which to ask for again (the hand photo here is fine)
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png"),

@@ -263,7 +263,11 @@ def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
 
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
+        from companion.photo_files import HEIF_HINT, is_heif
+
         name = f"{what} ({upload.filename})" if upload.filename else what
+        if is_heif(data[:16]):
+            raise InvalidRequestError(f"{name} is {HEIF_HINT}", field=field)
         raise InvalidRequestError(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", field=field)
     return image, data
 
