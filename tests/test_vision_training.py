@@ -211,6 +211,21 @@ def test_overexposed_localiser_photos_are_brighter_clipped_at_white_and_the_rest
     assert (x[:, :, 4:] == -0.2).all()  # the input is not changed in place
 
 
+def test_make_eval_underexposes_by_1_to_2_5_stops_in_linear_light_with_noise():
+    from training.make_eval import underexposed
+
+    # one stop halves linear light: an sRGB value v (as a 2.2 power) goes to v * 2 ** (-stops / 2.2), so white comes
+    # to 255 * 0.455..0.730 = 116.0..186.2 and mid grey 128 to 58.2..93.5, before noise of at most 4 levels (sd)
+    img = np.zeros((2, 64, 64, 3), np.uint8)
+    img[0], img[1] = 255, 128
+    for seed in range(10):
+        out = underexposed(np.random.default_rng(seed), img.reshape(128, 64, 3)).reshape(2, 64, 64, 3).astype(float)
+        white, grey = out[0].mean(), out[1].mean()
+        assert 115 <= white <= 187 and 57.5 <= grey <= 94.5
+        assert abs(grey / white - 128 / 255) < 0.01  # the same gain for every value (noise aside)
+        assert 1.0 < out[0].std() < 4.5  # the sensor's noise shows
+
+
 def test_make_eval_overexposes_by_0_6_to_1_6_stops_in_linear_light():
     from training.make_eval import overexposed
 

@@ -142,6 +142,15 @@ def overexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return (np.clip(lin, 0, 1) ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
 
 
+def underexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """The photo taken 1-2.5 stops too dark (a dim room, a phone metering a lamp in view): linear light (the sRGB
+    curve taken as a 2.2 power) halved per stop, then the sensor's noise, 1.5-4 levels, which a dark photo shows."""
+    gain = 2 ** -rng.uniform(1.0, 2.5)
+    lin = (img.astype(np.float32) / 255) ** 2.2 * gain
+    dark = lin ** (1 / 2.2) * 255 + rng.normal(0, rng.uniform(1.5, 4.0), img.shape)
+    return np.clip(dark + 0.5, 0, 255).astype(np.uint8)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
@@ -183,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                          "hard, one of them (its own stream; code apart from the training crops' _phone)")
     ap.add_argument("--bright", action="store_true",
                     help="each photo overexposed by 0.6-1.6 stops and clipped (its own stream)")
+    ap.add_argument("--dark", action="store_true",
+                    help="each photo underexposed by 1-2.5 stops, with the noise that shows then (its own stream)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -196,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     bulb = np.random.default_rng(args.seed + 5_000_003)  # and for --lamp
     camera = np.random.default_rng(args.seed + 6_000_003)  # and for --phone
     exposure = np.random.default_rng(args.seed + 7_000_003)  # and for --bright
+    dim = np.random.default_rng(args.seed + 8_000_003)  # and for --dark
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -220,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
             img = phone_processing(camera, img)
         if args.bright:
             img = overexposed(exposure, img)
+        if args.dark:
+            img = underexposed(dim, img)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")
