@@ -111,23 +111,15 @@ def test_low_res_softens_fine_detail_but_keeps_the_crop_size():
     assert np.array_equal(stripes[:, 1::2], np.zeros_like(stripes[:, 1::2]))  # the input is not changed in place
 
 
-def test_glare_off_leaves_the_crops_and_the_random_stream_alone():
-    # --glare 0 (the default, and every recipe but the glare stage) trains exactly as before it existed
-    from training.train import _glare
+@pytest.mark.parametrize("name", ["_glare", "_phone", "_bright"])
+def test_a_crop_change_at_share_0_leaves_the_crops_and_the_random_stream_alone(name: str):
+    # --glare 0, --phone 0, --bright 0 (the defaults, and every recipe but the stage that sets one) train exactly
+    # as before the change existed
+    import training.train
 
     crops = np.random.default_rng(5).integers(0, 256, (4, 64, 48, 3), dtype=np.uint8)
     a, b = np.random.default_rng(1), np.random.default_rng(1)
-    assert _glare(a, crops, 0.0) is crops
-    assert a.random() == b.random()
-
-
-def test_phone_off_leaves_the_crops_and_the_random_stream_alone():
-    # --phone 0 (every recipe but the phone stage) trains exactly as before it existed
-    from training.train import _phone
-
-    crops = np.random.default_rng(5).integers(0, 256, (4, 64, 48, 3), dtype=np.uint8)
-    a, b = np.random.default_rng(1), np.random.default_rng(1)
-    assert _phone(a, crops, 0.0) is crops
+    assert getattr(training.train, name)(a, crops, 0.0) is crops
     assert a.random() == b.random()
 
 
@@ -152,16 +144,6 @@ def test_the_phone_stage_is_the_reds_stage_with_crops_processed_as_by_a_phone_an
     assert phone["phone"] == 0.4 and reds["phone"] == 0.0
     assert {k: v for k, v in phone.items() if k != "phone"} == {k: v for k, v in reds.items() if k != "phone"}
     assert OUTPUTS["phone"] == "classifier" and CONTINUES["phone"] == "classifier.pt" and "phone" in OPTIONAL
-
-
-def test_bright_off_leaves_the_crops_and_the_random_stream_alone():
-    # --bright 0 (every recipe but the bright and camera stages) trains exactly as before it existed
-    from training.train import _bright
-
-    crops = np.random.default_rng(5).integers(0, 256, (4, 64, 48, 3), dtype=np.uint8)
-    a, b = np.random.default_rng(1), np.random.default_rng(1)
-    assert _bright(a, crops, 0.0) is crops
-    assert a.random() == b.random()
 
 
 def test_an_overexposed_crop_burns_its_face_out_and_keeps_its_ink_dark():
