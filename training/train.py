@@ -274,7 +274,7 @@ def _phone(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
 
 def _bright(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     """A share p of the crops overexposed: scaled by 1.15-1.8 and clipped, so a white face burns out flat and pale
-    circles and bamboo fade towards it (a phone metering a dark cloth; a probe in session 23: won hands 1.5 times too
+    circles and bamboo fade towards it (a phone metering a dark cloth; session 22's probe: won hands 1.5 times too
     bright read 54 of 100 whole hands against 85, most of the loss misreads)."""
     if p <= 0:
         return x
