@@ -34,6 +34,12 @@ class InvalidRequestError(CompanionError):
     code = "invalid_request"
 
 
+class PhotoGoneError(CompanionError):
+    """A request names a photo by the id an earlier answer gave it, and the server no longer holds it."""
+
+    code = "photo_gone"
+
+
 class NotCompleteError(CompanionError):
     """The tiles do not form a winning hand."""
 

@@ -211,6 +211,7 @@ def photo_server(tmp_path, monkeypatch):
     module.save_checked_photo = save_checked_photo
     monkeypatch.setitem(sys.modules, "companion.vision", module)
     app = create_app({"INSTANCE_PATH": str(tmp_path / "instance")})
+    module.app = app  # a test may make the server forget the photos it holds
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -271,6 +272,43 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert [t["tile"] for t in label["tiles"]] == ["2m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s",
                                                        "6s", "7s", "8s", "9s"]
         assert label["request"] == {"hand": "2m3m4m5p6p7p3s3s4s5s6s7s8s9s", "win_tile": "9s"}  # the stand-in's, re-read
+
+
+def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost_it(photo_server):
+    # the photo goes up with the first reading; the correction, the reading with it and the photo kept name it by
+    # the id the answer gave (companion.web.held_photos). A server that lost it (restarted) answers photo_gone, and
+    # the page sends the photo again, once
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    from companion.tiles import parse_tiles
+    from companion.web.held_photos import HeldPhotos
+
+    base, saved, tmp_path, vision = photo_server
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    from flask import request
+
+    uploads: list[str] = []  # the requests that carried the photo itself, as the server saw them
+    vision.app.before_request(lambda: uploads.append(request.path.rsplit("/", 1)[-1]) if "image" in request.files else None)
+    with _photo_dialog(sync_api, base, "Bob", None, discarder="Cid") as page:
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".tilebox.unsure")
+        with page.expect_response("**/api/corrections") as corrected:
+            _correct(page, 0, "2m")
+        assert corrected.value.status == 201 and saved == [((10, 20, 50, 80), "2m")]
+        assert uploads == ["recognize"]
+        vision.app.extensions["held_photos"] = HeldPhotos()  # as after a restart: no photo held
+        with page.expect_response("**/api/photos") as kept:
+            page.click("#photo-overlay .primary")
+        assert kept.value.status == 201
+        page.wait_for_selector("#photo-overlay", state="detached")
+        assert parse_tiles(page.input_value("#dialog .winner-block input >> nth=0")) == parse_tiles("234m567p33s456s789s")
+    # the reading with the correction was refused (photo_gone) and sent again with the photo; the photo kept after
+    # it was named by id again
+    assert uploads == ["recognize", "recognize"]
+    assert vision.reads == [(None, None), ({0: "2m"}, 0)]
 
 
 def _new_game(base: str) -> str:

@@ -8,6 +8,7 @@ tenpai and noten players."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 import types
 
@@ -305,6 +306,60 @@ def test_recognize_decodes_the_photo_and_returns_the_tiles(client, fake_vision):
     body = r.get_json()
     assert body["tiles"][0]["tile"] == "5m" and (body["width"], body["height"]) == (60, 40)
     assert fake_vision["shape"] == (40, 60, 3)
+
+
+def test_a_photo_read_once_is_named_by_its_id_after_that_and_not_sent_again(client, fake_vision, tmp_path):
+    import hashlib
+
+    photo = _png()
+    first = client.post("/api/recognize", data={"image": (io.BytesIO(photo), "hand.png")},
+                        content_type="multipart/form-data").get_json()
+    assert first["photo_id"] == hashlib.sha256(photo).hexdigest()
+    del fake_vision["shape"]
+    # read again (a tile put back), a corrected tile kept, the checked photo kept: each by the id alone
+    again = client.post("/api/recognize", data={"image_id": first["photo_id"], "turned": "0"},
+                        content_type="multipart/form-data")
+    assert again.status_code == 200, again.get_json()
+    assert fake_vision["shape"] == (40, 60, 3) and again.get_json()["photo_id"] == first["photo_id"]
+    r = client.post("/api/corrections", data={"image_id": first["photo_id"], "tile": "3m", "box": "1,2,30,38"},
+                    content_type="multipart/form-data")
+    assert r.status_code == 201 and fake_vision["saved"][-1][:3] == ((40, 60, 3), [1, 2, 30, 38], "3m")
+    label = json.dumps({"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "sideways": False}]})
+    r = client.post("/api/photos", data={"image_id": first["photo_id"], "label": label},
+                    content_type="multipart/form-data")
+    assert r.status_code == 201
+    [kept] = [f for f in (tmp_path / "instance" / "photos").iterdir() if f.suffix != ".json"]
+    assert cv2.imread(str(kept)).shape == (40, 60, 3)
+    # a second photo of the dora indicators is named by its own id
+    wall = cv2.imencode(".png", np.full((30, 50, 3), 90, np.uint8))[1].tobytes()
+    both = client.post("/api/recognize", data={"image_id": first["photo_id"], "dora": (io.BytesIO(wall), "wall.png")},
+                       content_type="multipart/form-data").get_json()
+    assert both["dora_id"] == hashlib.sha256(wall).hexdigest()
+    r = client.post("/api/recognize", data={"image_id": first["photo_id"], "dora_id": both["dora_id"]},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200 and r.get_json()["dora_id"] == both["dora_id"]
+
+
+def test_a_photo_no_longer_held_is_asked_for_again(client, fake_vision):
+    err = _error(client.post("/api/recognize", data={"image_id": "0" * 64}, content_type="multipart/form-data"),
+                 400, "photo_gone")
+    assert err["field"] == "image" and 'send it again in "image"' in err["error"]
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png"), "dora_id": "1" * 64},
+                             content_type="multipart/form-data"), 400, "photo_gone")
+    assert err["field"] == "dora"
+
+
+def test_the_held_photos_drop_the_oldest_past_their_count_or_their_bytes():
+    from companion.web.held_photos import HeldPhotos, photo_id
+
+    held = HeldPhotos(max_photos=2, max_bytes=10)
+    a, b, c = held.put(b"aaa"), held.put(b"bbb"), held.put(b"ccc")  # three photos, two held: a goes
+    assert a == photo_id(b"aaa") and held.get(a) is None and held.get(b) == b"bbb" and held.get(c) == b"ccc"
+    assert held.get(b) == b"bbb"  # b read last: now c is the oldest
+    held.put(b"dddddd")  # 3 + 6 bytes held would be 12 with c: over 10, so c goes too
+    assert held.get(c) is None and held.get(b) == b"bbb" and held.get(photo_id(b"dddddd")) == b"dddddd"
+    big = HeldPhotos(max_photos=2, max_bytes=4)
+    assert big.get(big.put(b"0123456789")) == b"0123456789"  # one photo larger than the limit is still held
 
 
 def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):

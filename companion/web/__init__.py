@@ -51,6 +51,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(config)
     app.json.sort_keys = False
+    from companion.web.held_photos import HeldPhotos
+
+    app.extensions["held_photos"] = HeldPhotos()  # the photos sent last, named by id in the requests after
     os.makedirs(app.instance_path, exist_ok=True)
 
     from companion.web import api, pages

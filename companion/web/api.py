@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import CompanionError, InvalidRequestError
+from companion.errors import CompanionError, InvalidRequestError, PhotoGoneError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -250,12 +250,28 @@ def settle_classical():  # noqa: ANN201
 def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
     """The uploaded photo decoded to a BGR array; a clear 400 for anything that is not an image, naming the form
     field ("field" in the answer), so that a page with two photos (the hand and the dora indicators) knows which
-    one to ask for again."""
+    one to ask for again. Instead of the file, the form may name a photo sent before by the id an answer gave it
+    (field "image_id" for "image", "dora_id" for "dora"; companion.web.held_photos); one no longer held gives the
+    code "photo_gone"."""
     upload = request.files.get(field)
+    if upload is None and request.form.get(f"{field}_id"):
+        photo_id = request.form[f"{field}_id"]
+        data = current_app.extensions["held_photos"].get(photo_id)
+        if data is None:
+            raise PhotoGoneError(f"the photo {photo_id[:12]}... is no longer held by the server (restarted, or many "
+                                 f'photos since): send it again in "{field}"', field=field)
+        return _decoded(data, "", field), data
     if upload is None:
         raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"', field=field)
-    what = "the dora photo" if field == "dora" else "the uploaded file"
     data = upload.read()
+    image = _decoded(data, upload.filename or "", field)
+    current_app.extensions["held_photos"].put(data)
+    return image, data
+
+
+def _decoded(data: bytes, filename: str, field: str) -> Any:
+    """The photo's bytes decoded to a BGR array, or the clear 400 of :func:`_uploaded_image`."""
+    what = "the dora photo" if field == "dora" else "the uploaded file"
     if not data:
         raise InvalidRequestError(f"{what} is empty", field=field)
     import cv2
@@ -265,11 +281,11 @@ def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
     if image is None:
         from companion.photo_files import HEIF_HINT, is_heif
 
-        name = f"{what} ({upload.filename})" if upload.filename else what
+        name = f"{what} ({filename})" if filename else what
         if is_heif(data[:16]):
             raise InvalidRequestError(f"{name} is {HEIF_HINT}", field=field)
         raise InvalidRequestError(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", field=field)
-    return image, data
+    return image
 
 
 def _corrections_of_a_reading() -> dict:
@@ -322,9 +338,11 @@ def _model_missing(exc: Exception) -> ApiError:
 
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
-    image, _ = _uploaded_image()
+    from companion.web.held_photos import photo_id
+
+    image, data = _uploaded_image()
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
-    dora = _uploaded_image("dora")[0] if "dora" in request.files else None
+    dora, dora_data = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, b"")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
     # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none): the
     # photo is read again that way round and the request built from the corrected tiles
@@ -342,6 +360,10 @@ def recognize():  # noqa: ANN201
         height, width = image.shape[:2]
         result.setdefault("width", width)
         result.setdefault("height", height)
+        # the ids to name the photos by in the requests that follow, instead of sending them again
+        result["photo_id"] = photo_id(data)
+        if dora is not None:
+            result["dora_id"] = photo_id(dora_data)
     return jsonify(result)
 
 

@@ -199,11 +199,28 @@
     // far follow their tiles (the same boxes in the new answer); the palette opens on the tile at `focus`
     const boxKey = (box) => box.join(",");
     const sameBox = (a) => (b) => boxKey(a) === boxKey(b);
-    // the photo(s) sent again, read the way round the answer says, with the boxes put back and taken out
-    function readingForm(nextRestore, nextDrop) {
-      const form = new FormData();
-      form.append("image", file);
-      if (doraFile) form.append("dora", doraFile);
+    // the photo (and the dora photo) in a form: named by the ids the server's first answer gave them (it holds
+    // the photos it read last), or, byId false, sent again as files
+    function withPhotos(form, byId, dora = true) {
+      if (byId && result.photo_id) form.append("image_id", result.photo_id); else form.append("image", file);
+      if (dora && doraFile) {
+        if (byId && result.dora_id) form.append("dora_id", result.dora_id); else form.append("dora", doraFile);
+      }
+      return form;
+    }
+    // a POST naming the photos by id; where the server no longer holds them (restarted, many photos since), the
+    // same request with the photos sent again
+    async function postPhotos(path, build) {
+      try {
+        return await C.api("POST", path, undefined, { form: build(true) });
+      } catch (err) {
+        if (!err.data || err.data.code !== "photo_gone") throw err;
+        return C.api("POST", path, undefined, { form: build(false) });
+      }
+    }
+    // the photo(s) read again, the way round the answer says, with the boxes put back and taken out
+    function readingForm(nextRestore, nextDrop, byId) {
+      const form = withPhotos(new FormData(), byId);
       form.append("turned", String(result.turned || 0));
       if (nextRestore.length) form.append("restore", JSON.stringify(nextRestore));
       if (nextDrop.length) form.append("drop", JSON.stringify(nextDrop));
@@ -213,7 +230,7 @@
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
       let again;
       try {
-        again = await C.api("POST", "/api/recognize", undefined, { form: readingForm(nextRestore, nextDrop) });
+        again = await postPhotos("/api/recognize", (byId) => readingForm(nextRestore, nextDrop, byId));
       } catch (err) { C.toast(err.message, true); return; }
       restore = nextRestore;
       drop = nextDrop;
@@ -249,12 +266,15 @@
           fixes[i] = code;
           drawBoxes(img);
           scored.replaceChildren();
-          const form = new FormData();
-          form.append("image", file);
-          form.append("tile", code);
-          form.append("box", result.tiles[i].box.join(","));
-          form.append("sideways", result.tiles[i].sideways ? "true" : "false");
-          try { await C.api("POST", "/api/corrections", undefined, { form }); } catch (err) { C.toast(err.message, true); }
+          const tile = result.tiles[i];
+          const correction = (byId) => {
+            const form = withPhotos(new FormData(), byId, false);
+            form.append("tile", code);
+            form.append("box", tile.box.join(","));
+            form.append("sideways", tile.sideways ? "true" : "false");
+            return form;
+          };
+          try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
         } }, tileFace(code))),
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
@@ -281,9 +301,12 @@
     async function requestToScore() {
       let req = result.request;
       if (Object.keys(fixes).length) {
-        const form = readingForm(restore, drop);
-        form.append("fixes", JSON.stringify(fixes));
-        req = (await C.api("POST", "/api/recognize", undefined, { form })).request;
+        const corrected = (byId) => {
+          const form = readingForm(restore, drop, byId);
+          form.append("fixes", JSON.stringify(fixes));
+          return form;
+        };
+        req = (await postPhotos("/api/recognize", corrected)).request;
       }
       return req;
     }
@@ -295,10 +318,12 @@
       const tiles = result.tiles.map((tile, i) => ({ tile: fixes[i] || tile.tile, box: tile.box, sideways: tile.sideways }));
       // the request only where the photo holds all of it (no indicators from a second photo)
       const label = req && !doraFile ? { tiles, request: req } : { tiles };
-      const form = new FormData();
-      form.append("image", file);
-      form.append("label", JSON.stringify(label));
-      C.api("POST", "/api/photos", undefined, { form }).catch((err) => console.warn("photo not kept:", err.message));
+      const keep = (byId) => {
+        const form = withPhotos(new FormData(), byId, false);
+        form.append("label", JSON.stringify(label));
+        return form;
+      };
+      postPhotos("/api/photos", keep).catch((err) => console.warn("photo not kept:", err.message));
     }
 
     // the tiles into the win entry: the hand with its winning tile last (the entry's convention), melds, dora
