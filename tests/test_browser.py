@@ -494,6 +494,16 @@ def test_score_by_photo_of_an_overexposed_hand_asks_for_another_photo(server, tm
         page.wait_for_selector(".tilebox")
         status = page.text_content("#photo-overlay p.grow")
         assert status.startswith(words), status
+        assert page.locator(".dora-strip .error").count() == 0
+        # the fixture as taken, then the burnt photo as its dora photo: the dora strip says so, the hand is fine
+        page.set_input_files("[data-photo-input]", str(fixture))
+        done = "Tap a tile to correct it." if lang == "en" else "Stein antippen, um ihn zu korrigieren."  # read through
+        page.wait_for_function("([w, done]) => { const t = document.querySelector('#photo-overlay p.grow').textContent;"
+                               " return !t.startsWith(w) && t.endsWith(done); }", arg=[words, done])
+        page.set_input_files("[data-dora-input]", str(tmp_path / "bright.png"))
+        page.wait_for_selector(".dora-strip .error")
+        assert ("too bright" if lang == "en" else "zu hell") in page.text_content(".dora-strip .error")
+        assert not page.text_content("#photo-overlay p.grow").startswith(words)
 
 
 def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):

@@ -418,6 +418,10 @@ def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest
     cv2.imwrite(str(photo), burnt)
     assert main(["recognize", "--json", str(photo)]) == 0
     assert json.loads(capsys.readouterr().out)["overexposed"] == result["overexposed"]
+    # the burnt one as the dora photo beside the fixture as taken: the dora photo is the one said to be too bright
+    result = recognize_image(image, burnt)
+    assert "overexposed" not in result and result["dora_photo"]["overexposed"] >= OVEREXPOSED
+    assert "the dora photo is too bright: " in result["reason"] and "the photo is too bright" not in result["reason"]
 
 
 @pytest.mark.parametrize("name", ["table_wall"])

@@ -877,12 +877,16 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
-    burnt = burnt_share(image_bgr, [t["box"] for t in tiles if t["tile"] != "x"])
     too_bright = ""
-    if burnt >= OVEREXPOSED:
-        result["overexposed"] = round(burnt, 2)
-        too_bright = (f"the photo is too bright: {burnt:.0%} of a typical tile face is burnt out white, where ink may "
-                      "be lost; take it again with less light (on a phone or tablet: tap a tile to set the exposure)")
+    for photo, where, answer in ((image_bgr, "photo", result), (dora_image, "dora photo", result.get("dora_photo"))):
+        if answer is None:
+            continue
+        burnt = burnt_share(photo, [t["box"] for t in answer["tiles"] if t["tile"] != "x"])
+        if burnt >= OVEREXPOSED:
+            answer["overexposed"] = round(burnt, 2)
+            too_bright = "; ".join(n for n in (too_bright, (
+                f"the {where} is too bright: {burnt:.0%} of a typical tile face is burnt out white, where ink may be "
+                "lost; take it again with less light (on a phone or tablet: tap a tile to set the exposure)")) if n)
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
                     "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"
                     if reading.dropped else "")

@@ -130,6 +130,7 @@
       if (result.dora_photo) {
         const faces = result.dora_photo.tiles.map((tile) => tile.tile).filter((code) => code !== "x");
         doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
+        if (result.dora_photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
       describe();
