@@ -247,26 +247,25 @@ def settle_classical():  # noqa: ANN201
                     "transfers": transfers(values, winner, east)})
 
 
-def _uploaded_image(field: str = "image") -> tuple[Any, bytes]:
+def _uploaded_image(field: str = "image") -> tuple[Any, str]:
     """The uploaded photo decoded to a BGR array; a clear 400 for anything that is not an image, naming the form
     field ("field" in the answer), so that a page with two photos (the hand and the dora indicators) knows which
     one to ask for again. Instead of the file, the form may name a photo sent before by the id an answer gave it
     (field "image_id" for "image", "dora_id" for "dora"; companion.web.held_photos); one no longer held gives the
-    code "photo_gone"."""
+    code "photo_gone". Returns the array and the id the photo is held by."""
     upload = request.files.get(field)
     if upload is None and request.form.get(f"{field}_id"):
-        photo_id = request.form[f"{field}_id"]
-        data = current_app.extensions["held_photos"].get(photo_id)
+        held_id = request.form[f"{field}_id"]
+        data = current_app.extensions["held_photos"].get(held_id)
         if data is None:
-            raise PhotoGoneError(f"the photo {photo_id[:12]}... is no longer held by the server (restarted, or many "
+            raise PhotoGoneError(f"the photo {held_id[:12]}... is no longer held by the server (restarted, or many "
                                  f'photos since): send it again in "{field}"', field=field)
-        return _decoded(data, "", field), data
+        return _decoded(data, "", field), held_id
     if upload is None:
         raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"', field=field)
     data = upload.read()
     image = _decoded(data, upload.filename or "", field)
-    current_app.extensions["held_photos"].put(data)
-    return image, data
+    return image, current_app.extensions["held_photos"].put(data)
 
 
 def _decoded(data: bytes, filename: str, field: str) -> Any:
@@ -338,11 +337,9 @@ def _model_missing(exc: Exception) -> ApiError:
 
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
-    from companion.web.held_photos import photo_id
-
-    image, data = _uploaded_image()
+    image, image_id = _uploaded_image()
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
-    dora, dora_data = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, b"")
+    dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
     # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none): the
     # photo is read again that way round and the request built from the corrected tiles
@@ -361,9 +358,9 @@ def recognize():  # noqa: ANN201
         result.setdefault("width", width)
         result.setdefault("height", height)
         # the ids to name the photos by in the requests that follow, instead of sending them again
-        result["photo_id"] = photo_id(data)
+        result["photo_id"] = image_id
         if dora is not None:
-            result["dora_id"] = photo_id(dora_data)
+            result["dora_id"] = dora_id
     return jsonify(result)
 
 
