@@ -134,20 +134,23 @@ def coloured_light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return np.clip(img.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(np.uint8)
 
 
+def _exposed(img: np.ndarray, stops: float) -> np.ndarray:
+    """The photo (float 0-255) as if exposed ``stops`` more (or less): linear light (the sRGB curve taken as a 2.2
+    power) doubled per stop, clipped at white."""
+    lin = (img.astype(np.float32) / 255) ** 2.2 * 2 ** stops
+    return np.clip(lin, 0, 1) ** (1 / 2.2) * 255
+
+
 def overexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """The photo taken 0.6-1.6 stops too bright (a phone metering a dark cloth): the light doubled per stop in linear
-    light (the sRGB curve taken as a 2.2 power), then clipped, so white faces burn out and pale inks fade."""
-    gain = 2 ** rng.uniform(0.6, 1.6)
-    lin = (img.astype(np.float32) / 255) ** 2.2 * gain
-    return (np.clip(lin, 0, 1) ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
+    """The photo taken 0.6-1.6 stops too bright (a phone metering a dark cloth): white faces burn out and pale inks
+    fade."""
+    return (_exposed(img, rng.uniform(0.6, 1.6)) + 0.5).astype(np.uint8)
 
 
 def underexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """The photo taken 1-2.5 stops too dark (a dim room, a phone metering a lamp in view): linear light (the sRGB
-    curve taken as a 2.2 power) halved per stop, then the sensor's noise, 1.5-4 levels, which a dark photo shows."""
-    gain = 2 ** -rng.uniform(1.0, 2.5)
-    lin = (img.astype(np.float32) / 255) ** 2.2 * gain
-    dark = lin ** (1 / 2.2) * 255 + rng.normal(0, rng.uniform(1.5, 4.0), img.shape)
+    """The photo taken 1-2.5 stops too dark (a dim room, a phone metering a lamp in view), with the sensor's noise,
+    1.5-4 levels, which a dark photo shows."""
+    dark = _exposed(img, -rng.uniform(1.0, 2.5)) + rng.normal(0, rng.uniform(1.5, 4.0), img.shape)
     return np.clip(dark + 0.5, 0, 255).astype(np.uint8)
 
 
