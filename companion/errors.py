@@ -34,6 +34,15 @@ class InvalidRequestError(CompanionError):
     code = "invalid_request"
 
 
+class PhotoFileError(InvalidRequestError):
+    """An uploaded photo that cannot be read, with a code for each reason, so that the page can say it in its own
+    language: "photo_empty", "photo_heic" (an iPhone's own format) or "photo_unreadable" (no image at all)."""
+
+    def __init__(self, message: str, code: str, field: str | None = None) -> None:
+        super().__init__(message, field=field)
+        self.code = code
+
+
 class PhotoGoneError(CompanionError):
     """A request names a photo by the id an earlier answer gave it, and the server no longer holds it."""
 

@@ -429,6 +429,29 @@ def test_score_by_photo_drops_a_dora_photo_that_is_no_image_and_reads_the_hand(p
         assert len(vision.reads) == 2
 
 
+def test_score_by_photo_says_in_german_why_a_file_cannot_be_read(photo_server):
+    # the server names the fault in English with a code; the German page says it in German, the hand photo's
+    # in the status line and the dora photo's in the dora strip
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    base, _, tmp_path, vision = photo_server
+    heic, empty, photo = tmp_path / "IMG_0042.HEIC", tmp_path / "wall.jpg", tmp_path / "hand.jpg"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))  # an iPhone photo's start
+    empty.write_bytes(b"")
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    with _photo_dialog(sync_api, base, "Bob", heic, lang="de") as page:
+        page.wait_for_selector("#photo-overlay .error")
+        said = page.text_content("#photo-overlay")
+        assert "HEIC-Format des iPhones" in said and "Maximale Kompatibilität" in said and "HEIC photo" not in said
+        page.set_input_files("[data-dora-input]", str(empty))
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".dora-strip .error")
+        assert page.text_content(".dora-strip") == "Foto der Dora-Anzeiger: Die Datei ist leer."
+        assert page.locator(".tilebox").count() == 14 and len(vision.reads) == 1
+
+
 def test_score_by_photo_leaves_the_labels_off_tiles_drawn_too_small_for_them(photo_server):
     # the stand-in's boxes are 40 px wide: on a 660 px photo they are drawn wider than their labels, on a 4000 px
     # one (the same boxes, a far photo) about a sixth as wide, where the labels would cover each other

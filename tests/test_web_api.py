@@ -366,7 +366,7 @@ def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(b"%PDF-1.4 not a photo"), "scan.pdf")},
                              content_type="multipart/form-data"), 400)
     assert "scan.pdf" in err["error"]
-    assert err["field"] == "image"
+    assert err["field"] == "image" and err["code"] == "photo_unreadable"  # the page says it in German by the code
     _error(client.post("/api/recognize", data={}, content_type="multipart/form-data"), 400)
     assert "shape" not in fake_vision
 
@@ -378,13 +378,13 @@ HEIC_START = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
 def test_an_iphone_heic_photo_is_named_and_the_answer_says_how_to_send_jpeg(client, fake_vision):
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(HEIC_START), "IMG_0042.HEIC")},
                              content_type="multipart/form-data"), 400)
-    assert err["field"] == "image"
+    assert err["field"] == "image" and err["code"] == "photo_heic"
     assert "IMG_0042.HEIC" in err["error"] and "HEIC photo" in err["error"] and "send it as JPEG" in err["error"]
     # AVIF shares the box but not the brand: OpenCV reads AVIF, so an undecodable one is only "not an image"
     avif = HEIC_START.replace(b"ftypheic", b"ftypavif")
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(avif), "x.avif")},
                              content_type="multipart/form-data"), 400)
-    assert "HEIC" not in err["error"] and "not an image" in err["error"]
+    assert "HEIC" not in err["error"] and "not an image" in err["error"] and err["code"] == "photo_unreadable"
 
 
 def test_a_dora_photo_that_is_no_image_is_named_as_the_one_at_fault(client, fake_vision):
@@ -396,7 +396,7 @@ def test_a_dora_photo_that_is_no_image_is_named_as_the_one_at_fault(client, fake
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png"),
                                                      "dora": (io.BytesIO(b""), "wall.jpg")},
                              content_type="multipart/form-data"), 400)
-    assert err["field"] == "dora" and "empty" in err["error"]
+    assert err["field"] == "dora" and "empty" in err["error"] and err["code"] == "photo_empty"
     assert "shape" not in fake_vision  # nothing was read
 
 
@@ -487,7 +487,7 @@ def test_upload_over_the_limit_is_413_json(tmp_path):
     app = create_app({"INSTANCE_PATH": str(tmp_path), "MAX_CONTENT_LENGTH": 1000})
     r = app.test_client().post("/api/recognize", data={"image": (io.BytesIO(b"x" * 5000), "big.jpg")},
                                content_type="multipart/form-data")
-    _error(r, 413)
+    assert _error(r, 413)["code"] == "request_entity_too_large"  # the German page's key is error_<code>
 
 
 def test_unexpected_failure_answers_json_without_a_traceback(client, monkeypatch):

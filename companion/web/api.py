@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import CompanionError, InvalidRequestError, PhotoGoneError
+from companion.errors import CompanionError, InvalidRequestError, PhotoFileError, PhotoGoneError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -272,7 +272,7 @@ def _decoded(data: bytes, filename: str, field: str) -> Any:
     """The photo's bytes decoded to a BGR array, or the clear 400 of :func:`_uploaded_image`."""
     what = "the dora photo" if field == "dora" else "the uploaded file"
     if not data:
-        raise InvalidRequestError(f"{what} is empty", field=field)
+        raise PhotoFileError(f"{what} is empty", "photo_empty", field=field)
     import cv2
     import numpy as np
 
@@ -282,8 +282,9 @@ def _decoded(data: bytes, filename: str, field: str) -> Any:
 
         name = f"{what} ({filename})" if filename else what
         if is_heif(data[:16]):
-            raise InvalidRequestError(f"{name} is {HEIF_HINT}", field=field)
-        raise InvalidRequestError(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", field=field)
+            raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field)
+        raise PhotoFileError(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", "photo_unreadable",
+                             field=field)
     return image
 
 
