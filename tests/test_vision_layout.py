@@ -235,6 +235,28 @@ def test_a_box_above_the_hand_less_than_half_as_tall_as_its_tiles_is_no_dora_ind
     assert req == {**HAND_REQUEST, "dora_indicators": ["2p"]} and note == ""
 
 
+def test_a_box_above_the_hand_of_less_than_two_fifths_of_its_tiles_size_is_no_dora_indicator():
+    # a die right above the hand, its one pip read as 1p: 18 x 26 against the hand's 30 x 40 tiles, 468 of 1200
+    # (0.39, under DORA_SMALL 0.4) though over half as tall (0.65). The indicator beside it, further away and
+    # 21 x 29 (609, 0.51), stays; alone, the die leaves no dora row
+    hand = row(HAND)
+    dora = row("4s", x=20, bottom=100)
+    dora[0].box = (20.0, 71.0, 41.0, 100.0)
+    die = Det(box=(90.0, 74.0, 108.0, 100.0), sideways=False, tile="1p", confidence=0.95)
+    req, note = request_of(dora + [die] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["4s"]}
+    assert note == "1 box(es) above the hand left out, less than 40% of the size of its tiles: no dora indicator (a die?)"
+    assert [dora[0].part, die.part] == ["dora", "left out"]
+    req, note = request_of([die] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": []} and "(a die?)" in note
+    die.box = (90.0, 73.0, 108.0, 100.0)  # 18 x 27 = 486, 0.405: an indicator
+    req, note = request_of([die] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["1p"]} and note == ""
+    die.box, die.checked = (90.0, 74.0, 108.0, 100.0), True  # the player says it is a tile
+    req, note = request_of([die] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["1p"]}
+
+
 def test_a_point_stick_piece_does_not_turn_five_indicators_into_discards():
     # five indicators are the most a dora row holds (DORA_ROW_MAX); the stick's piece lying among them, 18 high
     # against the hand's 40, is not counted as a sixth face

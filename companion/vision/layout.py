@@ -27,6 +27,7 @@ ROW_DY = 0.45  # bottom edges further apart than this many tile heights are diff
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
 DORA_GAP_MAX = 4.0  # a row further above the hand than this many of its tile heights gives no dora (_rows_kept)
 DORA_LOW = 0.5  # a box in the dora row less tall than this many of the hand's tile heights is no tile (_too_low)
+DORA_SMALL = 0.4  # a box in the dora row of less than this share of a hand tile's box is no tile (_too_small)
 STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are no hand: a die, a tile set aside
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
@@ -391,6 +392,8 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     # boxes right above the hand far lower than its tiles are taken out of that row before it is judged (counted
     # as faces, their table line measured): a row of nothing else is no row
     low = _too_low(rows[-1], rows[-2]) if len(rows) > 1 else []
+    small = [d for d in _too_small(rows[-1], rows[-2]) if all(d is not x for x in low)] if len(rows) > 1 else []
+    low += small
     if low:
         above = [kept_g for g in rows[-2] if (kept_g := [d for d in g if all(d is not x for x in low)])]
         rows = rows[:-2] + [above] * bool(above) + rows[-1:]
@@ -402,10 +405,14 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
                 d.part = part
     for d in low:
         d.part = "left out"
-    if low:
-        pieces = (f"{len(low)} box(es) above the hand left out, less than half as tall as its tiles: no dora "
-                  "indicator (a point stick?)")
+    if len(low) > len(small):
+        pieces = (f"{len(low) - len(small)} box(es) above the hand left out, less than half as tall as its tiles: no "
+                  "dora indicator (a point stick?)")
         note = f"{note}; {pieces}" if note else pieces
+    if small:
+        dice = (f"{len(small)} box(es) above the hand left out, less than {DORA_SMALL:.0%} of the size of its tiles: "
+                "no dora indicator (a die?)")
+        note = f"{note}; {dice}" if note else dice
     if stray:
         n = sum(len(g) for r in groups_by_row[-stray:] for g in r)
         below = (f"{n} tile(s) below the hand row left out, too few for a hand (a die, a point stick, a tile set "
@@ -432,6 +439,17 @@ def _too_low(hand: list[list[Det]], above: list[list[Det]]) -> list[Det]:
     height = _hand_height(_standing(hand))
     return [d for g in above for d in g
             if not (d.checked or d.restored) and d.box[3] - d.box[1] < DORA_LOW * height]
+
+
+def _too_small(hand: list[list[Det]], above: list[list[Det]]) -> list[Det]:
+    """The boxes of the dora row whose area is less than DORA_SMALL of a hand tile's box (its median width times
+    its median height). A die's top is about 15 mm square, a tile's face about 20 x 27 mm: 0.42 of it, and a die
+    lying right above the hand is read as 1p by its one pip. On the evaluation photos the dora indicators were
+    0.42 of the hand's tile box or more (0.5% under 0.49), the dice read as dora 0.24-0.43 (models/TRAINING-LOG.md,
+    "A die above the hand"). A tile the player has corrected or restored stays."""
+    w, h = _tile_size(_standing(hand))
+    return [d for g in above for d in g if not (d.checked or d.restored)
+            and (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) < DORA_SMALL * w * h]
 
 
 def _stray_rows(groups_by_row: list[list[list[Det]]]) -> int:
