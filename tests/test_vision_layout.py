@@ -198,6 +198,24 @@ def test_two_short_rows_below_the_hand_are_left_out_but_a_row_of_three_is_taken_
     assert req is None and "winning tile is not set apart" in reason
 
 
+def test_a_row_of_small_boxes_below_the_hand_is_left_out():
+    # a point stick in front of the hand, its dots read as 1p in four boxes of 16 x 18 (288, 0.24 of the hand's
+    # 30 x 40 = 1200; STRAY_SMALL 0.45): four boxes are more than STRAY_MAX, but nearer the camera tiles look
+    # larger, not smaller, so the row is no hand and the hand is read above it
+    hand = row(HAND)
+    stick = [Det(box=(40.0 + 20 * i, 262.0, 56.0 + 20 * i, 280.0), sideways=False, tile="1p", confidence=0.8)
+             for i in range(4)]
+    req, note = request_of(hand + stick)
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert note == ("4 tile(s) below the hand row left out, too few or too small for a hand (a die, a point stick, "
+                    "a tile set aside?)")
+    assert {d.part for d in stick} == {"left out"}
+    for d in stick:  # 20 x 28 = 560: 0.47 of the hand's tiles, a row of tiles that is read as the hand
+        d.box = (d.box[0], 252.0, d.box[0] + 20, 280.0)
+    req, reason = request_of(hand + stick)
+    assert req is None and "left out" not in reason
+
+
 def test_a_photo_of_short_rows_only_keeps_its_bottom_row_as_the_hand():
     req, reason = request_of(row("1m 2m", bottom=100) + row("3m", bottom=200))
     assert req is None and "not set apart" in reason and "below the hand" not in reason
