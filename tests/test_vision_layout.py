@@ -210,6 +210,11 @@ def test_a_row_of_small_boxes_below_the_hand_is_left_out():
     assert note == ("4 tile(s) below the hand row left out, too few or too small for a hand (a die, a point stick, "
                     "a tile set aside?)")
     assert {d.part for d in stick} == {"left out"}
+    # two sticks, one further down: the lower row is measured against the hand, not the small row above it
+    lower = [Det(box=(300.0 + 20 * i, 342.0, 316.0 + 20 * i, 360.0), sideways=False, tile="1p", confidence=0.8)
+             for i in range(3)]
+    req, note = request_of(hand + stick + lower)
+    assert req == {**HAND_REQUEST, "dora_indicators": []} and note.startswith("7 tile(s) below the hand row left out")
     for d in stick:  # 20 x 28 = 560: 0.47 of the hand's tiles, a row of tiles that is read as the hand
         d.box = (d.box[0], 252.0, d.box[0] + 20, 280.0)
     req, reason = request_of(hand + stick)

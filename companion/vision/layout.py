@@ -29,7 +29,7 @@ DORA_GAP_MAX = 4.0  # a row further above the hand than this many of its tile he
 DORA_LOW = 0.5  # a box in the dora row less tall than this many of the hand's tile heights is no tile (_too_low)
 DORA_SMALL = 0.4  # a box in the dora row of less than this share of a hand tile's box is no tile (_too_small)
 STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are no hand: a die, a tile set aside
-STRAY_SMALL = 0.45  # nor is a bottom row whose boxes are less than this share of the size of the row's above it
+STRAY_SMALL = 0.45  # nor is a bottom row whose boxes are less than this share of the size of a row's above it
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
 SLOPE_MIN_STEPS = 5  # touching steps needed to fit how the pitch changes along a row
@@ -456,16 +456,16 @@ def _too_small(hand: list[list[Det]], above: list[list[Det]]) -> list[Det]:
 def _stray_rows(groups_by_row: list[list[list[Det]]]) -> int:
     """How many rows at the bottom are no hand: rows of at most STRAY_MAX tiles each under a row that holds more
     (no hand is that short, and the layout rules put the dora indicators above the hand), and rows whose boxes
-    are less than STRAY_SMALL of the size of the boxes of the row above (their medians, width times height):
+    are less than STRAY_SMALL of the size of the boxes of any row above (their medians, width times height):
     nearer the camera, tiles look larger, not smaller. Such boxes are things beside the hand (a die whose one
     pip looks like 1p, pieces of a point stick) that the verifier kept; taken for the hand row they left no
     hand to read. The row above them is never left out."""
     sizes = [sum(len(g) for g in r) for r in groups_by_row]
     stray = 0
     while len(groups_by_row) - stray > 1:
-        bottom, above = groups_by_row[-1 - stray], groups_by_row[-2 - stray]
+        bottom, above = groups_by_row[-1 - stray], groups_by_row[:-1 - stray]
         short = sizes[-1 - stray] <= STRAY_MAX and max(sizes[:-1 - stray]) > STRAY_MAX
-        if not short and _box_size(bottom) >= STRAY_SMALL * _box_size(above):
+        if not short and _box_size(bottom) >= STRAY_SMALL * max(_box_size(r) for r in above):
             break
         stray += 1
     return stray
