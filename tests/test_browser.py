@@ -186,6 +186,7 @@ def photo_server(tmp_path, monkeypatch):
     # 14 tiles in a row; the first is really 2m (the stand-in "misreads" it as 1m); a test may lay others
     module.codes = ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
     module.top = 20  # where the row lies in the photo
+    module.not_tiles = []  # boxes taken for no tile (a die, a point stick), drawn dotted
 
     def recognize_image(image, dora=None, fixes=None, turned=None):
         codes = list(module.codes)
@@ -197,7 +198,8 @@ def photo_server(tmp_path, monkeypatch):
                   "sideways": False, "group": 0} for i, c in enumerate(codes)]
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
-        return {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5]}
+        return {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5],
+                **({"not_tiles": module.not_tiles} if module.not_tiles else {})}
 
     def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
@@ -234,6 +236,7 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
 
     base, saved, tmp_path, vision = photo_server
     reads = vision.reads
+    vision.not_tiles = [{"tile": "1p", "box": [640, 40, 655, 55], "confidence": 0.3, "sideways": False}]  # a die
     photo = tmp_path / "hand.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
     req = urllib.request.Request(base + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
@@ -248,7 +251,7 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         page.click('#dialog .tabs .choice[data-value="photo"]')
         page.set_input_files("[data-photo-input]", str(photo))
         page.wait_for_selector(".tilebox.unsure")
-        assert page.locator(".tilebox").count() == 14
+        assert page.locator(".tilebox:not(.not-tile)").count() == 14 and page.locator(".tilebox.not-tile").count() == 1
         assert [page.get_attribute(f".tilebox.unsure >> nth={k}", "data-index") for k in range(2)] == ["0", "5"]
         assert page.locator(".tilebox.unsure").count() == 2
         _correct(page, 0, "2m")
@@ -272,6 +275,8 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert [t["tile"] for t in label["tiles"]] == ["2m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s",
                                                        "6s", "7s", "8s", "9s"]
         assert label["request"] == {"hand": "2m3m4m5p6p7p3s3s4s5s6s7s8s9s", "win_tile": "9s"}  # the stand-in's, re-read
+        # with the die the page showed dotted and the player left so: the verifier's fine-tune learns from it
+        assert label["not_tiles"] == [{"box": [640.0, 40.0, 655.0, 55.0], "sideways": False}]
 
 
 def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost_it(photo_server):

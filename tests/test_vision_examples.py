@@ -39,3 +39,21 @@ def test_a_label_whose_box_leaves_the_photo_keeps_nothing(tmp_path):
     with pytest.raises(InvalidRequestError, match="inside the 800x600 photo"):
         save_checked_photo(image, [{"tile": "1z", "box": [700, 10, 820, 60]}], None, tmp_path / "photos")
     assert not (tmp_path / "photos").exists()
+
+
+def test_boxes_left_as_no_tile_are_kept_scaled_with_the_photo_and_checked(tmp_path):
+    # the page sends what it showed as no tile (a die, a point stick) and the player left so: a fine-tune teaches
+    # the verifier from them. Scaled like the tiles (2048 / 4000 = 0.512); none given, none in the label
+    image = np.full((3000, 4000, 3), 120, np.uint8)
+    photo = save_checked_photo(image, [{"tile": "5p", "box": [1000, 500, 1100, 640]}], None, tmp_path,
+                               [{"box": [2000, 1000, 2040, 1040]}, {"box": [10, 20, 110, 60], "sideways": True}])
+    label = json.loads(photo.with_suffix(".json").read_text())
+    assert label["not_tiles"] == [{"box": [1024.0, 512.0, 1044.5, 532.5], "sideways": False},
+                                  {"box": [5.1, 10.2, 56.3, 30.7], "sideways": True}]
+    plain = save_checked_photo(image, [{"tile": "5p", "box": [1000, 500, 1100, 640]}], None, tmp_path / "plain")
+    assert "not_tiles" not in json.loads(plain.with_suffix(".json").read_text())
+    for bad, said in (({"box": [1, 2, 3, 4]}, "must be a list"), ([{"box": [1, 2, 3]}], "not_tiles 0"), ([{"box": [3900, 10, 4100, 50]}], "inside the 4000x3000"),
+                      ([{"box": [1, 2, 3, 4], "sideways": "yes"}], "true or false")):
+        with pytest.raises(InvalidRequestError, match=said):
+            save_checked_photo(image, [{"tile": "5p", "box": [1000, 500, 1100, 640]}], None, tmp_path / "bad", bad)
+    assert not (tmp_path / "bad").exists()

@@ -238,6 +238,68 @@ def test_finetune_on_photos_checked_on_the_page_trains_on_every_tile_of_them(tmp
         finetune(None, tmp_path / "out")
 
 
+def test_the_shipped_verifier_loads_into_pytorch_as_it_runs_in_onnxruntime():
+    # the verifier ships as ONNX only, its batch norms folded by the export: loaded back for a fine-tune it must
+    # give the logits onnxruntime gives, on crops of a fixture photo and on noise
+    pytest.importorskip("torch")
+    import onnxruntime as ort
+    import torch
+
+    from companion.vision.nets import verifier_from_onnx
+    from companion.vision.pipeline import load_image
+    from companion.vision.preprocess import crop_tile, crops_to_batch
+
+    label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
+    image = load_image(PHOTOS[0])
+    crops = crops_to_batch([crop_tile(image, tuple(t["box"]), t["sideways"]) for t in label["tiles"]])
+    crops = np.concatenate([crops, np.random.default_rng(0).uniform(-0.5, 0.5, (4, *crops.shape[1:]))]).astype(np.float32)
+    want = ort.InferenceSession(str(MODELS / "verifier.onnx")).run(None, {"crops": crops})[0]
+    with torch.no_grad():
+        got = verifier_from_onnx(str(MODELS / "verifier.onnx")).eval()(torch.from_numpy(crops)).numpy()
+    assert np.abs(got - want).max() < 1e-4
+
+
+def test_a_die_the_player_left_as_no_tile_teaches_the_fine_tuned_verifier_to_drop_it(tmp_path: Path, monkeypatch):
+    # issue 4, "adapting to a club's own set": a die with one pip, kept by the shipped models as a 1p tile (in a
+    # folder of its own: the photo is not read exactly). The player marks it as no tile and the page keeps the
+    # photo with it under "not_tiles"; a fine-tune then adapts the verifier too, and the photo reads exactly
+    pytest.importorskip("torch")
+    from companion.vision import pipeline, save_checked_photo
+    from companion.vision.finetune import _finetune_verifier, finetune, load_checked_photos, load_not_tiles
+
+    photo = FIXTURES / "club" / "sticks_die.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    image = pipeline.load_image(photo)
+    first = pipeline.recognize_image(image)
+    on_no_tile = [t for t in first["tiles"] if not any(
+        lt["box"][0] <= (t["box"][0] + t["box"][2]) / 2 <= lt["box"][2]
+        and lt["box"][1] <= (t["box"][1] + t["box"][3]) / 2 <= lt["box"][3] for lt in label["tiles"])]
+    assert len(first["tiles"]) == len(label["tiles"]) + 1 and [t["tile"] for t in on_no_tile] == ["1p"]
+    die = {"box": on_no_tile[0]["box"], "sideways": False}
+    save_checked_photo(image, label["tiles"], label["request"], tmp_path / "photos", [die])
+    kept = json.loads(next((tmp_path / "photos").glob("*.json")).read_text())
+    assert kept["not_tiles"] == [{"box": [float(v) for v in die["box"]], "sideways": False}]
+    things = load_not_tiles(tmp_path / "photos")
+    assert things.shape == (1, 64, 48, 3)
+    report = finetune(None, tmp_path / "out", steps=2, photos=tmp_path / "photos")
+    assert "17 tiles of 1 checked photo(s) and 1 box(es) on them that are no tile" in report
+    assert "verifier: tiles and things told apart" in report and (tmp_path / "out" / "verifier.onnx").exists()
+    # the verifier alone, adapted further, beside the shipped localisers and classifiers
+    models = tmp_path / "models"
+    models.mkdir()
+    for f in MODELS.glob("*.onnx"):
+        if not f.name.startswith("verifier"):
+            (models / f.name).symlink_to(f)
+    (models / "verifier.onnx").write_bytes((MODELS / "verifier.onnx").read_bytes())
+    monkeypatch.setattr(pipeline, "MODELS_DIR", models)
+    _finetune_verifier(load_checked_photos(tmp_path / "photos")[0], things, models, steps=40, seed=0)
+    assert (models / "verifier.base.onnx").read_bytes() == (MODELS / "verifier.onnx").read_bytes()
+    again = pipeline.recognize_image(image)
+    assert [t["tile"] for t in again["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert [t["box"] for t in again["not_tiles"]] == [die["box"]]
+    assert _norm(again["request"]) == _norm(label["request"])
+
+
 # how the photo as taken lies (cv2 rotation of the upright photo), the degrees the recogniser turns it back
 # (clockwise), and where an upright box lies on the photo as taken (w, h: the upright photo's size)
 _TAKEN = {

@@ -11,6 +11,7 @@ import io
 import json
 import sys
 import types
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -528,6 +529,12 @@ def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it
     assert label["tiles"] == [{"tile": "0m", "box": [1.0, 2.0, 11.0, 22.0], "sideways": False},
                               {"tile": "7z", "box": [11.0, 2.0, 31.0, 14.0], "sideways": True}]
     assert label["request"] == CHECKED["request"]
+    assert "not_tiles" not in label
+    # the boxes the page showed as no tile and the player left so come with it, for the verifier's fine-tune
+    r = _keep(client, {**CHECKED, "not_tiles": [{"box": [40, 5, 50, 15], "sideways": False}]})
+    assert r.status_code == 201, r.get_json()
+    kept = json.loads(Path(r.get_json()["saved"]).with_suffix(".json").read_text())
+    assert kept["not_tiles"] == [{"box": [40.0, 5.0, 50.0, 15.0], "sideways": False}]
 
 
 @pytest.mark.parametrize("label, says", [
@@ -539,6 +546,7 @@ def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it
     ({"tiles": [{"tile": "5m", "box": [11, 2, 1, 22]}]}, "inside the 60x40 photo"),
     ({"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "sideways": "yes"}]}, '"sideways"'),
     ({**CHECKED, "request": "123m"}, '"request"'),
+    ({**CHECKED, "not_tiles": [{"box": [40, 5, 70, 15]}]}, "not_tiles 0"),
 ])
 def test_a_photo_with_a_bad_label_is_refused_and_nothing_is_kept(client, fake_vision, tmp_path, label, says):
     err = _error(_keep(client, label), 400, "invalid_request")

@@ -62,18 +62,43 @@ def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
     return out
 
 
-def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, folder: Path) -> Path:
+def checked_not_tiles(things: Any, width: int, height: int) -> list[dict]:
+    """The boxes of a label that are no tiles (a die, a point stick: what the page showed dotted and the player
+    left so), checked: a list of {"box": [x1, y1, x2, y2] inside the photo, "sideways": bool (optional)}; None or
+    absent is none. Raises InvalidRequestError saying what is wrong."""
+    if things is None:
+        return []
+    if not isinstance(things, list):
+        raise InvalidRequestError('"not_tiles" must be a list of {"box": [x1, y1, x2, y2]}')
+    out = []
+    for i, t in enumerate(things):
+        box = t.get("box") if isinstance(t, dict) else None
+        if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
+                and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
+            raise InvalidRequestError(f'not_tiles {i}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
+        sideways = t.get("sideways", False)
+        if not isinstance(sideways, bool):
+            raise InvalidRequestError(f'not_tiles {i}: "sideways" must be true or false')
+        out.append({"box": [float(v) for v in box], "sideways": sideways})
+    return out
+
+
+def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, folder: Path,
+                       not_tiles: Any = None) -> Path:
     """Keep the photo (shrunk to LONG_SIDE) and its checked tiles (boxes in the photo's pixels as given, scaled
-    with it) as ``folder/NAME.jpg`` + ``NAME.json``; the request too where the photo stands for one. The photo is
-    written before its label, and the label by a rename, so that a crash leaves no label without its photo."""
+    with it) as ``folder/NAME.jpg`` + ``NAME.json``; the request too where the photo stands for one, and the boxes
+    that are no tiles (``not_tiles``, :func:`checked_not_tiles`) where given: a fine-tune teaches the verifier
+    from them. The photo is written before its label, and the label by a rename, so that a crash leaves no label
+    without its photo."""
     height, width = image_bgr.shape[:2]
     labelled = checked_tiles(tiles, width, height)
+    things = checked_not_tiles(not_tiles, width, height)
     if request is not None and not isinstance(request, dict):
         raise InvalidRequestError('"request" must be a scoring request (a JSON object) or left out')
     scale = min(1.0, LONG_SIDE / max(width, height))
     if scale < 1.0:
         image_bgr = cv2.resize(image_bgr, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    for t in labelled:
+    for t in labelled + things:
         t["box"] = [round(v * scale, 1) for v in t["box"]]
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -82,6 +107,7 @@ def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, 
     if not cv2.imwrite(str(photo), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, QUALITY]):
         raise OSError(f"could not write {photo}")
     label = {"tiles": labelled, **({"request": request} if request is not None else {}),
+             **({"not_tiles": things} if things else {}),
              "source": "checked on the photo page", "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     partial = folder / f".{stem}.json.part"
     partial.write_text(json.dumps(label, indent=1), encoding="utf-8")

@@ -70,12 +70,32 @@ def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
     return np.stack(crops), np.array(ys, np.int64), photos
 
 
+def load_not_tiles(folder: Path) -> np.ndarray:
+    """The crops of the boxes the kept photos' labels list under "not_tiles" (what the page showed dotted as no
+    tile, a die or a point stick, and the player left so; ``companion.vision.save_checked_photo``), cut as the
+    pipeline cuts them; an empty batch where there are none."""
+    from companion.vision.examples import labelled_photos
+    from companion.vision.preprocess import crop_tile
+
+    crops = []
+    for photo, label_file in labelled_photos(folder)[0]:
+        if label_file.suffix.lower() != ".json":
+            continue
+        things = json.loads(label_file.read_text(encoding="utf-8")).get("not_tiles") or []
+        image = cv2.imread(str(photo)) if things else None
+        if image is None:
+            continue
+        crops += [crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))) for t in things]
+    return np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+
+
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
              photos: Path | None = None) -> str:
     """Adapt every shipped classifier (``pipeline.classifiers()``, each from its ``<name>.pt`` weights) to the
     corrected crops, and to every tile of the checked photos in ``photos`` where given, and write it to ``out``
     (default: the models folder), with its int8 copy. The pipeline averages the classifiers, so one left as
-    shipped would halve the adaptation."""
+    shipped would halve the adaptation. Where the checked photos list boxes that are no tiles, the verifier is
+    adapted too, to those and to the photos' tiles (:func:`_finetune_verifier`)."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
     names = pipeline.classifiers()
     missing = [pipeline.MODELS_DIR / f"{name}.pt" for name in names if not (pipeline.MODELS_DIR / f"{name}.pt").exists()]
@@ -88,14 +108,20 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         crops, ys = load_corrections(corrections)
         parts.append((crops, ys))
         said.append(f"{len(ys)} corrected crops")
+    tiles, things = None, np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     if photos is not None:
         crops, ys, n = load_checked_photos(photos)
         parts.append((crops, ys))
         said.append(f"{len(ys)} tiles of {n} checked photo(s)")
+        tiles, things = crops, load_not_tiles(photos)
+        if len(things):
+            said.append(f"{len(things)} box(es) on them that are no tile")
     crops, ys = np.concatenate([c for c, _ in parts]), np.concatenate([y for _, y in parts])
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
+    if len(things) and tiles is not None:
+        lines.append(_finetune_verifier(tiles, things, out, steps, seed))
     return f"fine-tuned on {' and '.join(said)} in {time.time() - t0:.0f}s: " + "; ".join(lines)
 
 
@@ -128,8 +154,60 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
                       opset_version=17, dynamo=False)
     fast = _requantize(target, crops)
     pipeline.forget_sessions(name)
-    return (f"{name}: accuracy on them {before:.0%} -> {after:.0%}; wrote {target} (original kept as "
-            f"{name}.base.onnx){fast}")
+    return f"{name}: accuracy on them {before:.0%} -> {after:.0%}; wrote {target}{_kept(out, name)}{fast}"
+
+
+def _finetune_verifier(tiles: np.ndarray, things: np.ndarray, out: Path, steps: int, seed: int) -> str:
+    """The verifier (from models/verifier.onnx, its batch norms folded and kept so) adapted to a club's tiles
+    (label 1) and the things on its tables that are none (label 0), half of each per batch, written to
+    out/verifier.onnx (the one there before kept as verifier.base.onnx)."""
+    import torch
+
+    from companion.vision.nets import verifier_from_onnx
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    # eval mode throughout: the folded norms are the identity, never re-estimated from a batch (no dropout)
+    net = verifier_from_onnx(str(pipeline.MODELS_DIR / f"{pipeline.VERIFIER}.onnx")).eval()
+    for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+        norm.requires_grad_(False)
+    crops = np.concatenate([tiles, things])
+    ys = np.concatenate([np.ones(len(tiles)), np.zeros(len(things))]).astype(np.float32)
+    before = _told_apart(net, crops, ys)
+    opt = torch.optim.AdamW([q for q in net.parameters() if q.requires_grad], lr=3e-4, weight_decay=1e-4)
+    half = min(32, max(4, len(ys) // 2))
+    for _ in range(steps):
+        idx = np.concatenate([rng.integers(0, len(tiles), half), len(tiles) + rng.integers(0, len(things), half)])
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(
+            net(torch.from_numpy(_augment(rng, crops[idx])))[:, 0], torch.from_numpy(ys[idx]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    after = _told_apart(net, crops, ys)
+    target = out / f"{pipeline.VERIFIER}.onnx"
+    if target.exists() and not (out / f"{pipeline.VERIFIER}.base.onnx").exists():
+        shutil.copy(target, out / f"{pipeline.VERIFIER}.base.onnx")
+    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
+                      output_names=["logit"], dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    pipeline.forget_sessions(pipeline.VERIFIER)
+    return (f"{pipeline.VERIFIER}: tiles and things told apart {before:.0%} -> {after:.0%}; wrote {target}"
+            f"{_kept(out, pipeline.VERIFIER)}")
+
+
+def _kept(out: Path, name: str) -> str:
+    """Where the model the fine-tune replaced in ``out`` was set aside, if it replaced one."""
+    return f" (original kept as {name}.base.onnx)" if (out / f"{name}.base.onnx").exists() else ""
+
+
+def _told_apart(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001
+    """The share of crops the verifier puts on the right side of VERIFY_MIN (tiles above, things below)."""
+    import torch
+
+    with torch.no_grad():
+        x = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2))
+        odds = torch.sigmoid(net(torch.from_numpy(x))[:, 0]).numpy()
+    return float(((odds >= pipeline.VERIFY_MIN) == (ys > 0.5)).mean())
 
 
 def _requantize(target: Path, crops: np.ndarray) -> str:

@@ -68,21 +68,20 @@ def _copy_block(old: nn.Sequential, new: nn.Sequential, keep_in: torch.Tensor) -
     return keep
 
 
-def localiser_from_onnx(path: str) -> Localiser:
-    """The localiser exported to ``path`` (training writes no PyTorch weights for it), of whatever widths: the
-    export folded each batch norm into its convolution, so the norms here start as the identity (eps aside) and
-    the convolutions hold the folded weights and the shifts; a fine-tune keeps the norms frozen (train.py)."""
+def _onnx_weights(path: str) -> tuple[dict, dict]:
+    """The initializers of the ONNX file at ``path`` by name, and each convolution's [weight, bias] by node name."""
     import onnx
     from onnx import numpy_helper
 
     model = onnx.load(path)
     weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
-    convs = {n.name: [weights[x] for x in n.input[1:]] for n in model.graph.node if n.op_type == "Conv"}
-    # a stage's width is its last convolution's (at 1/4 the first one, s4.0, is a stage of its own)
-    w = {name: convs[f"/{name}/{name}.1/{name}.1.0/Conv"][0].shape[0] for name in ("s4", "s8", "s16", "s32")}
-    first = convs["/s4/s4.0/s4.0.0/Conv"][0].shape[0]
-    ups = [convs[f"/{name}/{name}.0/Conv"][0].shape[0] for name in ("u16", "u8", "u4")]
-    net = Localiser((first, w["s4"], w["s8"], w["s16"], w["s32"], *ups, convs["/head/head.1/Conv"][0].shape[1]))
+    return weights, {n.name: [weights[x] for x in n.input[1:]] for n in model.graph.node if n.op_type == "Conv"}
+
+
+def _load_folded(net: nn.Module, convs: dict) -> None:
+    """The exported convolutions into the net's conv-norm-relu blocks: the export folded each batch norm into its
+    convolution, so the norms here are the identity (eps aside) and the convolutions hold the folded weights and
+    the shifts; a fine-tune keeps the norms frozen."""
     with torch.no_grad():
         for name, block in conv_blocks(net):
             parts = name.split(".")  # module s4.0's convolution is the node /s4/s4.0/s4.0.0/Conv
@@ -93,6 +92,19 @@ def localiser_from_onnx(path: str) -> Localiser:
             block[1].bias.copy_(bias)
             block[1].running_mean.zero_()
             block[1].running_var.fill_(1.0 - block[1].eps)
+
+
+def localiser_from_onnx(path: str) -> Localiser:
+    """The localiser exported to ``path`` (training writes no PyTorch weights for it), of whatever widths, its
+    batch norms folded (:func:`_load_folded`)."""
+    _, convs = _onnx_weights(path)
+    # a stage's width is its last convolution's (at 1/4 the first one, s4.0, is a stage of its own)
+    w = {name: convs[f"/{name}/{name}.1/{name}.1.0/Conv"][0].shape[0] for name in ("s4", "s8", "s16", "s32")}
+    first = convs["/s4/s4.0/s4.0.0/Conv"][0].shape[0]
+    ups = [convs[f"/{name}/{name}.0/Conv"][0].shape[0] for name in ("u16", "u8", "u4")]
+    net = Localiser((first, w["s4"], w["s8"], w["s16"], w["s32"], *ups, convs["/head/head.1/Conv"][0].shape[1]))
+    _load_folded(net, convs)
+    with torch.no_grad():
         net.head[1].weight.copy_(convs["/head/head.1/Conv"][0])
         net.head[1].bias.copy_(convs["/head/head.1/Conv"][1])
     return net
@@ -176,3 +188,15 @@ class Verifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.features(x).mean(dim=(2, 3)))
+
+
+def verifier_from_onnx(path: str) -> Verifier:
+    """The verifier exported to ``path`` (the shipped one has no PyTorch weights), its batch norms folded
+    (:func:`_load_folded`): what `companion train --finetune` adapts to a club's dice and sticks."""
+    weights, convs = _onnx_weights(path)
+    net = Verifier()
+    _load_folded(net, convs)
+    with torch.no_grad():
+        net.fc.weight.copy_(weights["fc.weight"])
+        net.fc.bias.copy_(weights["fc.bias"])
+    return net

@@ -368,7 +368,8 @@ def recognize():  # noqa: ANN201
 @bp.post("/photos")
 def keep_checked_photo():  # noqa: ANN201
     """A photo whose tiles the player checked on the page (and scored), kept with them as a labelled example:
-    "label" is JSON {"tiles": [{"tile", "box", "sideways"}, ...], "request": {...} (optional)}."""
+    "label" is JSON {"tiles": [{"tile", "box", "sideways"}, ...], "request": {...} (optional), "not_tiles":
+    [{"box", "sideways"}, ...] (optional: boxes the page showed as no tile and the player left so)}."""
     image, _ = _uploaded_image()
     raw = request.form.get("label", "")
     try:
@@ -379,7 +380,8 @@ def keep_checked_photo():  # noqa: ANN201
         raise InvalidRequestError('"label" must be a JSON object {"tiles": [...], "request": {...}}')
     if not current_app.config["KEEP_PHOTOS"]:  # the club keeps none (COMPANION_KEEP_PHOTOS=0)
         return jsonify({"saved": None})
-    path = _vision().save_checked_photo(image, label.get("tiles"), label.get("request"), current_app.config["PHOTOS_DIR"])
+    path = _vision().save_checked_photo(image, label.get("tiles"), label.get("request"), current_app.config["PHOTOS_DIR"],
+                                        label.get("not_tiles"))
     return jsonify({"saved": str(path), "tiles": len(label["tiles"])}), 201
 
 

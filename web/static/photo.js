@@ -319,6 +319,9 @@
       const tiles = result.tiles.map((tile, i) => ({ tile: fixes[i] || tile.tile, box: tile.box, sideways: tile.sideways }));
       // the request only where the photo holds all of it (no indicators from a second photo)
       const label = req && !doraFile ? { tiles, request: req } : { tiles };
+      // and what was shown dotted as no tile (a die, a point stick) and left so: a fine-tune teaches the verifier
+      const notTiles = (result.not_tiles || []).map((thing) => ({ box: thing.box, sideways: thing.sideways }));
+      if (notTiles.length) label.not_tiles = notTiles;
       const keep = (byId) => {
         const form = withPhotos(new FormData(), byId, false);
         form.append("label", JSON.stringify(label));
