@@ -81,11 +81,15 @@ def load_not_tiles(folder: Path) -> np.ndarray:
     for photo, label_file in labelled_photos(folder)[0]:
         if label_file.suffix.lower() != ".json":
             continue
-        things = json.loads(label_file.read_text(encoding="utf-8")).get("not_tiles") or []
-        image = cv2.imread(str(photo)) if things else None
+        try:
+            things = json.loads(label_file.read_text(encoding="utf-8")).get("not_tiles") or []
+        except (ValueError, AttributeError) as exc:
+            raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
+        boxed = [t for t in things if isinstance(t, dict) and isinstance(t.get("box"), list) and len(t["box"]) == 4]
+        image = cv2.imread(str(photo)) if boxed else None
         if image is None:
             continue
-        crops += [crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))) for t in things]
+        crops += [crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))) for t in boxed]
     return np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
 
 
