@@ -125,7 +125,9 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     t0 = time.time()
     lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
     if len(things) and tiles is not None:
-        lines.append(_finetune_verifier(tiles, things, out, steps, seed))
+        shipped = (pipeline.MODELS_DIR / f"{pipeline.VERIFIER}.onnx").exists()
+        lines.append(_finetune_verifier(tiles, things, out, steps, seed) if shipped
+                     else f"{pipeline.VERIFIER}: none in {pipeline.MODELS_DIR}, so the boxes that are no tile taught nothing")
     return f"fine-tuned on {' and '.join(said)} in {time.time() - t0:.0f}s: " + "; ".join(lines)
 
 
