@@ -93,6 +93,30 @@ def test_added_kan_tile_on_top_of_sideways_tile_is_kakan():
     assert req["hand"] == "234m456p789s11z"
 
 
+def test_an_added_kan_is_one_though_another_of_its_tiles_was_taken_for_sideways():
+    # the localiser flagged the kan's second, upright tile as sideways too (its box stays upright-shaped): three
+    # sideways flags in a group of four 6z, one tile lying on the sideways one. Only an added kan has a tile on
+    # another, so the group is one (it was "4 tiles (6z 6z 6z 6z) that are not a meld")
+    dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6z 6z 6zs")
+    dets[-2].sideways = True
+    x1, y1, x2, _ = dets[-1].box
+    dets.append(Det(box=(x1, y1 - W - 2, x2, y1 - 2), sideways=True, tile="6z", confidence=0.99))
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "kakan", "tiles": "6666z"}] and req["hand"] == "234m456p789s11z"
+
+
+def test_a_lone_pair_beside_four_melds_needs_no_winning_tile_set_apart():
+    # a tanki wait after four calls: the two 5z touch, and either is the winning tile; two different tiles
+    # laid so still say that the winning tile is not set apart
+    melds = " | 1m 1ms 1m | 2ps 2p 2p | 3s 3s 3ss | 4z 4zs 4z"
+    req, reason = request_of(row("5z 5z" + melds))
+    assert reason == "" and req["hand"] == "55z" and req["win_tile"] == "5z"
+    assert [m["type"] for m in req["melds"]] == ["pon"] * 4
+    req, reason = request_of(row("5z 6z" + melds))
+    assert req is None and "not set apart" in reason
+
+
 def test_two_added_kans_tops_are_folded_back_each_onto_its_kan():
     # the two top tiles lie level with each other, a tile's width above the hand: alone they would make a row
     # of two above the hand, i.e. two "dora indicators", and two pons; a stray back seen in the same line must

@@ -270,7 +270,8 @@ def _meld(group: list[Det], sideways_seen: bool = True) -> tuple[str, list[str]]
                 return "chi", sorted(tiles, key=lambda t: _kind(t))
         return "three tiles with a sideways one that are neither a chi nor a pon"
     if len(group) == 4 and len(set(kinds)) == 1:
-        if len(stacked) == 1 and len(side) == 2:
+        # a tile lying on a sideways one makes an added kan, whatever else the localiser took for sideways
+        if len(stacked) == 1:
             return "kakan", tiles
         if len(side) == 1:
             return "minkan", tiles
@@ -572,7 +573,9 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
         melds.append({"type": m[0], "tiles": _mpsz(m[1])})
     if len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1:
         flat = [d for g in concealed_groups for d in g]
-        if len(flat) + 3 * len(melds) != 14 or not win_tile_apart(flat):
+        # a lone pair left beside four melds (a tanki wait) wins on either tile: nothing to set apart
+        pair = len(flat) == 2 and _kind(flat[0].tile) == _kind(flat[1].tile)
+        if len(flat) + 3 * len(melds) != 14 or not (pair or win_tile_apart(flat)):
             return None, "the winning tile is not set apart at the right end of the concealed tiles"
         concealed_groups = [flat[:-1], flat[-1:]]
     concealed = [d.tile for g in concealed_groups for d in g]
