@@ -42,6 +42,12 @@ def labelled_photos(folder: Path) -> tuple[list[tuple[Path, Path]], list[Path]]:
     return [(f, labels[f.stem]) for f in photos if f.stem in labels], [f for f in photos if f.stem not in labels]
 
 
+def _inside(box: Any, width: int, height: int) -> bool:
+    """Whether ``box`` is [x1, y1, x2, y2] (numbers) of positive size inside a width x height photo."""
+    return (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
+            and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height)
+
+
 def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
     """The tiles of a label, checked: a list of {"tile": class, "box": [x1, y1, x2, y2] inside the photo,
     "sideways": bool (optional)}. Raises InvalidRequestError saying what is wrong."""
@@ -52,8 +58,7 @@ def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
         if not isinstance(t, dict) or t.get("tile") not in ALL_CLASSES:
             raise InvalidRequestError(f"tile {i}: \"tile\" must be one of the recognition classes ({' '.join(ALL_CLASSES)})")
         box = t.get("box")
-        if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
-                and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
+        if not _inside(box, width, height):
             raise InvalidRequestError(f'tile {i}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
         sideways = t.get("sideways", False)
         if not isinstance(sideways, bool):
@@ -73,8 +78,7 @@ def checked_not_tiles(things: Any, width: int, height: int) -> list[dict]:
     out = []
     for i, t in enumerate(things):
         box = t.get("box") if isinstance(t, dict) else None
-        if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
-                and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
+        if not _inside(box, width, height):
             raise InvalidRequestError(f'not_tiles {i}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
         sideways = t.get("sideways", False)
         if not isinstance(sideways, bool):

@@ -151,13 +151,8 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
         opt.step()
     net.eval()
     after = _accuracy(net, crops, ys)
-    target = out / f"{name}.onnx"
-    if target.exists() and not (out / f"{name}.base.onnx").exists():
-        shutil.copy(target, out / f"{name}.base.onnx")
     torch.save(net.state_dict(), out / f"{name}.pt")
-    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-                      opset_version=17, dynamo=False)
+    target = _export(net, out, name, "logits")
     fast = _requantize(target, crops)
     pipeline.forget_sessions(name)
     return f"{name}: accuracy on them {before:.0%} -> {after:.0%}; wrote {target}{_kept(out, name)}{fast}"
@@ -190,15 +185,24 @@ def _finetune_verifier(tiles: np.ndarray, things: np.ndarray, out: Path, steps: 
         loss.backward()
         opt.step()
     after = _told_apart(net, crops, ys)
-    target = out / f"{pipeline.VERIFIER}.onnx"
-    if target.exists() and not (out / f"{pipeline.VERIFIER}.base.onnx").exists():
-        shutil.copy(target, out / f"{pipeline.VERIFIER}.base.onnx")
-    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
-                      output_names=["logit"], dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}},
-                      opset_version=17, dynamo=False)
+    target = _export(net, out, pipeline.VERIFIER, "logit")
     pipeline.forget_sessions(pipeline.VERIFIER)
     return (f"{pipeline.VERIFIER}: tiles and things told apart {before:.0%} -> {after:.0%}; wrote {target}"
             f"{_kept(out, pipeline.VERIFIER)}")
+
+
+def _export(net, out: Path, name: str, output: str) -> Path:  # noqa: ANN001
+    """The fine-tuned net over tile crops as out/<name>.onnx, the model there before set aside as
+    <name>.base.onnx (once: a second fine-tune keeps the shipped one there)."""
+    import torch
+
+    target = out / f"{name}.onnx"
+    if target.exists() and not (out / f"{name}.base.onnx").exists():
+        shutil.copy(target, out / f"{name}.base.onnx")
+    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
+                      output_names=[output], dynamic_axes={"crops": {0: "n"}, output: {0: "n"}},
+                      opset_version=17, dynamo=False)
+    return target
 
 
 def _kept(out: Path, name: str) -> str:
