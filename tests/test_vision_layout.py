@@ -117,6 +117,16 @@ def test_a_lone_pair_beside_four_melds_needs_no_winning_tile_set_apart():
     assert req is None and "not set apart" in reason
 
 
+def test_a_pon_whose_sideways_tile_went_unseen_and_that_a_gap_split_is_one_pon():
+    # after the winning tile and two pons, 1p 1p and then 1p a little apart, none of them flagged sideways: right
+    # of the winning tile only melds lie, so the three are one pon (it was "2 tiles (1p 1p) that are not a meld")
+    req, reason = request_of(row("1s 1s 1s 4m | 4m | 6s 6s 6ss | 4ps 4p 4p | 1p 1p | 1p"))
+    assert reason == ""
+    assert req["melds"] == [{"type": "pon", "tiles": "666s"}, {"type": "pon", "tiles": "444p"},
+                            {"type": "pon", "tiles": "111p"}]
+    assert req["hand"] == "44m111s" and req["win_tile"] == "4m"
+
+
 def test_two_added_kans_tops_are_folded_back_each_onto_its_kan():
     # the two top tiles lie level with each other, a tile's width above the hand: alone they would make a row
     # of two above the hand, i.e. two "dora indicators", and two pons; a stray back seen in the same line must

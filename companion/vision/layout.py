@@ -282,12 +282,19 @@ def _gap(a: Det, b: Det) -> float:
     return b.box[0] - a.box[2]
 
 
+def _flagged(group: list[Det]) -> bool:
+    """Whether a group shows a sideways tile or a back: if not, a meld of it is one whose sideways tile went
+    unseen (``_meld``'s sideways_seen)."""
+    return any(d.sideways or d.tile == "x" for d in group)
+
+
 def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
     """The meld tiles cut again into 3- and 4-tile melds when the gaps split or joined one wrongly.
 
     Gaps between melds are narrow and a sideways tile's box is estimated, so a chi can fall apart around its
     turned tile. Of all cuttings into valid melds the one keeping most of the gap-based cuts wins, then the
-    one whose narrowest cut is widest; None when no cutting works.
+    one whose narrowest cut is widest; None when no cutting works. Right of the winning tile only melds lie, so
+    a piece of three with no tile flagged sideways is a meld whose sideways tile went unseen (:func:`_flagged`).
     """
     dets = [d for g in groups for d in g]
     old_cuts, k = set(), 0
@@ -308,7 +315,7 @@ def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
             end = start + size
             if end > len(dets) or (end < len(dets) and dets[end].stacked):
                 continue
-            if not isinstance(_meld(dets[start:end]), str):
+            if not isinstance(_meld(dets[start:end], _flagged(dets[start:end])), str):
                 walk(end, cuts + [end])
 
     if len(dets) <= 16:  # at most four melds of at most four tiles: the search stays tiny
@@ -554,8 +561,7 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
             lenient, tail = tail, []
     # right of the winning tile only melds lie: a plain group of three among them is one whose sideways tile
     # went unseen, as in the tail above
-    parsed = [_meld(g, sideways_seen=not any(g is t for t in lenient) and any(d.sideways or d.tile == "x" for d in g))
-              for g in meld_groups]
+    parsed = [_meld(g, sideways_seen=not any(g is t for t in lenient) and _flagged(g)) for g in meld_groups]
     if any(isinstance(m, str) for m in parsed) or (tail and meld_groups):
         # a meld split by a wide gap leaves its first tiles looking concealed: they join the melds when
         # only then do all the tiles right of the winning tile cut into melds
@@ -565,7 +571,7 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
         else:
             again = resplit_melds(meld_groups)
         if again is not None:
-            parsed = [_meld(g) for g in again]
+            parsed = [_meld(g, _flagged(g)) for g in again]
     melds: list[dict] = []
     for i, m in enumerate(parsed):
         if isinstance(m, str):
