@@ -127,6 +127,20 @@ def test_a_pon_whose_sideways_tile_went_unseen_and_that_a_gap_split_is_one_pon()
     assert req["hand"] == "44m111s" and req["win_tile"] == "4m"
 
 
+def test_concealed_tiles_laid_against_the_first_meld_lead_its_group():
+    # a tanki pair 7m 7m with no gap before the pon 7s 7s 7s: the row's first group holds a sideways tile, so no
+    # group was taken for concealed and "8 tiles (7m 7m 7s 7s 7s 4m 4m 4m)" were no meld. The fewest leading
+    # plain tiles (2) whose rest cuts into melds are the concealed ones
+    req, reason = request_of(row("7m 7m 7s 7ss 7s 4m 4ms 4m | 7p 8p 9ps | 7p 7ps 7p"))
+    assert reason == ""
+    assert req["hand"] == "77m" and req["win_tile"] == "7m"
+    assert req["melds"] == [{"type": "pon", "tiles": "777s"}, {"type": "pon", "tiles": "444m"},
+                            {"type": "chi", "tiles": "789p"}, {"type": "pon", "tiles": "777p"}]
+    # five leading tiles (a pair and a run, then three melds): the winning tile must still lie apart
+    req, reason = request_of(row("1m 1m 2p 3p 4p 7s 7ss 7s 4m 4ms 4m | 7p 8p 9ps"))
+    assert req is None and "not set apart" in reason
+
+
 def test_two_added_kans_tops_are_folded_back_each_onto_its_kan():
     # the two top tiles lie level with each other, a tile's width above the hand: alone they would make a row
     # of two above the hand, i.e. two "dora indicators", and two pons; a stray back seen in the same line must

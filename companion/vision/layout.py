@@ -288,13 +288,14 @@ def _flagged(group: list[Det]) -> bool:
     return any(d.sideways or d.tile == "x" for d in group)
 
 
-def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
+def resplit_melds(groups: list[list[Det]], unseen: bool = True) -> list[list[Det]] | None:
     """The meld tiles cut again into 3- and 4-tile melds when the gaps split or joined one wrongly.
 
     Gaps between melds are narrow and a sideways tile's box is estimated, so a chi can fall apart around its
     turned tile. Of all cuttings into valid melds the one keeping most of the gap-based cuts wins, then the
     one whose narrowest cut is widest; None when no cutting works. Right of the winning tile only melds lie, so
-    a piece of three with no tile flagged sideways is a meld whose sideways tile went unseen (:func:`_flagged`).
+    a piece of three with no tile flagged sideways is a meld whose sideways tile went unseen (:func:`_flagged`),
+    unless ``unseen`` is False (where the winning tile's place is not known).
     """
     dets = [d for g in groups for d in g]
     old_cuts, k = set(), 0
@@ -315,7 +316,7 @@ def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
             end = start + size
             if end > len(dets) or (end < len(dets) and dets[end].stacked):
                 continue
-            if not isinstance(_meld(dets[start:end], _flagged(dets[start:end])), str):
+            if not isinstance(_meld(dets[start:end], _flagged(dets[start:end]) or not unseen), str):
                 walk(end, cuts + [end])
 
     if len(dets) <= 16:  # at most four melds of at most four tiles: the search stays tiny
@@ -327,6 +328,20 @@ def resplit_melds(groups: list[list[Det]]) -> list[list[Det]] | None:
         out.append(dets[start:c])
         start = c
     return out
+
+
+def _concealed_lead(groups: list[list[Det]]) -> tuple[list[list[Det]], list[list[Det]] | None]:
+    """Where every group of the hand row holds a sideways tile or a back, so none was taken for concealed, the
+    concealed tiles may lie against the first meld with no gap seen: the fewest plain tiles leading the row (2, 5,
+    8 or 11, as many as four, three, two or one melds leave) whose rest cuts into melds, each with its sideways
+    tile seen (:func:`resplit_melds`). Returns ([those tiles], the melds), or ([], None) when no count works."""
+    for k in (2, 5, 8, 11):
+        if k >= len(groups[0]) or _flagged(groups[0][:k]):
+            break
+        again = resplit_melds([groups[0][k:]] + groups[1:], unseen=False)
+        if again is not None:
+            return [groups[0][:k]], again
+    return [], None
 
 
 def win_tile_apart(concealed: list[Det]) -> bool:
@@ -570,6 +585,9 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
             concealed_groups = concealed_groups[:lone[0] + 1]
         else:
             again = resplit_melds(meld_groups)
+        if again is None and not concealed_groups:
+            # no gap seen between the concealed tiles and the first meld: they lead its group
+            concealed_groups, again = _concealed_lead(meld_groups)
         if again is not None:
             parsed = [_meld(g, _flagged(g)) for g in again]
     melds: list[dict] = []
