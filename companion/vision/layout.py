@@ -282,6 +282,11 @@ def _gap(a: Det, b: Det) -> float:
     return b.box[0] - a.box[2]
 
 
+def _on(top: Det, below: Det) -> bool:
+    """Whether ``top`` is an added kan's top tile lying on the sideways tile ``below`` (over half of its width)."""
+    return top.stacked and below.sideways and _overlap(top, below) > 0.5 * (below.box[2] - below.box[0])
+
+
 def _flagged(group: list[Det]) -> bool:
     """Whether a group shows a sideways tile or a back: if not, a meld of it is one whose sideways tile went
     unseen (``_meld``'s sideways_seen)."""
@@ -314,7 +319,8 @@ def resplit_melds(groups: list[list[Det]], unseen: bool = True) -> list[list[Det
             return
         for size in (3, 4):
             end = start + size
-            if end > len(dets) or (end < len(dets) and dets[end].stacked):
+            # no cut between an added kan's top tile and the tile it lies on, whichever comes first by its centre
+            if end > len(dets) or (end < len(dets) and (_on(dets[end], dets[end - 1]) or _on(dets[end - 1], dets[end]))):
                 continue
             if not isinstance(_meld(dets[start:end], _flagged(dets[start:end]) or not unseen), str):
                 walk(end, cuts + [end])
