@@ -141,9 +141,9 @@ def test_concealed_tiles_laid_against_the_first_meld_lead_its_group():
     assert req is None and "not set apart" in reason
 
 
-def test_an_added_kans_top_lying_a_little_left_of_its_tile_still_follows_it():
+def test_an_added_kans_top_lying_a_little_left_of_its_tile_is_not_cut_from_it():
     # the chi 234p and the added kan 9999p with no gap between them; the kan's top tile lies 8 px left of the
-    # sideways tile it is on, so by its centre it came first, and the cut after the chi fell between the two
+    # sideways tile it is on, so by its centre it comes first, and no cut after the chi was allowed before it
     dets = row("1m 2m 3m 4m 5m 6m 7m | 7m | 2p 3p 4ps 9ps 9p 9p")
     x1, y1, x2, _ = dets[-3].box
     top = Det(box=(x1 - 8, y1 - W - 2, x2 - 8, y1 - 2), sideways=True, tile="9p", confidence=0.99)
