@@ -7,7 +7,9 @@ a file DIR/NAME.json with
     {"tiles": [{"tile": "5m", ...}, ...],          # every tile in reading order: rows top to bottom,
                                                      # left to right within a row (an added kan's top tile
                                                      # right after the sideways tile it lies on)
-     "request": {...}}                               # optional: the scoring request the photo stands for
+     "request": {...},                               # optional: the scoring request the photo stands for
+     "not_tiles": [{"box": [...]}, ...]}             # optional (kept photos): boxes that are no tile, for
+                                                     # the verifier's fine-tune; not measured here
 or, quicker to type for real photos, a file DIR/NAME.txt with the same tiles in mpsz notation (0 a red five,
 1f-8f flowers and seasons, x a face-down tile), a row a line if you like; lines starting with # are comments:
     # dora row, then the hand
