@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shipped
-from companion.photo_files import HEIF_HINT, is_heif
+from companion.photo_files import decode_photo
 from companion.vision.layout import Det, assign_groups, build_request, group_rows, win_tile_apart
 from companion.vision.preprocess import LOC_LONG, STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
 
@@ -154,17 +154,9 @@ def load_image(path: str | Path) -> np.ndarray:
 
     if Path(path).is_dir():
         raise InvalidRequestError(f"{path} is a folder; name the photos in it (e.g. {Path(path) / '*.jpg'})")
-    data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
-    if data is None:
+    if not Path(path).is_file():
         raise InvalidRequestError(f"image {path} does not exist")
-    if data.size == 0:
-        raise InvalidRequestError(f"{path} is empty (0 bytes), not a photo")
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if img is None and is_heif(data[:16].tobytes()):
-        raise InvalidRequestError(f"{path} is {HEIF_HINT}")
-    if img is None:
-        raise InvalidRequestError(f"{path} is not an image OpenCV can read (JPEG, PNG, ...)")
-    return img
+    return decode_photo(Path(path).read_bytes(), str(path))
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import CompanionError, InvalidRequestError, PhotoFileError, PhotoGoneError
+from companion.errors import CompanionError, InvalidRequestError, PhotoGoneError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -270,22 +270,10 @@ def _uploaded_image(field: str = "image") -> tuple[Any, str]:
 
 def _decoded(data: bytes, filename: str, field: str) -> Any:
     """The photo's bytes decoded to a BGR array, or the clear 400 of :func:`_uploaded_image`."""
+    from companion.photo_files import decode_photo
+
     what = "the dora photo" if field == "dora" else "the uploaded file"
-    if not data:
-        raise PhotoFileError(f"{what} is empty", "photo_empty", field=field)
-    import cv2
-    import numpy as np
-
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        from companion.photo_files import HEIF_HINT, is_heif
-
-        name = f"{what} ({filename})" if filename else what
-        if is_heif(data[:16]):
-            raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field)
-        raise PhotoFileError(f"{name} is not an image this server can decode (JPEG, PNG, WebP)", "photo_unreadable",
-                             field=field)
-    return image
+    return decode_photo(data, f"{what} ({filename})" if filename else what, field)
 
 
 def _corrections_of_a_reading() -> dict:
