@@ -45,52 +45,47 @@ def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
     the number of photos. Unlike the corrections, these are the tiles read right too, so a fine-tune sees the
     club's whole set and not only the tiles that were hard. Typed labels (NAME.txt) have no boxes and are passed
     over."""
-    from companion.vision.examples import labelled_photos
-    from companion.vision.preprocess import crop_tile
-
-    names = pipeline.classes()
-    if not Path(folder).is_dir():
-        raise FileNotFoundError(f"photos folder {folder} does not exist")
-    crops, ys, photos = [], [], 0
-    for photo, label_file in labelled_photos(folder)[0]:
-        image = cv2.imread(str(photo)) if label_file.suffix.lower() == ".json" else None
-        if image is None:
-            continue
-        try:
-            tiles = json.loads(label_file.read_text(encoding="utf-8"))["tiles"]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
-        boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)]
-        for t in boxed:
-            crops.append(crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))))
-            ys.append(names.index(t["tile"]))
-        photos += bool(boxed)
-    if not crops:
-        raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
-    return np.stack(crops), np.array(ys, np.int64), photos
+    crops, ys, photos, _ = _kept_crops(folder)
+    return crops, ys, photos
 
 
 def load_not_tiles(folder: Path) -> np.ndarray:
     """The crops of the boxes the kept photos' labels list under "not_tiles" (what the page showed dotted as no
     tile, a die or a point stick, and the player left so; ``companion.vision.save_checked_photo``), cut as the
     pipeline cuts them; an empty batch where there are none."""
+    return _kept_crops(folder)[3]
+
+
+def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+    """The kept photos' tile crops, their classes, how many photos gave tiles, and the crops of their boxes that
+    are no tile (:func:`load_checked_photos`, :func:`load_not_tiles`): each photo and label read once."""
     from companion.vision.examples import labelled_photos
     from companion.vision.preprocess import crop_tile
 
-    crops = []
+    names = pipeline.classes()
+    if not Path(folder).is_dir():
+        raise FileNotFoundError(f"photos folder {folder} does not exist")
+    crops, ys, photos, things = [], [], 0, []
     for photo, label_file in labelled_photos(folder)[0]:
-        if label_file.suffix.lower() != ".json":
-            continue
-        try:
-            things = json.loads(label_file.read_text(encoding="utf-8")).get("not_tiles") or []
-        except (ValueError, AttributeError) as exc:
-            raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
-        boxed = [t for t in things if isinstance(t, dict) and isinstance(t.get("box"), list) and len(t["box"]) == 4]
-        image = cv2.imread(str(photo)) if boxed else None
+        image = cv2.imread(str(photo)) if label_file.suffix.lower() == ".json" else None
         if image is None:
             continue
-        crops += [crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))) for t in boxed]
-    return np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+        try:
+            label = json.loads(label_file.read_text(encoding="utf-8"))
+            tiles, not_tiles = label["tiles"], label.get("not_tiles") or []
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
+        boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)]
+        for t in boxed:
+            crops.append(crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))))
+            ys.append(names.index(t["tile"]))
+        photos += bool(boxed)
+        things += [crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)))
+                   for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list) and len(t["box"]) == 4]
+    if not crops:
+        raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
+    empty = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+    return np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty
 
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
@@ -114,10 +109,10 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         said.append(f"{len(ys)} corrected crops")
     tiles, things = None, np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     if photos is not None:
-        crops, ys, n = load_checked_photos(photos)
+        crops, ys, n, things = _kept_crops(photos)
         parts.append((crops, ys))
         said.append(f"{len(ys)} tiles of {n} checked photo(s)")
-        tiles, things = crops, load_not_tiles(photos)
+        tiles = crops
         if len(things):
             said.append(f"{len(things)} box(es) on them that are no tile")
     crops, ys = np.concatenate([c for c, _ in parts]), np.concatenate([y for _, y in parts])
@@ -214,9 +209,10 @@ def _told_apart(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN00
     """The share of crops the verifier puts on the right side of VERIFY_MIN (tiles above, things below)."""
     import torch
 
+    from companion.vision.preprocess import crops_to_batch
+
     with torch.no_grad():
-        x = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2))
-        odds = torch.sigmoid(net(torch.from_numpy(x))[:, 0]).numpy()
+        odds = torch.sigmoid(net(torch.from_numpy(crops_to_batch(list(crops))))[:, 0]).numpy()
     return float(((odds >= pipeline.VERIFY_MIN) == (ys > 0.5)).mean())
 
 
@@ -251,8 +247,9 @@ def _augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
 def _accuracy(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001
     import torch
 
+    from companion.vision.preprocess import crops_to_batch
+
     net.eval()
     with torch.no_grad():
-        x = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2))
-        pred = net(torch.from_numpy(x)).argmax(1).numpy()
+        pred = net(torch.from_numpy(crops_to_batch(list(crops)))).argmax(1).numpy()
     return float((pred == ys).mean())
