@@ -534,6 +534,30 @@ def test_score_by_photo_of_an_overexposed_hand_asks_for_another_photo(server, tm
         assert not page.text_content("#photo-overlay p.grow").startswith(words)
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "The tiles are too small in this photo"),
+                                             ("de", "Die Steine sind auf diesem Foto zu klein")])
+def test_score_by_photo_taken_from_too_far_asks_for_one_from_closer(server, tmp_path, lang, words):
+    # the fixture shrunk to half: its tiles, 37.6 px wide as taken, are about 19 px wide (recognize_image's
+    # "small_tiles"), and the page says so in the player's language, first; as a dora photo, in the dora strip
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
+    cv2.imwrite(str(tmp_path / "far.png"), cv2.resize(cv2.imread(str(fixture)), None, fx=0.5, fy=0.5,
+                                                      interpolation=cv2.INTER_AREA))
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "far.png", lang=lang) as page:
+        page.wait_for_selector(".tilebox")
+        status = page.text_content("#photo-overlay p.grow")
+        assert status.startswith(words), status
+        page.set_input_files("[data-photo-input]", str(fixture))
+        done = "Tap a tile to correct it." if lang == "en" else "Stein antippen, um ihn zu korrigieren."
+        page.wait_for_function("([w, done]) => { const t = document.querySelector('#photo-overlay p.grow').textContent;"
+                               " return !t.startsWith(w) && t.endsWith(done); }", arg=[words, done])
+        page.set_input_files("[data-dora-input]", str(tmp_path / "far.png"))
+        page.wait_for_selector(".dora-strip .error")
+        assert ("too small" if lang == "en" else "zu klein") in page.text_content(".dora-strip .error")
+
+
 def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
     # issue 4: the winner's hand photographed from the other side of the table lies upside down; the page
     # says it was read turned, draws the boxes on the photo as taken, and takes the hand the right way round

@@ -60,6 +60,27 @@ def test_photos_said_to_be_too_bright_are_counted_with_how_many_of_them_read_exa
     assert res["too_bright"] == {"photos": 0, "exact": 0} and "too bright" not in report(res)
 
 
+def test_photos_whose_tiles_are_said_to_be_too_small_are_counted_apart_from_too_bright_ones(tmp_path):
+    from training.evaluate import report
+
+    items = _folder(tmp_path, [["1m"], ["3p"], ["4s"]])
+    sure = [(0.9, False)]
+    answers = iter([(["1m"], None, sure, False, True)] * 2 + [(["5p"], None, sure, True, True),
+                                                              (["4s"], None, sure, True, False)])
+
+    def predict(image):  # noqa: ANN001, ANN202
+        return next(answers)
+
+    res = evaluate(items, predict)
+    # by hand: photos 0 and 1 said too small (photo 0 read exactly, 1 misread), photos 1 and 2 too bright (2 exact)
+    assert res["too_small"] == {"photos": 2, "exact": 1} and res["too_bright"] == {"photos": 2, "exact": 1}
+    assert "tiles said to be too small: 2 photos (1 of them read exactly)" in report(res)
+    answers = iter([(["1m"], None, sure, False, False)] * 2 + [(["5p"], None, sure, False, True),
+                                                               (["4s"], None, sure, False, False)])
+    res = evaluate(items, predict)  # only photo 1, misread, said too small
+    assert "tiles said to be too small: 1 photos (0 of them read exactly)" in report(res)
+
+
 def test_red_fives_taken_for_plain_ones_are_counted_apart_from_other_misreads(tmp_path):
     items = _folder(tmp_path, [["0m", "5m", "0p", "3s"], ["0s", "5p"]])
     answers = iter([(["5m", "5m", "0p", "3s"], None)] * 2 + [(["5s", "0p"], None)])

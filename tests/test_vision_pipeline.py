@@ -486,6 +486,44 @@ def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest
     assert "the dora photo is too bright: " in result["reason"] and "the photo is too bright" not in result["reason"]
 
 
+def test_tile_width_is_the_median_upright_box_width_of_the_rows_the_request_keeps():
+    from companion.vision.layout import Det
+    from companion.vision.pipeline import tile_width
+
+    dets = [Det(box=(0, 0, 20, 30), sideways=False, part="hand"), Det(box=(20, 0, 42, 30), sideways=False, part="hand"),
+            Det(box=(42, 0, 66, 30), sideways=False, part="dora"),
+            Det(box=(66, 5, 100, 30), sideways=True, part="hand"),  # lying across: 34 wide, not counted
+            Det(box=(0, 90, 10, 100), sideways=False, part="left out")]  # the wall beyond: not counted
+    assert tile_width(dets) == 22.0  # the median of 20, 22 and 24
+    assert tile_width(dets[3:]) == 0.0 and tile_width([]) == 0.0
+
+
+def test_a_photo_whose_tiles_are_too_small_says_so_and_asks_for_one_from_closer(capsys: pytest.CaptureFixture,
+                                                                                 tmp_path: Path):
+    # won_melds_dora.jpg's upright tiles are 37.6 px wide by its label's boxes: nothing is said. Shrunk to half,
+    # they are about 19 px wide, under SMALL_TILE (24), and the answer says so first among its notes
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.pipeline import SMALL_TILE, recognize_image
+
+    image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    result = recognize_image(image)
+    assert "small_tiles" not in result and "too small" not in result.get("reason", "")
+    small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    result = recognize_image(small)
+    assert 17 <= result["small_tiles"] <= 21 < SMALL_TILE
+    assert result["reason"].startswith("the tiles in the photo are only ") and "from closer" in result["reason"]
+    photo = tmp_path / "small.png"
+    cv2.imwrite(str(photo), small)
+    assert main(["recognize", "--json", str(photo)]) == 0
+    assert json.loads(capsys.readouterr().out)["small_tiles"] == result["small_tiles"]
+    # the shrunk one as the dora photo beside the fixture as taken: only the dora photo is said to be too far
+    result = recognize_image(image, small)
+    assert "small_tiles" not in result and 17 <= result["dora_photo"]["small_tiles"] <= 21
+    assert "the tiles in the dora photo are only " in result["reason"] and "in the photo are" not in result["reason"]
+
+
 @pytest.mark.parametrize("name", ["table_wall"])
 def test_a_photo_under_a_warm_lamp_is_read_as_under_white_light(name: str):
     # the fixture as a tungsten lamp tints it (blue x0.55, green x0.8, red x1.1): read right only with the colours

@@ -176,12 +176,14 @@ def _red_and_plain(a: str, b: str) -> bool:
 def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
              thresholds: tuple[float, ...] = ()) -> dict:
     """predict(image_bgr) -> (tiles in reading order, request or None[, per tile (confidence, listed as
-    uncertain)[, the photo said to be too bright]]). map_tile maps labels (e.g. 0m->5m). With the third item,
-    the result also says how many wrong and right tiles the page would mark for correction (in the hands where as
-    many tiles were found as lie there, tile by tile), and how many a confidence below each of ``thresholds``
-    would mark; with the fourth, how many photos were said to be too bright, and how many of those read exactly."""
+    uncertain)[, the photo said to be too bright[, its tiles said to be too small]]]). map_tile maps labels (e.g.
+    0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
+    correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
+    below each of ``thresholds`` would mark; with the fourth (and fifth), how many photos were said to be too
+    bright (their tiles too small), and how many of those read exactly."""
     map_tile = map_tile or (lambda t: t)
-    total = hits = exact = req_total = req_exact = too_bright = too_bright_exact = 0
+    total = hits = exact = req_total = req_exact = 0
+    retake = {"too_bright": Counter(), "too_small": Counter()}  # photos said to be so: "photos", "exact"
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
@@ -200,9 +202,9 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
         total += len(truth)
         hits += h
         exact += pred == truth
-        if more[1:] and more[1]:
-            too_bright += 1
-            too_bright_exact += pred == truth
+        for key, said in zip(retake, more[1:], strict=False):  # predict may say neither or only the first
+            if said:
+                retake[key].update(photos=1, exact=int(pred == truth))
         confusions.update(subs)
         if "request" in label and request is not False:
             req_total += 1
@@ -219,7 +221,7 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
                       "plain_read_red": sum(n for (a, b), n in confusions.items() if _red_and_plain(a, b) and a[0] == "5"),
                       "in_labels": sum(t["tile"][0] == "0" for _, label in items for t in label["tiles"])},
         "other_kind": sum(n for (a, b), n in confusions.items() if "-" not in (a, b) and not _red_and_plain(a, b)),
-        "too_bright": {"photos": too_bright, "exact": too_bright_exact},
+        **{key: {"photos": n["photos"], "exact": n["exact"]} for key, n in retake.items()},
     }
     if marks:
         wrong = [m for m in marks if not m[0]]
@@ -236,7 +238,7 @@ def ours(image):  # noqa: ANN001, ANN201
     r = recognize_image(image)
     unsure = set(r.get("uncertain", ()))
     return ([t["tile"] for t in r["tiles"]], r["request"],
-            [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r)
+            [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r, "small_tiles" in r)
 
 
 def report(res: dict) -> str:
@@ -249,12 +251,16 @@ def report(res: dict) -> str:
             f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}\n"
             f"  misread: {res['other_kind']} tiles as another kind; red fives read as plain "
             f"{res['red_fives']['read_plain']} (of {res['red_fives']['in_labels']}), plain fives read as red "
-            f"{res['red_fives']['plain_read_red']}" + _marking(res) + _too_bright(res))
+            f"{res['red_fives']['plain_read_red']}" + _marking(res) + _retakes(res))
 
 
-def _too_bright(res: dict) -> str:
-    n, right = res["too_bright"]["photos"], res["too_bright"]["exact"]
-    return f"\n  said to be too bright: {n} photos ({right} of them read exactly)" if n else ""
+def _retakes(res: dict) -> str:
+    lines = []
+    for key, what in (("too_bright", "said to be too bright"), ("too_small", "tiles said to be too small")):
+        n, right = res[key]["photos"], res[key]["exact"]
+        if n:
+            lines.append(f"\n  {what}: {n} photos ({right} of them read exactly)")
+    return "".join(lines)
 
 
 def _marking(res: dict) -> str:

@@ -39,6 +39,9 @@ BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white,
 OVEREXPOSED = 0.55  # a photo whose typical tile face has this share of its middle burnt out is said to be too
 #                  bright (the evaluation photos: at most 0.53; of make_eval --bright's, 156 of 400 reach it and 105 of
 #                  those are misread; TRAINING-LOG "Overexposed photos")
+SMALL_TILE = 24.0  # a photo whose upright tiles are narrower than this (median, photo px) is said to be taken from
+#                   too far (of the 31 evaluation sets' 6,000 photos, 189 come under it and 22 of those read
+#                   exactly; TRAINING-LOG "Tiles too small to read")
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
@@ -624,6 +627,14 @@ def burnt_share(image_bgr: np.ndarray, boxes: list) -> float:
     return float(np.median(shares)) if shares else 0.0
 
 
+def tile_width(dets: list[Det]) -> float:
+    """How wide the tiles lie in the photo: the median width in pixels of the upright tiles' boxes (those of rows
+    the request leaves out, further off, not counted; 0 for none). Box widths are read across the row, which the
+    pipeline's straightening turns level without scaling."""
+    widths = [d.box[2] - d.box[0] for d in dets if not d.sideways and d.part != "left out"]
+    return float(np.median(widths)) if widths else 0.0
+
+
 def evened_colours(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     """The photo with each colour channel scaled so that the tiles' faces come out grey, where their colour
     (:func:`face_colour`) is cast by more than CAST_MAX (a warm or cold lamp; the classifiers were trained on
@@ -766,7 +777,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
     "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
-    trusted, and "reason" says to take it again.
+    trusted, "small_tiles" (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and
+    "reason" says to take it again.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
@@ -863,34 +875,40 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     dora_unsure: list[int] = []
+    photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:
         dora_dets, _, dora_back = _read(dora_image)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
+        photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
-    too_bright = ""
-    for photo, where, answer in ((image_bgr, "photo", result), (dora_image, "dora photo", result.get("dora_photo"))):
-        if answer is None:
-            continue
+    retake = []  # photos to take again, and why: said first
+    for where, photo, dets, answer in photos:
         burnt = burnt_share(photo, [t["box"] for t in answer["tiles"] if t["tile"] != "x"])
         if burnt >= OVEREXPOSED:
             answer["overexposed"] = round(burnt, 2)
-            too_bright = "; ".join(n for n in (too_bright, (
-                f"the {where} is too bright: {burnt:.0%} of a typical tile face is burnt out white, where ink may be "
-                "lost; take it again with less light (on a phone or tablet: tap a tile to set the exposure)")) if n)
+            retake.append(f"the {where} is too bright: {burnt:.0%} of a typical tile face is burnt out white, where "
+                          "ink may be lost; take it again with less light (on a phone or tablet: tap a tile to set "
+                          "the exposure)")
+        width = tile_width(dets)
+        if 0 < width < SMALL_TILE:
+            answer["small_tiles"] = round(width, 1)
+            retake.append(f"the tiles in the {where} are only {width:.0f} px wide, too small to be read surely; take "
+                          "it again from closer, the hand across most of the picture")
+    take_again = "; ".join(retake)
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
                     "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"
                     if reading.dropped else "")
     if request is None:
-        result["reason"] = "; ".join(n for n in (too_bright, reason, dropped_note) if n)  # the cause first
+        result["reason"] = "; ".join(n for n in (take_again, reason, dropped_note) if n)  # the cause first
         return result
     # the tiles the indicators were read from ("dora_row": a correction there changes one) and those left out
     for key, part in (("left_out", "left out"), ("dora_row", "dora")):
         indices = [i for i, d in enumerate(ordered) if d.part == part]
         if indices:
             result[key] = indices
-    notes = [n for n in (too_bright, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
+    notes = [n for n in (take_again, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
     if dropped_note:
         notes.append(dropped_note)
     if changed:
