@@ -805,6 +805,33 @@ def test_the_int8_models_are_used_when_present_and_fp32_can_be_forced(monkeypatc
     assert pipeline.model_path("classifier").name == "classifier.onnx"
 
 
+def test_the_recognisers_settings_say_what_is_wrong_with_a_value_they_cannot_use(monkeypatch: pytest.MonkeyPatch):
+    # settings from the environment: set empty they mean the default; a value that is none says which it is and
+    # what it may be, instead of an int() traceback or a precision silently taken for int8
+    import os
+    import subprocess
+    import sys
+
+    from companion.vision import pipeline
+
+    probe = "from companion.vision import pipeline; print(pipeline.THREADS, pipeline.MODELS_DIR)"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    done = subprocess.run([sys.executable, "-c", probe], env={**env, "COMPANION_THREADS": "", "COMPANION_MODELS": ""},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["2", str(MODELS)]
+    for bad in ("two", "0", "-1", "1.5"):
+        done = subprocess.run([sys.executable, "-c", probe], env={**env, "COMPANION_THREADS": bad},
+                              capture_output=True, text=True)
+        assert done.returncode != 0
+        assert f"COMPANION_THREADS must be a whole number of threads, 1 or more (unset: 2); not {bad!r}" in done.stderr
+    monkeypatch.setenv("COMPANION_PRECISION", "fp16")
+    with pytest.raises(ValueError, match="COMPANION_PRECISION must be int8 \\(the default\\) or fp32; not 'fp16'"):
+        pipeline.model_path("classifier")
+    monkeypatch.setenv("COMPANION_PRECISION", "")  # as unset: the int8 copy where there is one
+    assert pipeline.model_path("classifier").name == (
+        "classifier.int8.onnx" if (MODELS / "classifier.int8.onnx").exists() else "classifier.onnx")
+
+
 def test_a_second_localiser_in_the_models_folder_is_averaged_with_the_first(monkeypatch: pytest.MonkeyPatch,
                                                                           tmp_path: Path):
     # two stand-in localisers whose centre maps peak at the same place. Logits 2 and -1 average to 0.5:

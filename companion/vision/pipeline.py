@@ -63,8 +63,18 @@ VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless r
 VERIFY_SURE = 0.9  # a tile the classifiers read this surely is kept whatever the verifier says
 VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the page would show with a confidence below
 READ_LOW = 0.25  # this (the classifiers' probability, less where the localiser's peak was weak) is dropped too
-THREADS = int(os.environ.get("COMPANION_THREADS", "2"))  # the nets of a pair side by side, or one net on as many
-MODELS_DIR = Path(os.environ.get("COMPANION_MODELS", shipped("models")))
+
+
+def _threads_setting() -> int:
+    """COMPANION_THREADS: how many threads the nets use (2 when not set or set empty)."""
+    raw = os.environ.get("COMPANION_THREADS", "").strip() or "2"
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"COMPANION_THREADS must be a whole number of threads, 1 or more (unset: 2); not {raw!r}")
+    return int(raw)
+
+
+THREADS = _threads_setting()  # the nets of a pair side by side, or one net on as many
+MODELS_DIR = Path(os.environ.get("COMPANION_MODELS") or shipped("models"))  # set empty: the shipped models too
 
 _lock = threading.Lock()
 _sessions: dict[tuple[str, int], object] = {}
@@ -87,7 +97,10 @@ def model_path(name: str) -> Path:
 
     COMPANION_PRECISION=fp32 forces the float file (for comparisons and for a fine-tune without the int8 copy).
     """
-    if os.environ.get("COMPANION_PRECISION", "int8") != "fp32":
+    precision = os.environ.get("COMPANION_PRECISION", "").strip() or "int8"
+    if precision not in ("int8", "fp32"):
+        raise ValueError(f"COMPANION_PRECISION must be int8 (the default) or fp32; not {precision!r}")
+    if precision == "int8":
         quantised = MODELS_DIR / f"{name}.int8.onnx"
         if quantised.exists():
             return quantised
