@@ -463,7 +463,6 @@ def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest
     # 2.9 stops too bright), its faces are white through and through, and the answer says so, first among its notes
     import cv2
 
-    from companion.cli import main
     from companion.vision.pipeline import OVEREXPOSED, burnt_share, recognize_image
 
     image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
@@ -473,17 +472,29 @@ def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest
     assert "overexposed" not in result and "too bright" not in result.get("reason", "")
     burnt = np.clip(image.astype(np.float32) * 2.5, 0, 255).astype(np.uint8)
     assert burnt_share(burnt, [t["box"] for t in label["tiles"]]) >= OVEREXPOSED
-    result = recognize_image(burnt)
-    assert result["overexposed"] >= OVEREXPOSED
+    result, dora = _take_again(image, burnt, "overexposed", capsys, tmp_path)
+    assert result["overexposed"] >= OVEREXPOSED and dora["dora_photo"]["overexposed"] >= OVEREXPOSED
     assert result["reason"].startswith("the photo is too bright: ") and "take it again with less light" in result["reason"]
-    photo = tmp_path / "bright.png"
-    cv2.imwrite(str(photo), burnt)
+    assert "the dora photo is too bright: " in dora["reason"] and "the photo is too bright" not in dora["reason"]
+
+
+def _take_again(image: np.ndarray, altered: np.ndarray, key: str, capsys: pytest.CaptureFixture, tmp_path: Path):
+    """recognize_image's answers for ``altered`` (a photo to take again) and for ``image`` with ``altered`` as its
+    dora photo, checked to carry ``key`` where they should: the CLI's --json line says the same, and with the
+    altered photo as the dora photo only its answer does."""
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.pipeline import recognize_image
+
+    result = recognize_image(altered)
+    photo = tmp_path / "altered.png"
+    cv2.imwrite(str(photo), altered)
     assert main(["recognize", "--json", str(photo)]) == 0
-    assert json.loads(capsys.readouterr().out)["overexposed"] == result["overexposed"]
-    # the burnt one as the dora photo beside the fixture as taken: the dora photo is the one said to be too bright
-    result = recognize_image(image, burnt)
-    assert "overexposed" not in result and result["dora_photo"]["overexposed"] >= OVEREXPOSED
-    assert "the dora photo is too bright: " in result["reason"] and "the photo is too bright" not in result["reason"]
+    assert json.loads(capsys.readouterr().out)[key] == result[key]
+    dora = recognize_image(image, altered)
+    assert key not in dora and key in dora["dora_photo"]
+    return result, dora
 
 
 def test_tile_width_is_the_median_upright_box_width_of_the_rows_the_request_keeps():
@@ -504,24 +515,16 @@ def test_a_photo_whose_tiles_are_too_small_says_so_and_asks_for_one_from_closer(
     # they are about 19 px wide, under SMALL_TILE (24), and the answer says so first among its notes
     import cv2
 
-    from companion.cli import main
     from companion.vision.pipeline import SMALL_TILE, recognize_image
 
     image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
     result = recognize_image(image)
     assert "small_tiles" not in result and "too small" not in result.get("reason", "")
     small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    result = recognize_image(small)
-    assert 17 <= result["small_tiles"] <= 21 < SMALL_TILE
+    result, dora = _take_again(image, small, "small_tiles", capsys, tmp_path)
+    assert 17 <= result["small_tiles"] <= 21 < SMALL_TILE and 17 <= dora["dora_photo"]["small_tiles"] <= 21
     assert result["reason"].startswith("the tiles in the photo are only ") and "from closer" in result["reason"]
-    photo = tmp_path / "small.png"
-    cv2.imwrite(str(photo), small)
-    assert main(["recognize", "--json", str(photo)]) == 0
-    assert json.loads(capsys.readouterr().out)["small_tiles"] == result["small_tiles"]
-    # the shrunk one as the dora photo beside the fixture as taken: only the dora photo is said to be too far
-    result = recognize_image(image, small)
-    assert "small_tiles" not in result and 17 <= result["dora_photo"]["small_tiles"] <= 21
-    assert "the tiles in the dora photo are only " in result["reason"] and "in the photo are" not in result["reason"]
+    assert "the tiles in the dora photo are only " in dora["reason"] and "in the photo are" not in dora["reason"]
 
 
 @pytest.mark.parametrize("name", ["table_wall"])
