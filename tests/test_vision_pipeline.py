@@ -186,6 +186,52 @@ def test_watch_with_a_missing_camera_says_so(capsys: pytest.CaptureFixture):
     assert "camera 97 cannot be opened" in capsys.readouterr().err
 
 
+class _FakeCamera:
+    """cv2.VideoCapture's stand-in: delivers ``frame`` every time and records the sizes it is asked for."""
+
+    asked: dict = {}
+
+    def __init__(self, index: int, frame: np.ndarray) -> None:
+        self.frame = frame
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        _FakeCamera.asked[prop] = value
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        return True, self.frame
+
+    def release(self) -> None:
+        pass
+
+
+def test_watch_asks_the_camera_for_full_hd_and_prints_the_hand_once_it_is_stable(monkeypatch: pytest.MonkeyPatch,
+                                                                                  capsys: pytest.CaptureFixture):
+    import cv2
+
+    from companion.cli import main
+    from companion.vision import cli
+
+    frame = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    monkeypatch.setattr(cv2, "VideoCapture", lambda index: _FakeCamera(index, frame))
+    monkeypatch.setattr(cli, "_has_gui", lambda cv2: False)
+    _FakeCamera.asked = {}
+    assert main(["watch", "--camera", "3", "--stable", "3", "--max-frames", "4"]) == 0
+    assert _FakeCamera.asked == {cv2.CAP_PROP_FRAME_WIDTH: 1920, cv2.CAP_PROP_FRAME_HEIGHT: 1080}
+    out, err = capsys.readouterr()
+    assert f"camera 3: {frame.shape[1]} x {frame.shape[0]} frames" in err
+    assert out.count("camera 3: ") == 1  # shown once, after 3 frames agree, not again while it stays the same
+    assert f"hand {label['request']['hand']}  win {label['request']['win_tile']}" in out
+    _FakeCamera.asked = {}
+    assert main(["watch", "--width", "0", "--max-frames", "1"]) == 0 and _FakeCamera.asked == {}  # its own size
+    assert main(["watch", "--width", "-5", "--max-frames", "1"]) == 2
+    assert "--width must be 0 (the camera's own) or a width in pixels, not -5" in capsys.readouterr().err
+
+
 def test_train_without_finetune_explains_the_two_ways(capsys: pytest.CaptureFixture):
     from companion.cli import main
 

@@ -24,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     w.add_argument("--camera", type=int, default=0, help="OpenCV camera index (default 0)")
     w.add_argument("--stable", type=int, default=5, help="frames that must agree before the hand is shown")
     w.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0 = until Ctrl-C)")
+    w.add_argument("--width", type=int, default=1920,
+                   help="frame width to ask the camera for (default 1920, at 16:9; it gives the nearest it has; 0 = "
+                        "its own default, often 640 x 480, where a hand's tiles are only about 30 px wide)")
     w.set_defaults(func=cmd_watch)
 
     t = subparsers.add_parser("train", help="adapt the tile classifier to a club's own set (needs the train extra)")
@@ -124,10 +127,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     from companion.vision import pipeline
 
+    if args.width < 0:
+        print(f"error: --width must be 0 (the camera's own) or a width in pixels, not {args.width}", file=sys.stderr)
+        return 2
     cap = cv2.VideoCapture(args.camera)
     if not cap.isOpened():
         print(f"error: camera {args.camera} cannot be opened", file=sys.stderr)
         return 2
+    if args.width:
+        # more pixels a tile: at 640 x 480 a whole hand's tiles come near the width where photos are said to be
+        # taken from too far (pipeline.SMALL_TILE)
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, args.width)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, round(args.width * 9 / 16))
     gui = _has_gui(cv2)
     history: list[str] = []
     shown = None
@@ -139,6 +150,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 print("error: the camera stopped delivering frames", file=sys.stderr)
                 return 2
             frames += 1
+            if frames == 1:
+                print(f"camera {args.camera}: {frame.shape[1]} x {frame.shape[0]} frames", file=sys.stderr, flush=True)
             result = pipeline.recognize_image(frame, turns=False)
             key = " ".join(t["tile"] for t in result["tiles"])
             history = (history + [key])[-args.stable:]
