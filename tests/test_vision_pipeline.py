@@ -1362,7 +1362,7 @@ def test_a_tablet_photo_is_turned_upright_by_its_exif_orientation(tmp_path):
     assert seen[:30].mean() > 200 and seen[50:].mean() < 30  # the strip is now along the top
 
 
-def test_a_five_that_may_be_red_is_listed_for_a_check_even_when_read_with_confidence():
+def test_a_five_that_may_be_red_or_a_white_dragon_that_may_be_a_back_is_listed_for_a_check():
     from companion.vision.layout import Det
     from companion.vision.pipeline import _unsure
 
@@ -1375,6 +1375,13 @@ def test_a_five_that_may_be_red_is_listed_for_a_check_even_when_read_with_confid
     assert not _unsure(det("5s", 0.88, ("3s", 0.10)))  # a sure five with other runners-up
     assert not _unsure(det("5z", 0.90, ("6z", 0.09)))  # the white dragon is no five
     assert _unsure(det("3m", 0.79, ("2m", 0.2)))  # below CONFIDENCE_MIN, as before
+    # a white dragon that may be a face-down tile (a pale back, blank like it): from 5% listed, the other way not
+    assert _unsure(det("5z", 0.88, ("x", 0.05), ("6z", 0.03)))
+    assert not _unsure(det("5z", 0.88, ("x", 0.04), ("6z", 0.07)))
+    assert not _unsure(det("x", 0.90, ("5z", 0.09)))  # a back read as such: backs give no han
+    checked = det("5z", 1.0)  # the player's correction: its only reading is its own
+    checked.checked = True
+    assert not _unsure(checked)
 
 
 # ----- the player's corrections: the photo read again with them, the request built anew -----------------------

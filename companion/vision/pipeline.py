@@ -26,6 +26,8 @@ from companion.vision.preprocess import LOC_LONG, STRIDE, crop_tile, crops_to_ba
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is listed as uncertain (_unsure)
+BACK_DOUBT = 0.05  # a white dragon that is this likely a face-down tile is listed as uncertain (_unsure): a pale
+#                  back looks like a blank white dragon (on 6 evaluation sets 23 of the 25 misread 5z were backs)
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read from the photo
 #                   turned level
@@ -678,19 +680,24 @@ def _named(found: list, among: list[int], boxes: list, back: Callable | None, wh
 
 
 def _unsure(d: Det) -> bool:
-    """Listed for a check: put back by the player and not yet corrected, read with less than CONFIDENCE_MIN, or a
-    five that may be the red one (or a red five that may be plain) with RED_DOUBT or more. A red five is a han of
-    dora, and a confident read can still be wrong about the colour. With the session 5 models (fully found hands,
-    red/plain mix-ups the confidence leaves unmarked, and how many of them RED_DOUBT lists, for how many more of
-    the fives read right): held-out style 7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles
-    1 of 2, for 6 of 152."""
+    """Listed for a check: put back by the player and not yet corrected, read with less than CONFIDENCE_MIN, a
+    five that may be the red one (or a red five that may be plain) with RED_DOUBT or more, or a white dragon that
+    may be a face-down tile with BACK_DOUBT or more. A red five is a han of dora, and a confident read can still
+    be wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence
+    leaves unmarked, and how many of them RED_DOUBT lists, for how many more of the fives read right): held-out
+    style 7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles 1 of 2, for 6 of 152. A pale
+    back in the dora row read as a white dragon makes a wrong dora indicator (TRAINING-LOG, "Backs read as white
+    dragons")."""
     if d.confidence < CONFIDENCE_MIN or (d.restored and not d.checked):
         return True
     tile = d.tile
-    if tile[0] not in "05" or tile[1] == "z":
+    if tile == "5z":
+        twin, doubt = "x", BACK_DOUBT
+    elif tile[0] in "05" and tile[1] != "z":
+        twin, doubt = ("5" if tile[0] == "0" else "0") + tile[1], RED_DOUBT
+    else:
         return False
-    other = ("5" if tile[0] == "0" else "0") + tile[1]
-    return any(name == other and p >= RED_DOUBT for name, p in d.alternatives)
+    return any(name == twin and p >= doubt for name, p in d.alternatives)
 
 
 def _tile_dicts(ordered: list[Det], back: Callable | None = None) -> list[dict]:
@@ -931,7 +938,7 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     elif uncertain or dora_unsure:
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
-                     "or a five that may be red); check them before scoring")
+                     "a five that may be red, a white dragon that may be a back); check them before scoring")
     if notes:
         result["reason"] = "; ".join(notes)
     return result
