@@ -42,10 +42,17 @@ def labelled_photos(folder: Path) -> tuple[list[tuple[Path, Path]], list[Path]]:
     return [(f, labels[f.stem]) for f in photos if f.stem in labels], [f for f in photos if f.stem not in labels]
 
 
-def _inside(box: Any, width: int, height: int) -> bool:
-    """Whether ``box`` is [x1, y1, x2, y2] (numbers) of positive size inside a width x height photo."""
-    return (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
-            and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height)
+def _checked_box(t: Any, where: str, width: int, height: int) -> dict:
+    """{"box": [x1, y1, x2, y2] as floats, "sideways": bool} of one entry of a label, ``t``, whose box must be
+    numbers of positive size inside a width x height photo; else InvalidRequestError naming ``where``."""
+    box = t.get("box") if isinstance(t, dict) else None
+    if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
+            and 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
+        raise InvalidRequestError(f'{where}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
+    sideways = t.get("sideways", False)
+    if not isinstance(sideways, bool):
+        raise InvalidRequestError(f'{where}: "sideways" must be true or false')
+    return {"box": [float(v) for v in box], "sideways": sideways}
 
 
 def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
@@ -57,13 +64,7 @@ def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
     for i, t in enumerate(tiles):
         if not isinstance(t, dict) or t.get("tile") not in ALL_CLASSES:
             raise InvalidRequestError(f"tile {i}: \"tile\" must be one of the recognition classes ({' '.join(ALL_CLASSES)})")
-        box = t.get("box")
-        if not _inside(box, width, height):
-            raise InvalidRequestError(f'tile {i}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
-        sideways = t.get("sideways", False)
-        if not isinstance(sideways, bool):
-            raise InvalidRequestError(f'tile {i}: "sideways" must be true or false')
-        out.append({"tile": t["tile"], "box": [float(v) for v in box], "sideways": sideways})
+        out.append({"tile": t["tile"], **_checked_box(t, f"tile {i}", width, height)})
     return out
 
 
@@ -75,16 +76,7 @@ def checked_not_tiles(things: Any, width: int, height: int) -> list[dict]:
         return []
     if not isinstance(things, list):
         raise InvalidRequestError('"not_tiles" must be a list of {"box": [x1, y1, x2, y2]}')
-    out = []
-    for i, t in enumerate(things):
-        box = t.get("box") if isinstance(t, dict) else None
-        if not _inside(box, width, height):
-            raise InvalidRequestError(f'not_tiles {i}: "box" must be [x1, y1, x2, y2] inside the {width}x{height} photo')
-        sideways = t.get("sideways", False)
-        if not isinstance(sideways, bool):
-            raise InvalidRequestError(f'not_tiles {i}: "sideways" must be true or false')
-        out.append({"box": [float(v) for v in box], "sideways": sideways})
-    return out
+    return [_checked_box(t, f"not_tiles {i}", width, height) for i, t in enumerate(things)]
 
 
 def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, folder: Path,

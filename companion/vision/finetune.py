@@ -60,7 +60,6 @@ def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """The kept photos' tile crops, their classes, how many photos gave tiles, and the crops of their boxes that
     are no tile (:func:`load_checked_photos`, :func:`load_not_tiles`): each photo and label read once."""
     from companion.vision.examples import labelled_photos
-    from companion.vision.preprocess import crop_tile
 
     names = pipeline.classes()
     if not Path(folder).is_dir():
@@ -76,16 +75,22 @@ def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
         boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)]
-        for t in boxed:
-            crops.append(crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False))))
-            ys.append(names.index(t["tile"]))
+        crops += [_cut(image, t) for t in boxed]
+        ys += [names.index(t["tile"]) for t in boxed]
         photos += bool(boxed)
-        things += [crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)))
-                   for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list) and len(t["box"]) == 4]
+        things += [_cut(image, t) for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list)
+                   and len(t["box"]) == 4]
     if not crops:
         raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
     empty = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     return np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty
+
+
+def _cut(image: np.ndarray, t: dict) -> np.ndarray:
+    """The crop of one entry of a kept photo's label (its "box" and "sideways"), cut as the pipeline cuts it."""
+    from companion.vision.preprocess import crop_tile
+
+    return crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)))
 
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
@@ -107,7 +112,7 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         crops, ys = load_corrections(corrections)
         parts.append((crops, ys))
         said.append(f"{len(ys)} corrected crops")
-    tiles, things = None, np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+    tiles, things = None, ()  # the kept photos' tiles and the boxes on them that are no tile
     if photos is not None:
         crops, ys, n, things = _kept_crops(photos)
         parts.append((crops, ys))
@@ -119,7 +124,7 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
-    if len(things) and tiles is not None:
+    if len(things):  # only kept photos list them
         shipped = (pipeline.MODELS_DIR / f"{pipeline.VERIFIER}.onnx").exists()
         lines.append(_finetune_verifier(tiles, things, out, steps, seed) if shipped
                      else f"{pipeline.VERIFIER}: none in {pipeline.MODELS_DIR}, so the boxes that are no tile taught nothing")
