@@ -391,6 +391,40 @@ def test_two_white_dragons_above_the_hand_stay_indicators():
     assert req["dora_indicators"] == ["5z", "5z"]
 
 
+def _blank(det: Det, back: float) -> Det:
+    """A tile read as a white dragon with a face-down tile as its runner-up at ``back``."""
+    det.confidence, det.alternatives = 0.9 - back, (("5z", 0.9 - back), ("x", back), ("6z", 0.05))
+    return det
+
+
+def test_pale_backs_left_of_the_indicator_read_as_white_dragons_are_backs_listed_for_a_check():
+    # the dead wall's face-down tiles left of its indicator, pale like a blank white dragon
+    dora = row("5z 5z 3m", x=20, bottom=100)
+    _blank(dora[0], 0.12), _blank(dora[1], 0.05)
+    req, _ = request_of(dora + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": ["3m"]}
+    assert [(d.tile, d.confidence) for d in dora[:2]] == [("x", 0.12), ("x", 0.05)]  # the back's own odds
+
+
+def test_white_dragons_left_of_the_indicator_stay_unless_a_back_is_likely_and_a_face_follows():
+    cases = [
+        ("5z 3m", (0.04,), ["5z", "3m"]),  # a back less likely than BACK_DOUBT: an indicator
+        ("x 5z 5z", (0.0, 0.3, 0.3), ["5z", "5z"]),  # no face-up tile of another kind after them
+        ("3m 5z", (0.0, 0.3), ["3m", "5z"]),  # right of the indicator: not where the dead wall's backs lie
+        ("x 5z 5z 9p", (0.0, 0.02, 0.2), ["5z", "9p"]),  # each by its own odds
+    ]
+    for tiles, backs, indicators in cases:
+        dora = row(tiles, x=20, bottom=100)
+        for d, back in zip(dora, backs, strict=False):
+            if d.tile == "5z":
+                _blank(d, back)
+        req, _ = request_of(dora + row(HAND))
+        assert req["dora_indicators"] == indicators, tiles
+    checked = row("5z 3m", x=20, bottom=100)  # the player's correction stays
+    _blank(checked[0], 0.3).checked = True
+    assert request_of(checked + row(HAND))[0]["dora_indicators"] == ["5z", "3m"]
+
+
 def test_tilted_photo_keeps_one_row():
     # 8 degrees of tilt: the bottom edge climbs ~0.14 px per px, 2.5 tile heights over the row
     dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z", drift=-0.14)

@@ -1384,6 +1384,17 @@ def test_a_five_that_may_be_red_or_a_white_dragon_that_may_be_a_back_is_listed_f
     assert not _unsure(checked)
 
 
+def test_pale_backs_left_of_the_dora_indicators_are_read_as_backs_and_listed_for_a_check():
+    # the fixture's dora row: two face-down tiles of a set with pale backs, then 2s 3m 1p (its label); the
+    # classifiers take each back for a blank white dragon first (TRAINING-LOG "Backs left of the indicators")
+    from companion.vision.pipeline import load_image, recognize_image
+
+    result = recognize_image(load_image(FIXTURES / "pale_backs_dora.jpg"))
+    assert [t["tile"] for t in result["tiles"][:5]] == ["x", "x", "2s", "3m", "1p"]
+    assert result["request"]["dora_indicators"] == ["2s", "3m", "1p"]
+    assert {0, 1} <= set(result["uncertain"])
+
+
 # ----- the player's corrections: the photo read again with them, the request built anew -----------------------
 
 def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: str,

@@ -31,6 +31,9 @@ DORA_SMALL = 0.4  # a box in the dora row of less than this share of a hand tile
 STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are no hand: a die, a tile set aside
 STRAY_SMALL = 0.45  # nor is a bottom row whose boxes are less than this share of the size of a row's above it
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
+BACK_DOUBT = 0.05  # a white dragon this likely a face-down tile (its runner-up): a pale back looks as blank. Such a
+#                  tile is marked for a check (pipeline._unsure), and left of the dora indicators taken for a back
+#                  (_backs_before_the_indicators)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
 SLOPE_MIN_STEPS = 5  # touching steps needed to fit how the pitch changes along a row
 SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is measured by its pitch line,
@@ -410,6 +413,24 @@ def _backs_of_the_wall(row: list[list[Det]]) -> None:
                 d.tile = "x"
 
 
+def _backs_before_the_indicators(row: list[list[Det]]) -> None:
+    """A dead wall shows face-down tiles left of the indicator, and a pale back looks like a blank white dragon
+    (5z). In the row above the hand, the white dragons in the run of backs and white dragons at its left end
+    are backs when a back is their runner-up by BACK_DOUBT or more and a face-up tile of another kind follows
+    the run (a row of blank tiles only is left alone). The back's probability becomes its confidence, so that
+    the page marks it for a check (models/TRAINING-LOG.md, "Backs left of the indicators")."""
+    tiles = [d for g in row for d in g]
+    run = 0
+    while run < len(tiles) and tiles[run].tile in ("x", "5z"):
+        run += 1
+    if run == len(tiles) or tiles[run].tile == "?":
+        return
+    for d in tiles[:run]:
+        back = dict(d.alternatives).get("x", 0.0)
+        if d.tile == "5z" and back >= BACK_DOUBT and not (d.checked or d.restored):
+            d.tile, d.confidence = "x", min(d.confidence, back)
+
+
 def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
     """A photo of a real table shows more than the hand: the wall behind it (a row of backs, maybe with the
     dora indicator turned up on it) and discards further on. The hand is the row nearest the camera (the
@@ -508,6 +529,7 @@ def _box_size(row: list[list[Det]]) -> float:
 def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
     above = groups_by_row[-2]
     _backs_of_the_wall(above)
+    _backs_before_the_indicators(above)
     faces = sum(1 for g in above for d in g if d.tile not in ("x", "?"))
     further = len(groups_by_row) - 2
     beyond = f" and {further} more further up" if further else ""

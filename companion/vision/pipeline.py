@@ -21,13 +21,11 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.photo_files import decode_photo
-from companion.vision.layout import Det, assign_groups, build_request, group_rows, win_tile_apart
+from companion.vision.layout import BACK_DOUBT, Det, assign_groups, build_request, group_rows, win_tile_apart
 from companion.vision.preprocess import LOC_LONG, STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is listed as uncertain (_unsure)
-BACK_DOUBT = 0.05  # a white dragon that is this likely a face-down tile is listed as uncertain (_unsure): a pale
-#                  back looks like a blank white dragon (on 6 evaluation sets 23 of the 25 misread 5z were backs)
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read from the photo
 #                   turned level
