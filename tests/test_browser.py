@@ -686,12 +686,51 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
         assert page.inner_text('.tilebox[data-index="13"] span') == "6m"
         # the page says why no hand came out, in its language (German too)
         assert "No hand read: a group right of the winning tile is no meld" in page.text_content("#photo-overlay")
-        assert page.evaluate("['no_hand_win_apart', 'no_hand_meld', 'no_hand_count', 'no_hand_other', 'tiles_mended']"
+        assert page.evaluate("['no_hand_win_apart', 'no_hand_win_not_concealed', 'no_hand_meld', 'no_hand_count', "
+                             "'no_hand_other', 'tiles_mended']"
                              ".every((k) => window.I18N.de[k] && window.I18N.de[k] !== window.I18N.en[k])")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-no-hand.png"))
         _correct(page, 13, "8m")
         page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        fields = [page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3)]
+        _assert_hand_entered(fields[0], label["request"])
+        assert sorted(fields[1].split()) == sorted(m["tiles"] for m in label["request"]["melds"])
+        assert sorted(parse_tiles(fields[2])) == sorted(parse_tiles("".join(label["request"]["dora_indicators"])))
+
+
+def test_score_by_photo_of_a_hand_laid_down_as_one_block_takes_the_winning_tile_the_player_taps(server):
+    # the fixture lies as one block (label: hand 22233m999s, chis 123s and 789m, won on 9s, indicators 1p 8m 2p):
+    # no tile apart, so no hand, and the page says to tap the winning tile. "Winning tile" on the chi's 1s (tile
+    # 13) is refused with why; on the third 9s (tile 12) the hand is read, and goes into the win entry
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "one_block" / "one_block.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        page.wait_for_selector(".tilebox")
+        assert "Tap the winning tile and choose" in page.text_content("#photo-overlay footer")
+        page.click('.tilebox[data-index="13"]')
+        page.click(".palette [data-win]")
+        page.wait_for_selector('.tilebox.won[data-index="13"]')
+        assert "not one of the concealed tiles" in page.text_content("#photo-overlay footer")
+        page.click('[data-strip="12"]')
+        page.click(".palette [data-win]")
+        page.wait_for_selector('.tilebox.won[data-index="12"]')
+        assert page.locator(".tilebox.won").count() == 1 and page.locator(".strip-tile.won").count() == 1
+        assert "No hand read" not in page.text_content("#photo-overlay footer")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-one-block.png"))
+        # the open hand, won by tsumo, has no yaku (no menzen tsumo, no yakuhai, terminals in it): the page says so,
+        # and its tiles still go to the win entry, the winning tile last
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("[data-take-anyway]")
+        assert "no yaku" in page.text_content("#photo-overlay footer")
+        page.click("[data-take-anyway]")
         page.wait_for_selector("#photo-overlay", state="detached")
         fields = [page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3)]
         _assert_hand_entered(fields[0], label["request"])

@@ -526,6 +526,32 @@ def test_winning_tile_not_set_apart_gives_no_request_and_says_why():
     assert "winning tile" in reason
 
 
+def test_the_tile_the_player_says_won_is_the_winning_tile_wherever_it_lies_among_the_concealed_ones():
+    # laid down as one block, melds and all (a chi, its called tile sideways): no tile set apart until the
+    # player names one; then it is the winning tile, and the hand is the same 14 tiles
+    dets = row("1m 2m 3m 4p 5p 6p 1z 1z 2z 2z 2z 7ss 8s 9s")
+    assert request_of(dets)[0] is None
+    dets[7].won = True  # the 1z
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req == {"hand": "123m456p11222z", "melds": [{"type": "chi", "tiles": "789s"}], "win_tile": "1z",
+                   "dora_indicators": []}
+    # the player's word over the tile set apart
+    apart = row(HAND)
+    apart[4].won = True  # the 5p
+    assert request_of(apart)[0] == {**HAND_REQUEST, "win_tile": "5p", "dora_indicators": []}
+
+
+def test_a_winning_tile_chosen_in_a_meld_or_the_dora_row_gives_no_request_and_says_why():
+    in_a_meld = row("1m 2m 3m 4p 5p 6p 1z 1z 2z 2z | 2z | 7ss 8s 9s")  # tile 13: the chi's 9s
+    in_the_dora_row = row("3m 4m", x=20, bottom=100) + row(HAND)  # tile 0: the 3m indicator
+    for dets, chosen in ((in_a_meld, 13), (in_the_dora_row, 0)):
+        dets[chosen].won = True
+        req, reason = request_of(dets)
+        assert req is None and reason == ("the tile chosen as the winning tile is not one of the concealed tiles "
+                                          "of the hand row")
+
+
 def test_wrong_tile_count_gives_no_request():
     dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z | 2z")
     req, reason = request_of(dets)

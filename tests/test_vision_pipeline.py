@@ -1492,6 +1492,31 @@ def test_corrections_that_cannot_belong_to_the_photo_are_refused():
         recognize_image(image, fixes={}, turned=45)
 
 
+def test_a_hand_laid_down_as_one_block_is_scored_once_the_player_says_which_tile_won():
+    # the fixture (its label: hand 22233m999s, chis 123s and 789m, won on 9s, indicators 1p 8m 2p) lies as one
+    # block: no tile apart, no request. Tile 12, the third 9s, named as the winning tile gives the label's request;
+    # tile 8, a 3m, the same hand won on 3m; tile 13 (the chi's 1s) is no concealed tile
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import load_image, recognize_image
+
+    photo = FIXTURES / "one_block" / "one_block.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    image = load_image(photo)
+    first = recognize_image(image)
+    assert [t["tile"] for t in first["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert first["request"] is None and "winning tile is not set apart" in first["reason"]
+    assert "win" not in first
+    named = recognize_image(image, win=12)
+    assert _norm(named["request"]) == _norm(label["request"]) and named["win"] == 12
+    assert _norm(recognize_image(image, win=8)["request"]) == _norm({**label["request"], "win_tile": "3m"})
+    in_a_meld = recognize_image(image, win=13)
+    assert in_a_meld["request"] is None and "not one of the concealed tiles" in in_a_meld["reason"]
+    for bad, words in ((19, "the winning tile is tile 19 (counted from 0), but 19 tiles were found"),
+                       (-1, "by its index among the tiles"), ("3", "by its index among the tiles")):
+        with pytest.raises(InvalidRequestError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            recognize_image(image, win=bad)
+
+
 def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: Path):
     # the page sends the photo again with "fixes" (JSON: tile index -> tile) and the first answer's "turned"
     import io
@@ -1507,6 +1532,9 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
 
     ok = post(fixes='{"3": "1z"}', turned="0")
     assert ok.status_code == 200 and ok.get_json()["request"]["dora_indicators"] == ["3z", "1z"]
+    # the winning tile named by its index: tile 9, the first 6m of the fixture's pair (its label: won on 3s)
+    won = post(win="9", turned="0").get_json()
+    assert won["win"] == 9 and won["request"]["win_tile"] == "6m" and won["request"]["hand"] == "66m333s444z"
     for fields, words in (({"fixes": "{3: 1z}"}, "JSON object"), ({"fixes": '["1z"]'}, "JSON object"),
                           ({"fixes": '{"3": "1x"}'}, "tile classes"), ({"fixes": '{"40": "1z"}'}, "19 tiles"),
                           ({"turned": "45"}, "0, 90, 180 or 270"), ({"restore": "[1, 2, 3, 4]"}, "JSON list of boxes"),
@@ -1514,6 +1542,7 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
                           ({"restore": '[[1, 2, 3, "4"]]'}, "JSON list of boxes"),
                           ({"restore": "[[0, 0, 6, 6]]"}, "no box taken for no tile"),
                           ({"drop": "[[0, 0, 6]]"}, '"drop" must be a JSON list of boxes'),
-                          ({"drop": "[[0, 0, 6, 6]]"}, "no tile lies at")):
+                          ({"drop": "[[0, 0, 6, 6]]"}, "no tile lies at"), ({"win": "x"}, '"win" must be the index'),
+                          ({"win": "-2"}, '"win" must be the index'), ({"win": "19"}, "19 tiles were found")):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())

@@ -56,6 +56,7 @@ class Det:
     part: str = ""  # what the request made of its row (nearest_rows): "hand", "dora" or "left out" (wall, discards)
     checked: bool = False  # set by the player (a correction): no rule reads it as anything else
     restored: bool = False  # taken for no tile by the verifier, kept because the player says it is a tile
+    won: bool = False  # the player says this is the winning tile (a hand laid down as one block shows none apart)
 
     @property
     def cx(self) -> float:
@@ -564,9 +565,11 @@ def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
 
 def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, str]:
     """The scoring request (issue 2 format) from the grouped tiles, or None and the reason. With a request,
-    the second value is "" or a note on rows left out of it (see :func:`nearest_rows`)."""
+    the second value is "" or a note on rows left out of it (see :func:`nearest_rows`). A tile the player chose
+    as the winning tile (``Det.won``) is the winning tile wherever it lies among the concealed tiles."""
     if not groups_by_row:
         return None, "no tiles found"
+    chosen = [d for r in groups_by_row for g in r for d in g if d.won]
     groups_by_row, note = nearest_rows(groups_by_row)
     hand_groups = groups_by_row[-1]
     dora = []
@@ -623,8 +626,12 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
         if isinstance(m, str):
             return None, f"group {len(concealed_groups) + i + 1} of the hand row: {m}"
         melds.append({"type": m[0], "tiles": _mpsz(m[1])})
-    if len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1:
-        flat = [d for g in concealed_groups for d in g]
+    flat = [d for g in concealed_groups for d in g]
+    if chosen and all(chosen[0] is not d for d in flat):
+        return None, "the tile chosen as the winning tile is not one of the concealed tiles of the hand row"
+    if chosen:  # the player's word: the winning tile wherever it lies among the concealed tiles
+        concealed_groups = [[d for d in flat if d is not chosen[0]], chosen[:1]]
+    elif len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1:
         # a lone pair left beside four melds (a tanki wait) wins on either tile: nothing to set apart
         pair = len(flat) == 2 and _kind(flat[0].tile) == _kind(flat[1].tile)
         if len(flat) + 3 * len(melds) != 14 or not (pair or win_tile_apart(flat)):

@@ -764,21 +764,26 @@ class Reading:
 
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
-               restore: list | None = None, outer: Callable | None = None, drop: list | None = None) -> Reading:
+               restore: list | None = None, outer: Callable | None = None, drop: list | None = None,
+               win: int | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
-    applied before the request is built and kept as they are; ``restore``, ``outer`` and ``drop`` as for
-    :func:`_read`."""
+    applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
+    the winning tile; ``restore``, ``outer`` and ``drop`` as for :func:`_read`."""
     dropped: list[Det] = []
     ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer, drop)
-    if fixes and max(fixes) >= len(ordered):
-        from companion.errors import InvalidRequestError
+    named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
+    for what, i in named:
+        if i >= len(ordered):
+            from companion.errors import InvalidRequestError
 
-        raise InvalidRequestError(f"a correction for tile {max(fixes)} (counted from 0), but {len(ordered)} tiles "
-                                  "were found in this photo: send the photo the corrections were made on")
+            raise InvalidRequestError(f"{what} tile {i} (counted from 0), but {len(ordered)} tiles were found in "
+                                      "this photo: send the photo the corrections were made on")
     for i, tile in (fixes or {}).items():
         d = ordered[i]
         d.tile, d.confidence, d.alternatives, d.checked = tile, 1.0, ((tile, 1.0),), True
+    if win is not None:
+        ordered[win].won = True
     request, reason = build_request(groups)
     changed = complete_hand(groups, request)
     if changed:
@@ -788,7 +793,7 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
-                    restore: list | None = None, drop: list | None = None) -> dict:
+                    restore: list | None = None, drop: list | None = None, win: int | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards, a die below the hand:
     layout.nearest_rows),
@@ -815,14 +820,16 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     that result's "not_tiles" that are tiles after all: they join "tiles", listed as uncertain until corrected
     (``fixes`` then count the tiles of the answer read with the same ``restore``). ``drop`` lists boxes of its
     "tiles" that are no tiles (a piece of a point stick the verifier kept): they move to "not_tiles", and
-    ``fixes`` count the tiles of the answer read with the same ``drop``.
+    ``fixes`` count the tiles of the answer read with the same ``drop``. ``win`` is the index of the tile the
+    player says is the winning tile (one of the hand's concealed tiles: a hand laid down as one block sets none
+    apart); the answer then gives it as "win".
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    if fixes is not None or turned or restore or drop:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [])
+    if fixes is not None or turned or restore or drop or win is not None:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [], win)
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -840,27 +847,30 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
-                 restore: list | None = None, drop: list | None = None) -> Reading:
+                 restore: list | None = None, drop: list | None = None, win: int | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
     turn_back = partial(_box_back, back=inverse, width=width, height=height)
-    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back, drop=drop)
+    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back, drop=drop,
+                         win=win)
     reading.back = _then(reading.back, turn_back)
     return reading
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                restore: list, drop: list) -> dict:
+                restore: list, drop: list, win: int | None = None) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
-    of ``restore`` kept as tiles and those of ``drop`` taken for none."""
+    of ``restore`` kept as tiles and those of ``drop`` taken for none, and the tile ``win`` as the winning tile."""
     from companion.errors import InvalidRequestError
 
     for i, tile in fixes.items():
         if not isinstance(i, int) or i < 0:
             raise InvalidRequestError(f"corrections must map tile indices (0, 1, ...) to tiles; not {i!r}")
         _check_class(tile)
+    if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
+        raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
     for key, boxes in (("restore", restore), ("drop", drop)):
         if not isinstance(boxes, (list, tuple)) or not all(
                 isinstance(box, (list, tuple)) and len(box) == 4
@@ -868,12 +878,12 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
             raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
                                       f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop)
+        reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop, win=win)
     else:
         angle = next((a for a, degrees in _TURNS if degrees == turned), None)
         if angle is None:
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-        reading = _read_turned(image_bgr, angle, fixes, restore, drop)
+        reading = _read_turned(image_bgr, angle, fixes, restore, drop, win)
     reading.mend_melds()
     return _result(reading, turned or None, dora_image, image_bgr)
 
@@ -892,6 +902,9 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
         result["turned"] = turn
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
+    won = [i for i, d in enumerate(ordered) if d.won]
+    if won:  # the player's choice, as sent
+        result["win"] = won[0]
     dora_unsure: list[int] = []
     photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:

@@ -277,7 +277,8 @@ def _decoded(data: bytes, filename: str, field: str) -> Any:
 
 
 def _corrections_of_a_reading() -> dict:
-    """The form fields "fixes", "turned", "restore" and "drop" of /api/recognize, checked; {} when none is sent."""
+    """The form fields "fixes", "turned", "restore", "drop" and "win" of /api/recognize, checked; {} when none is
+    sent."""
     options: dict = {}
     raw = request.form.get("fixes")
     if raw is not None:
@@ -294,6 +295,12 @@ def _corrections_of_a_reading() -> dict:
         if turned not in ("0", "90", "180", "270"):
             raise InvalidRequestError(f'"turned" must be 0, 90, 180 or 270 (the first answer\'s "turned"), not {turned!r}')
         options["turned"] = int(turned)
+    win = request.form.get("win")
+    if win not in (None, ""):
+        if not win.isdigit():
+            raise InvalidRequestError(f'"win" must be the index of the winning tile among the answer\'s "tiles" '
+                                      f"(0, 1, ...), not {win!r}")
+        options["win"] = int(win)
     for key, of in (("restore", "not_tiles"), ("drop", "tiles")):  # their boxes are checked by recognize_image
         raw = request.form.get(key)
         if raw in (None, ""):
@@ -330,8 +337,9 @@ def recognize():  # noqa: ANN201
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
-    # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none): the
-    # photo is read again that way round and the request built from the corrected tiles
+    # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "win":
+    # the index of the tile the player says is the winning tile): the photo is read again that way round and the
+    # request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
     try:

@@ -39,6 +39,7 @@
   function noHandText(reason) {
     let m;
     if (/winning tile is not set apart/.test(reason)) return t("no_hand_win_apart");
+    if (/chosen as the winning tile is not one of the concealed/.test(reason)) return t("no_hand_win_not_concealed");
     if (/^group \d+ of the hand row/.test(reason)) return t("no_hand_meld");
     if ((m = /^(\d+) tiles found in the hand/.exec(reason))) return t("no_hand_count").replace("{n}", m[1]);
     return t("no_hand_other").replace("{reason}", reason);
@@ -55,6 +56,7 @@
     let fixes = {}; // tile index -> corrected code
     let restore = []; // boxes of "not_tiles" the player put back as tiles
     let drop = []; // boxes of "tiles" the player took out as no tile
+    let win = null; // index of the tile the player says won (a hand laid down as one block sets none apart)
     let stream = null;
 
     const status = el("p", { class: "grow" }, t("take_photo"));
@@ -103,7 +105,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; restore = []; drop = []; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; drop = []; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
@@ -173,7 +175,7 @@
         const code = fixes[i] || tile.tile;
         const unsure = !fixes[i] && listed.has(i);
         const box = el("button", {
-          type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}${leftOut.has(i) ? " left-out" : ""}`,
+          type: "button", class: `tilebox${unsure ? " unsure" : ""}${fixes[i] ? " fixed" : ""}${leftOut.has(i) ? " left-out" : ""}${i === win ? " won" : ""}`,
           "data-index": String(i), "data-box": tile.box.join(","),
           style: `left:${x1 * sx}px;top:${y1 * sy}px;width:${(x2 - x1) * sx}px;height:${(y2 - y1) * sy}px`,
           title: unsure ? t("unsure") : code,
@@ -193,7 +195,7 @@
       });
       // the same tiles as pictures, big enough to check at a glance and to tap
       strip.replaceChildren(...result.tiles.flatMap((tile, i) => (leftOut.has(i) ? [] : [el("button", {
-        type: "button", class: `strip-tile${fixes[i] ? " fixed" : ""}`, "data-strip": String(i), onclick: () => pick(i, img),
+        type: "button", class: `strip-tile${fixes[i] ? " fixed" : ""}${i === win ? " won" : ""}`, "data-strip": String(i), onclick: () => pick(i, img),
       }, tileFace(fixes[i] || tile.tile))])));
     }
 
@@ -230,6 +232,7 @@
     }
     async function readAgain(img, nextRestore, nextDrop, focus) {
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
+      const wonBox = win === null ? null : result.tiles[win].box;
       let again;
       try {
         again = await postPhotos("/api/recognize", (byId) => readingForm(nextRestore, nextDrop, byId));
@@ -239,6 +242,8 @@
       result = again;
       fixes = {};
       result.tiles.forEach((tile, i) => { const code = byBox.get(boxKey(tile.box)); if (code) fixes[i] = code; });
+      win = wonBox ? result.tiles.findIndex(sameBox(wonBox)) : -1;
+      if (win < 0) win = null;
       scored.replaceChildren();
       describe();
       drawBoxes(img);
@@ -281,7 +286,17 @@
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
           takeOut(result.tiles[i].box, img);
-        } }, el("span", {}, t("no_tile"))));
+        } }, el("span", {}, t("no_tile"))),
+        // the hand's winning tile, where none lies apart (a hand laid down as one block): the photo read again so
+        el("button", { type: "button", "data-win": "", style: "grid-column:span 2", onclick: async () => {
+          palette.hidden = true;
+          let again;
+          try { again = await postPhotos("/api/recognize", (byId) => corrected(byId, i)); } catch (err) { C.toast(err.message, true); return; }
+          win = i; result = again;
+          scored.replaceChildren();
+          describe();
+          drawBoxes(img);
+        } }, el("span", {}, t("win_tile"))));
       palette.scrollIntoView({ block: "nearest" }); // below the photo, often out of sight on a tablet
     }
 
@@ -302,15 +317,18 @@
     // corrected on the wall an indicator), the boxes put back or taken out as set
     async function requestToScore() {
       let req = result.request;
-      if (Object.keys(fixes).length) {
-        const corrected = (byId) => {
-          const form = readingForm(restore, drop, byId);
-          form.append("fixes", JSON.stringify(fixes));
-          return form;
-        };
-        req = (await postPhotos("/api/recognize", corrected)).request;
+      // (the answer holds the winning tile named, unless boxes were put back or taken out since)
+      if (Object.keys(fixes).length || (win !== null && result.win !== win)) {
+        req = (await postPhotos("/api/recognize", (byId) => corrected(byId, win))).request;
       }
       return req;
+    }
+    // the photo(s) read again with the corrections so far and the winning tile `won` (null: none named)
+    function corrected(byId, won) {
+      const form = readingForm(restore, drop, byId);
+      if (Object.keys(fixes).length) form.append("fixes", JSON.stringify(fixes));
+      if (won !== null) form.append("win", String(won));
+      return form;
     }
 
     // the photo and its tiles as the player checked them, kept on the server as the club's own labelled example
