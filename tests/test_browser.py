@@ -508,54 +508,46 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "The photo is too bright"), ("de", "Das Foto ist zu hell")])
-def test_score_by_photo_of_an_overexposed_hand_asks_for_another_photo(server, tmp_path, lang, words):
-    # the fixture with every value times 2.5, clipped: its faces burn out white (recognize_image's "overexposed"),
-    # and the page says so in the player's language, first, before anything about the tiles
+# photos to take again, as the page words them: its status line first (en, de), the dora strip (en, de)
+RETAKES = {"bright": (("The photo is too bright", "Das Foto ist zu hell"), ("too bright", "zu hell")),
+           "far": (("The tiles are too small in this photo", "Die Steine sind auf diesem Foto zu klein"),
+                   ("too small", "zu klein")),
+           "shaken": (("The photo is blurred", "Das Foto ist verwackelt"), ("blurred", "verwackelt"))}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("kind", list(RETAKES))
+def test_score_by_photo_that_should_be_taken_again_says_why_first(server, tmp_path, kind, lang):
+    # the fixture spoilt three ways: every value times 2.5, clipped (its faces burn out white: recognize_image's
+    # "overexposed"); shrunk to half (its tiles, 37.6 px wide as taken, about 19 px: "small_tiles"); smeared by a
+    # camera moving 13 px sideways, a third of a tile ("blurred"). The page says so in the player's language, first,
+    # before anything about the tiles; as the dora photo of the fixture as taken, in the dora strip
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import cv2
     import numpy as np
 
     fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
-    cv2.imwrite(str(tmp_path / "bright.png"), np.clip(cv2.imread(str(fixture)) * 2.5, 0, 255).astype(np.uint8))
-    with _photo_dialog(sync_api, server, "Dan", tmp_path / "bright.png", lang=lang) as page:
+    image = cv2.imread(str(fixture))
+    spoilt = {"bright": lambda: np.clip(image * 2.5, 0, 255).astype(np.uint8),
+              "far": lambda: cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA),
+              "shaken": lambda: cv2.blur(image, (13, 1))}[kind]()
+    cv2.imwrite(str(tmp_path / "spoilt.png"), spoilt)
+    (status_words, strip_words), k = RETAKES[kind], ["en", "de"].index(lang)
+    words = status_words[k]
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "spoilt.png", lang=lang) as page:
         page.wait_for_selector(".tilebox")
         status = page.text_content("#photo-overlay p.grow")
         assert status.startswith(words), status
         assert page.locator(".dora-strip .error").count() == 0
-        # the fixture as taken, then the burnt photo as its dora photo: the dora strip says so, the hand is fine
+        # the fixture as taken, then the spoilt photo as its dora photo: the dora strip says so, the hand is fine
         page.set_input_files("[data-photo-input]", str(fixture))
         done = "Tap a tile to correct it." if lang == "en" else "Stein antippen, um ihn zu korrigieren."  # read through
         page.wait_for_function("([w, done]) => { const t = document.querySelector('#photo-overlay p.grow').textContent;"
                                " return !t.startsWith(w) && t.endsWith(done); }", arg=[words, done])
-        page.set_input_files("[data-dora-input]", str(tmp_path / "bright.png"))
+        page.set_input_files("[data-dora-input]", str(tmp_path / "spoilt.png"))
         page.wait_for_selector(".dora-strip .error")
-        assert ("too bright" if lang == "en" else "zu hell") in page.text_content(".dora-strip .error")
+        assert strip_words[k] in page.text_content(".dora-strip .error")
         assert not page.text_content("#photo-overlay p.grow").startswith(words)
-
-
-@pytest.mark.parametrize(("lang", "words"), [("en", "The tiles are too small in this photo"),
-                                             ("de", "Die Steine sind auf diesem Foto zu klein")])
-def test_score_by_photo_taken_from_too_far_asks_for_one_from_closer(server, tmp_path, lang, words):
-    # the fixture shrunk to half: its tiles, 37.6 px wide as taken, are about 19 px wide (recognize_image's
-    # "small_tiles"), and the page says so in the player's language, first; as a dora photo, in the dora strip
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import cv2
-
-    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
-    cv2.imwrite(str(tmp_path / "far.png"), cv2.resize(cv2.imread(str(fixture)), None, fx=0.5, fy=0.5,
-                                                      interpolation=cv2.INTER_AREA))
-    with _photo_dialog(sync_api, server, "Dan", tmp_path / "far.png", lang=lang) as page:
-        page.wait_for_selector(".tilebox")
-        status = page.text_content("#photo-overlay p.grow")
-        assert status.startswith(words), status
-        page.set_input_files("[data-photo-input]", str(fixture))
-        done = "Tap a tile to correct it." if lang == "en" else "Stein antippen, um ihn zu korrigieren."
-        page.wait_for_function("([w, done]) => { const t = document.querySelector('#photo-overlay p.grow').textContent;"
-                               " return !t.startsWith(w) && t.endsWith(done); }", arg=[words, done])
-        page.set_input_files("[data-dora-input]", str(tmp_path / "far.png"))
-        page.wait_for_selector(".dora-strip .error")
-        assert ("too small" if lang == "en" else "zu klein") in page.text_content(".dora-strip .error")
 
 
 def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):

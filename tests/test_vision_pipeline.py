@@ -543,6 +543,47 @@ def _take_again(image: np.ndarray, altered: np.ndarray, key: str, capsys: pytest
     return result, dora
 
 
+def test_smear_is_how_far_the_inks_edges_are_spread_over_a_tiles_width():
+    # hand-made tile: box 60 x 80 px, grey 200, a black 20 x 20 square in its middle (x 20..39, y 30..49); the
+    # middle measured is x 9..50, y 12..67. Sharp, the steepest change along 45 degrees is 0.707 x c/2 on every
+    # edge pixel (Sobel's central difference of a step c is c/2), the least steep direction's: smear = c / (0.354
+    # c) / 60 = 0.047. Moved by 11 px sideways (a box blur along x), the square's upright edges become ramps of slope
+    # c/11 along x, and along x no change is steeper: smear = 11 / 60 = 0.183. A blank tile shows no ink: 0
+    import cv2
+
+    from companion.vision.pipeline import smear
+
+    image = np.full((80, 60, 3), 200, np.uint8)
+    image[30:50, 20:40] = 0
+    tile = {"tile": "1p", "box": [0, 0, 60, 80], "sideways": False}
+    assert smear(image, [tile]) == pytest.approx(2 * np.sqrt(2) / 60, abs=0.004)
+    moved = cv2.blur(image, (11, 1), borderType=cv2.BORDER_REPLICATE)
+    assert smear(moved, [tile]) == pytest.approx(11 / 60, abs=0.01)
+    assert smear(np.full((80, 60, 3), 200, np.uint8), [tile]) == 0.0
+    # backs and sideways tiles are not measured
+    assert smear(moved, [{**tile, "tile": "x"}, {**tile, "sideways": True}]) == 0.0
+
+
+def test_a_blurred_photo_says_so_and_asks_for_one_taken_holding_still(capsys: pytest.CaptureFixture, tmp_path: Path):
+    # won_melds_dora.jpg as taken: nothing said. Smeared by a camera moving 13 px at 30 degrees (its tiles are
+    # 37.6 px wide, so about a third of a tile) the answer says so first among its notes
+    import cv2
+
+    from companion.vision.pipeline import SMEARED, recognize_image
+
+    image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    result = recognize_image(image)
+    assert "blurred" not in result and "blurred" not in result.get("reason", "")
+    line = np.zeros((15, 15), np.float32)
+    line[7, 1:14] = 1.0
+    line = cv2.warpAffine(line, cv2.getRotationMatrix2D((7.0, 7.0), 30, 1), (15, 15))
+    moved = cv2.filter2D(image, -1, line / line.sum())
+    result, dora = _take_again(image, moved, "blurred", capsys, tmp_path)
+    assert result["blurred"] >= SMEARED and dora["dora_photo"]["blurred"] >= SMEARED
+    assert result["reason"].startswith("the photo is blurred: ") and "holding still" in result["reason"]
+    assert "the dora photo is blurred: " in dora["reason"] and "the photo is blurred" not in dora["reason"]
+
+
 def test_tile_width_is_the_median_upright_box_width_of_the_rows_the_request_keeps():
     from companion.vision.layout import Det
     from companion.vision.pipeline import tile_width

@@ -208,6 +208,25 @@ def test_make_eval_underexposes_by_1_to_2_5_stops_in_linear_light_with_noise():
         assert 1.0 < out[0].std() < 4.5  # the sensor's noise shows
 
 
+def test_make_eval_shake_smears_a_point_into_a_line_as_long_as_its_share_of_the_tiles_width():
+    from training.make_eval import shaken
+
+    # tiles 100 px wide: the first draw of the stream sets the length, 100 x 0.05..0.4 = 5..40 px (k); a point of
+    # light becomes a line of k pixels in some direction, its light kept (the kernel sums to 1): the lit pixels lie
+    # k - 1 apart at the ends, give or take the turn's interpolation
+    boxes = [(0, 0, 100, 130), (100, 0, 200, 130)]
+    for seed in range(10):
+        k = max(2, round(100 * np.random.default_rng(seed).uniform(0.05, 0.4)))
+        img = np.zeros((121, 121), np.float32)
+        img[60, 60] = 1000.0
+        out = shaken(np.random.default_rng(seed), img, boxes)
+        assert out.sum() == pytest.approx(1000.0, rel=1e-3)
+        ys, xs = np.nonzero(out > 1e-3)
+        ends = np.hypot(ys[:, None] - ys[None, :], xs[:, None] - xs[None, :]).max()
+        assert k - 2.5 <= ends <= k + 1.5, (seed, k, ends)
+    assert shaken(np.random.default_rng(0), img, []) is img  # no tiles: nothing to measure the shake by
+
+
 def test_make_eval_overexposes_by_0_6_to_1_6_stops_in_linear_light():
     from training.make_eval import overexposed
 

@@ -154,6 +154,22 @@ def underexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return np.clip(dark + 0.5, 0, 255).astype(np.uint8)
 
 
+def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
+    """The camera moved while the photo was taken: a straight motion blur in a random direction, 0.05-0.4 of the
+    tiles' width long (median of the upright boxes; the length is what is written into the image, on top of the
+    scene's own blur)."""
+    if not boxes:
+        return img
+    tw = float(np.median([b[2] - b[0] for b in boxes]))
+    k = max(2, int(round(tw * rng.uniform(0.05, 0.4))))  # the length, px
+    size = k + 2 if k % 2 else k + 3  # an odd square with room to turn the line in
+    c = size // 2
+    kern = np.zeros((size, size), np.float32)
+    kern[c, c - k // 2:c - k // 2 + k] = 1.0
+    kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D((float(c), float(c)), rng.uniform(0, 180), 1), (size, size))
+    return cv2.filter2D(img, -1, kern / kern.sum())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
@@ -197,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="each photo overexposed by 0.6-1.6 stops and clipped (its own stream)")
     ap.add_argument("--dark", action="store_true",
                     help="each photo underexposed by 1-2.5 stops, with the noise that shows then (its own stream)")
+    ap.add_argument("--shake", action="store_true",
+                    help="each photo blurred by the camera moving, 0.05-0.4 of a tile's width (its own stream)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -211,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     camera = np.random.default_rng(args.seed + 6_000_003)  # and for --phone
     exposure = np.random.default_rng(args.seed + 7_000_003)  # and for --bright
     dim = np.random.default_rng(args.seed + 8_000_003)  # and for --dark
+    hands = np.random.default_rng(args.seed + 9_000_003)  # and for --shake
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -231,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         if args.lamp:
             img = coloured_light(bulb, img)
+        if args.shake:
+            img = shaken(hands, img, [lb.box for lb in labels if not lb.sideways])
         if args.phone:
             img = phone_processing(camera, img)
         if args.bright:

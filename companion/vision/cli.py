@@ -86,7 +86,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
                 out["reason"] = result["reason"]
-            for key in ("left_out", "dora_row", "not_tiles", "overexposed", "small_tiles"):
+            for key in ("left_out", "dora_row", "not_tiles", "overexposed", "blurred", "small_tiles"):
                 if result.get(key):
                     out[key] = result[key]
             if result.get("turned"):

@@ -42,6 +42,13 @@ OVEREXPOSED = 0.55  # a photo whose typical tile face has this share of its midd
 SMALL_TILE = 24.0  # a photo whose upright tiles are narrower than this (median, photo px) is said to be taken from
 #                   too far (of the 31 evaluation sets' 6,000 photos, 189 come under it and 22 of those read
 #                   exactly; TRAINING-LOG "Tiles too small to read")
+SMEARED = 0.15  # a photo whose ink edges are smeared over this share of a tile's width or more (smear(), the median
+#               over its tiles) is said to be blurred: of 400 photos shaken by 0.05-0.4 of a tile's width 225 reach it,
+#               31 of those read exactly; of the 33 other evaluation sets' 6,400 photos 262, 74 exact (TRAINING-LOG
+#               "Shaken photos")
+SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
+SMEAR_TILES = 9  # smear() measures at most this many tiles
+_DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
@@ -640,6 +647,41 @@ def burnt_share(image_bgr: np.ndarray, boxes: list) -> float:
     return float(np.median(shares)) if shares else 0.0
 
 
+def smear(image_bgr: np.ndarray, tiles: list[dict]) -> float:
+    """How far the ink's edges are smeared, as a share of the tile's width. For each face-up upright tile (the
+    answer's tile dicts; SMEAR_TILES of them, spread over the list), in the middle of its box (15% in from each
+    side, grey): the ink's contrast (98th less 2nd percentile) over the steepest change along the direction where
+    change is least steep (the 99th percentile of the derivative along each of eight directions: a camera that
+    moves smears the edges across its motion only, so the least steep direction is the motion's), divided by the
+    box's width. The median over the tiles with SMEAR_INK contrast or more (a blank white dragon shows no ink); 0
+    for none."""
+    faces = [t for t in tiles if t["tile"] != "x" and not t["sideways"]]
+    faces = faces[::max(1, -(-len(faces) // SMEAR_TILES))]
+    cos, sin = np.cos(_DIRECTIONS)[:, None], np.sin(_DIRECTIONS)[:, None]
+    smears = []
+    for t in faces:
+        x1, y1, x2, y2 = t["box"]
+        w, h = x2 - x1, y2 - y1
+        middle = image_bgr[max(0, int(y1 + 0.15 * h)):max(0, int(y2 - 0.15 * h)),
+                           max(0, int(x1 + 0.15 * w)):max(0, int(x2 - 0.15 * w))]
+        if middle.shape[0] < 4 or middle.shape[1] < 4:
+            continue
+        grey = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        levels = grey.ravel()
+        n = levels.size
+        ordered = np.partition(levels, (n // 50, n - 1 - n // 50))
+        ink = ordered[n - 1 - n // 50] - ordered[n // 50]  # the 98th less the 2nd percentile
+        if ink < SMEAR_INK:
+            continue
+        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3).ravel() / 8  # grey levels a pixel
+        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3).ravel() / 8
+        k = n - 1 - n // 100
+        steepest = np.partition(np.abs(cos * gx + sin * gy), k, axis=1)[:, k].min()  # each direction's 99th
+        if steepest > 0:
+            smears.append(ink / steepest / w)
+    return float(np.median(smears)) if smears else 0.0
+
+
 def tile_width(dets: list[Det]) -> float:
     """How wide the tiles lie in the photo: the median width in pixels of the upright tiles' boxes (those of rows
     the request leaves out, further off, not counted; 0 for none). Box widths are read across the row, which the
@@ -800,7 +842,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
     "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
-    trusted, "small_tiles" (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and
+    trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles" (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and
     "reason" says to take it again.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
@@ -927,6 +969,12 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
             answer["small_tiles"] = round(width, 1)
             retake.append(f"the tiles in the {where} are only {width:.0f} px wide, too small to be read surely; take "
                           "it again from closer, the hand across most of the picture")
+        # (tiles that small measure as smeared when sharp: a step's edge is 2-3 px wide, 0.15 of 19 px)
+        elif (smeared := smear(photo, answer["tiles"])) >= SMEARED:
+            answer["blurred"] = round(smeared, 2)
+            retake.append(f"the {where} is blurred: the ink's edges are smeared over {smeared:.0%} of a tile's width "
+                          "(did the camera move?); take it again holding still, elbows on the table (more light "
+                          "helps too)")
     take_again = "; ".join(retake)
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
                     "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"

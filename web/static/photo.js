@@ -133,6 +133,7 @@
         const faces = result.dora_photo.tiles.map((tile) => tile.tile).filter((code) => code !== "x");
         doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
         if (result.dora_photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
+        if (result.dora_photo.blurred) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_blurred")}`));
         if (result.dora_photo.small_tiles) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_small")}`));
       }
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
@@ -148,7 +149,8 @@
 
     // what the answer holds besides the tiles, in the status line
     function describe() {
-      status.textContent = [result.overexposed ? t("photo_too_bright") : "", result.small_tiles ? t("photo_too_small") : "",
+      status.textContent = [result.overexposed ? t("photo_too_bright") : "", result.blurred ? t("photo_blurred") : "",
+        result.small_tiles ? t("photo_too_small") : "",
         result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
         (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
         result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended")
