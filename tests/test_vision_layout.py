@@ -425,6 +425,22 @@ def test_white_dragons_left_of_the_indicator_stay_unless_a_back_is_likely_and_a_
     assert request_of(checked + row(HAND))[0]["dora_indicators"] == ["5z", "3m"]
 
 
+def test_a_photo_of_the_dead_wall_alone_has_its_backs_read_as_faces_taken_for_backs():
+    from companion.vision.layout import dead_wall_backs
+
+    # a dora photo (no hand): its rows get the dora row's rules. A wall of pale backs read as white dragons
+    # around its indicator; and a row of two backs before the indicators, each a white dragon by its first reading
+    wall = row("5z 5z 9p 5z 5z x")
+    before = row("5z 5z 2s 3m", bottom=300)
+    _blank(before[0], 0.1), _blank(before[1], 0.2)
+    dead_wall_backs(assign_groups(group_rows(wall + before)))
+    assert [d.tile for d in wall] == ["x", "x", "9p", "x", "x", "x"]
+    assert [d.tile for d in before] == ["x", "x", "2s", "3m"]
+    kept = row("5z 5z 2s 3m", bottom=300)  # white dragons with no back likely: indicators
+    dead_wall_backs(assign_groups(group_rows(kept)))
+    assert [d.tile for d in kept] == ["5z", "5z", "2s", "3m"]
+
+
 def test_tilted_photo_keeps_one_row():
     # 8 degrees of tilt: the bottom edge climbs ~0.14 px per px, 2.5 tile heights over the row
     dets = row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z | 2z", drift=-0.14)

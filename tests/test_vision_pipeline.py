@@ -1436,6 +1436,24 @@ def test_pale_backs_left_of_the_dora_indicators_are_read_as_backs_and_listed_for
     assert {0, 1} <= set(result["uncertain"])
 
 
+def test_pale_backs_left_of_the_indicators_on_a_dora_photo_are_read_as_backs():
+    # the dora row of pale_backs_dora.jpg cut out (two pale backs, then 2s 3m 1p: its label) as the dora photo of
+    # won_melds_dora.jpg (its own row: 3z 9s): the backs, first read as white dragons, are no indicators
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "pale_backs_dora.json").read_text())
+    row = [t["box"] for t in label["tiles"] if t["row"] == 0]
+    assert [t["tile"] for t in label["tiles"] if t["row"] == 0] == ["x", "x", "2s", "3m", "1p"]
+    x1, y1 = min(b[0] for b in row), min(b[1] for b in row)
+    x2, y2 = max(b[2] for b in row), max(b[3] for b in row)
+    h, w = y2 - y1, x2 - x1
+    dora = load_image(FIXTURES / "pale_backs_dora.jpg")[int(y1 - h):int(y2 + h), int(x1 - 0.3 * w):int(x2 + 0.3 * w)]
+    result = recognize_image(load_image(FIXTURES / "won_melds_dora.jpg"), dora)
+    assert [t["tile"] for t in result["dora_photo"]["tiles"]] == ["x", "x", "2s", "3m", "1p"]
+    assert result["request"]["dora_indicators"] == ["3z", "9s", "2s", "3m", "1p"]
+    assert result["dora_photo"]["uncertain"] == [0, 1]  # backs by the rule, marked for a check
+
+
 # ----- the player's corrections: the photo read again with them, the request built anew -----------------------
 
 def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: str,

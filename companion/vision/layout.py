@@ -432,6 +432,15 @@ def _backs_before_the_indicators(row: list[list[Det]]) -> None:
             d.tile, d.confidence = "x", min(d.confidence, back)
 
 
+def dead_wall_backs(groups_by_row: list[list[list[Det]]]) -> None:
+    """A photo of the dora indicators alone (the dead wall, say) read as the row above the hand is: in each row,
+    backs read as one face (:func:`_backs_of_the_wall`) and pale backs left of the indicators read as white
+    dragons (:func:`_backs_before_the_indicators`) are backs."""
+    for row in groups_by_row:
+        _backs_of_the_wall(row)
+        _backs_before_the_indicators(row)
+
+
 def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
     """A photo of a real table shows more than the hand: the wall behind it (a row of backs, maybe with the
     dora indicator turned up on it) and discards further on. The hand is the row nearest the camera (the

@@ -21,7 +21,15 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.photo_files import decode_photo
-from companion.vision.layout import BACK_DOUBT, Det, assign_groups, build_request, group_rows, win_tile_apart
+from companion.vision.layout import (
+    BACK_DOUBT,
+    Det,
+    assign_groups,
+    build_request,
+    dead_wall_backs,
+    group_rows,
+    win_tile_apart,
+)
 from companion.vision.preprocess import LOC_LONG, STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
@@ -850,8 +858,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     is the result ("turned": the degrees; boxes on the photo as taken). ``turns=False`` skips those reads
     (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
 
-    `dora_image`, a second photo of the dora indicators (e.g. the dead wall), adds every face-up tile on it to
-    the request's indicators (after those of a dora row in the first photo); its tiles are returned under
+    `dora_image`, a second photo of the dora indicators (e.g. the dead wall; its backs read as faces are taken
+    as backs as in a dora row, :func:`layout.dead_wall_backs`), adds every face-up tile on it to the request's
+    indicators (after those of a dora row in the first photo); its tiles are returned under
     "dora_photo" with their own "uncertain" list.
 
     ``fixes`` and ``turned`` read the photo again with the player's corrections: ``fixes`` maps indices of a
@@ -950,7 +959,8 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     dora_unsure: list[int] = []
     photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:
-        dora_dets, _, dora_back = _read(dora_image)
+        dora_dets, dora_groups, dora_back = _read(dora_image)
+        dead_wall_backs(dora_groups)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))
