@@ -730,6 +730,28 @@ def test_score_by_photo_of_a_hand_laid_down_as_one_block_takes_the_winning_tile_
         assert sorted(parse_tiles(fields[2])) == sorted(parse_tiles("".join(label["request"]["dora_indicators"])))
 
 
+def test_score_by_photo_with_no_hand_read_takes_the_hand_row_over_and_the_dora_row_as_indicators(server):
+    # the one-block fixture, no winning tile named: no request. Its tiles still go to the win entry, the hand row
+    # (label row 1: 22233m 999s 123s 789m, the last tile, 9m, as the winning tile) in the tiles field and the
+    # face-up tiles of the dora row (1p 8m 2p) in the indicators field, not mixed into the hand
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "one_block" / "one_block.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    hand_row = [t["tile"] for t in label["tiles"] if t["row"] == 1]
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        page.wait_for_selector(".tilebox")
+        page.click("#photo-overlay .primary")  # scored as a closed hand won by tsumo (menzen tsumo): taken over
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand, _, dora = (page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3))
+        assert sorted(parse_tiles(hand)) == sorted(parse_tiles("".join(hand_row)))
+        assert parse_tiles(hand)[-1] == parse_tiles("9m")[0]
+        assert parse_tiles(dora) == parse_tiles("1p8m2p")
+
+
 def _assert_hand_entered(hand: str, request: dict) -> None:
     """The win entry's tiles field holds the request's hand, the winning tile last (the entry's convention)."""
     from companion.tiles import parse_tiles

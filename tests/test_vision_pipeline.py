@@ -1565,6 +1565,7 @@ def test_a_hand_laid_down_as_one_block_is_scored_once_the_player_says_which_tile
     assert [t["tile"] for t in first["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert first["request"] is None and "winning tile is not set apart" in first["reason"]
     assert "win" not in first
+    assert first["dora_row"] == [0, 1, 2, 3, 4]  # told apart from the hand row all the same (its label's row 0)
     named = recognize_image(image, win=12)
     assert _norm(named["request"]) == _norm(label["request"]) and named["win"] == 12
     assert _norm(recognize_image(image, win=8)["request"]) == _norm({**label["request"], "win_tile": "3m"})

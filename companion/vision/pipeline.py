@@ -845,9 +845,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
                     restore: list | None = None, drop: list | None = None, win: int | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
-    With a request, "left_out" lists the tiles of rows it leaves out (the wall, discards, a die below the hand:
-    layout.nearest_rows),
-    and "dora_row" the tiles of the row its dora indicators were read from. "not_tiles" (box, the tile it looked
+    "left_out" lists the tiles of rows the request leaves out (the wall, discards, a die below the hand:
+    layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
+    too, where the rows were told apart before the hand was found wanting). "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
     "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
     trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles" (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and
@@ -989,14 +989,15 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
                     "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"
                     if reading.dropped else "")
-    if request is None:
-        result["reason"] = "; ".join(n for n in (take_again, reason, dropped_note) if n)  # the cause first
-        return result
-    # the tiles the indicators were read from ("dora_row": a correction there changes one) and those left out
+    # the tiles the indicators were read from ("dora_row": a correction there changes one) and those left out; with
+    # no request too, where the rows were told apart before the hand failed (the page keeps them out of the hand)
     for key, part in (("left_out", "left out"), ("dora_row", "dora")):
         indices = [i for i, d in enumerate(ordered) if d.part == part]
         if indices:
             result[key] = indices
+    if request is None:
+        result["reason"] = "; ".join(n for n in (take_again, reason, dropped_note) if n)  # the cause first
+        return result
     notes = [n for n in (take_again, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
     if dropped_note:
         notes.append(dropped_note)

@@ -308,10 +308,16 @@
       return req;
     }
 
-    // no request from the photo: every face-up tile (as corrected) in the hand, the last as the winning tile
+    // no request from the photo: every face-up tile (as corrected) of the hand row in the hand, the winning tile
+    // the one named (else the last); those of the dora row as the indicators; rows left out (wall, discards) not
     function flatRequest() {
-      const tiles = result.tiles.map((tile, i) => fixes[i] || tile.tile).filter((c) => c !== "x" && !/f$/.test(c));
-      return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1] };
+      const apart = new Set([...(result.left_out || []), ...(result.dora_row || [])]);
+      const faceUp = (i) => { const c = fixes[i] || result.tiles[i].tile; return c !== "x" && !/f$/.test(c); };
+      const hand = result.tiles.map((_, i) => i).filter((i) => !apart.has(i) && faceUp(i) && i !== win);
+      if (win !== null && faceUp(win)) hand.push(win);
+      const tiles = hand.map((i) => fixes[i] || result.tiles[i].tile);
+      const dora = (result.dora_row || []).filter(faceUp).map((i) => fixes[i] || result.tiles[i].tile);
+      return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1], dora_indicators: joinTiles(dora) };
     }
 
     // the photo's request as read (indicators as lists), null where it gives none; with corrections, the server
