@@ -541,7 +541,7 @@ def test_score_by_photo_that_should_be_taken_again_says_why_first(server, tmp_pa
         assert page.locator(".dora-strip .error").count() == 0
         # the fixture as taken, then the spoilt photo as its dora photo: the dora strip says so, the hand is fine
         page.set_input_files("[data-photo-input]", str(fixture))
-        done = "Tap a tile to correct it." if lang == "en" else "Stein antippen, um ihn zu korrigieren."  # read through
+        done = "missed)." if lang == "en" else "übersehen wurde)."  # read through: the status ends with the tap hint
         page.wait_for_function("([w, done]) => { const t = document.querySelector('#photo-overlay p.grow').textContent;"
                                " return !t.startsWith(w) && t.endsWith(done); }", arg=[words, done])
         page.set_input_files("[data-dora-input]", str(tmp_path / "spoilt.png"))
@@ -750,6 +750,33 @@ def test_score_by_photo_with_no_hand_read_takes_the_hand_row_over_and_the_dora_r
         assert sorted(parse_tiles(hand)) == sorted(parse_tiles("".join(hand_row)))
         assert parse_tiles(hand)[-1] == parse_tiles("9m")[0]
         assert parse_tiles(dora) == parse_tiles("1p8m2p")
+
+
+def test_score_by_photo_a_tap_beside_the_tiles_adds_a_tile_missed_there_and_not_a_tile_takes_it_away(server):
+    # a tap on the photo where no box is (here the bare table right of the hand, x 740, y 186 of 882 x 496): a box
+    # the size of the upright tiles is read there as a tile, unsure, and the palette opens on it; named, it is
+    # corrected; "Not a tile" takes it away again, and no dotted box is left behind
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
+    tiles_js = "document.querySelectorAll('button.tilebox:not(.not-tile)').length"
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        page.wait_for_selector(".tilebox")
+        assert page.locator("button.tilebox:not(.not-tile)").count() == 19
+        assert "or the photo where a tile was missed" in page.text_content("#photo-overlay footer")
+        img = page.locator(".photo-wrap img")
+        size = img.bounding_box()
+        page.click(".photo-wrap img", position={"x": 740 / 882 * size["width"], "y": 186 / 496 * size["height"]})
+        page.wait_for_function(f"{tiles_js} === 20")
+        assert page.is_visible(".palette") and page.text_content(".palette h3").endswith("(#20)")
+        assert "unsure" in page.get_attribute('.tilebox[data-index="19"]', "class")
+        x1, _, x2, _ = (int(v) for v in page.get_attribute('.tilebox[data-index="19"]', "data-box").split(","))
+        assert x1 < 740 < x2
+        page.click('.palette [data-tile="9p"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="19"]')
+        page.click('.tilebox[data-index="19"]')
+        page.click("[data-no-tile]")
+        page.wait_for_function(f"{tiles_js} === 19")
+        assert page.locator(".tilebox.not-tile").count() == 0
 
 
 def _assert_hand_entered(hand: str, request: dict) -> None:

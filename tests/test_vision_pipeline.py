@@ -1577,6 +1577,48 @@ def test_a_hand_laid_down_as_one_block_is_scored_once_the_player_says_which_tile
             recognize_image(image, win=bad)
 
 
+def _missed(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]) -> None:
+    """The localiser misses the tiles whose centres lie in ``boxes`` (in the coordinates of the picture it sees)."""
+    from companion.vision import pipeline
+
+    real = pipeline.localise
+
+    def missing(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        return [f for f in real(image, *args, **kwargs)
+                if not any(x1 <= (f[0][0] + f[0][2]) / 2 <= x2 and y1 <= (f[0][1] + f[0][3]) / 2 <= y2
+                           for x1, y1, x2, y2 in boxes)]
+
+    monkeypatch.setattr(pipeline, "localise", missing)
+
+
+def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monkeypatch: pytest.MonkeyPatch):
+    # the fixture's tile 8 (a 3s of the hand) never found: 18 tiles, the hand one short. Its label box added, the
+    # tile there is read (a 3s), listed for a check, and the request is the label's; the same on the photo taken
+    # from across the table (turned by 180 degrees: the box turned too, read with "turned": 180)
+    import cv2
+
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / "won_melds_dora.jpg")
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    height, width = image.shape[:2]
+    x1, y1, x2, y2 = label["tiles"][8]["box"]
+    turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]  # the box on the turned photo
+    _missed(monkeypatch, [[x1, y1, x2, y2], turned])  # either way round, the localiser sees it nowhere
+    first = recognize_image(image)
+    assert len(first["tiles"]) == 18 and first["request"] is None
+    for photo, box, turn in ((image, [x1, y1, x2, y2], 0), (cv2.rotate(image, cv2.ROTATE_180), turned, 180)):
+        added = recognize_image(photo, add=[box], turned=turn)
+        assert [t["tile"] for t in added["tiles"]] == [t["tile"] for t in label["tiles"]], turn
+        assert _norm(added["request"]) == _norm(label["request"]) and 8 in added["uncertain"]
+        bx1, by1, bx2, by2 = added["tiles"][8]["box"]
+        assert bx1 <= (box[0] + box[2]) / 2 <= bx2 and by1 <= (box[1] + box[3]) / 2 <= by2
+    # a box where a tile was found: that one is to be corrected instead
+    with pytest.raises(InvalidRequestError, match="a tile was found at .* already"):
+        recognize_image(image, add=[label["tiles"][4]["box"]])
+
+
 def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: Path):
     # the page sends the photo again with "fixes" (JSON: tile index -> tile) and the first answer's "turned"
     import io
@@ -1603,6 +1645,9 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
                           ({"restore": "[[0, 0, 6, 6]]"}, "no box taken for no tile"),
                           ({"drop": "[[0, 0, 6]]"}, '"drop" must be a JSON list of boxes'),
                           ({"drop": "[[0, 0, 6, 6]]"}, "no tile lies at"), ({"win": "x"}, '"win" must be the index'),
-                          ({"win": "-2"}, '"win" must be the index'), ({"win": "19"}, "19 tiles were found")):
+                          ({"win": "-2"}, '"win" must be the index'), ({"win": "19"}, "19 tiles were found"),
+                          ({"add": "[[1, 2"}, '"add" must be a JSON list of boxes on the photo'),
+                          ({"add": '[["a", 2, 3, 4]]'}, '"add" must be a JSON list of boxes'),
+                          ({"add": "[[164, 139, 201, 182]]"}, "already")):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())

@@ -540,7 +540,7 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
           restore: list | None = None, outer: Callable | None = None,
-          drop: list | None = None) -> tuple[list[Det], list, Callable | None]:
+          drop: list | None = None, add: list | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
@@ -550,7 +550,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     classified and nothing is returned (a turned read that finds more is over). ``restore`` (boxes on the photo as
     taken, reached from this picture's boxes by the way back and then ``outer``) names boxes the verifier took
     for no tile that the player says are tiles: they are kept, marked ``restored``; ``drop`` (boxes alike) names
-    tiles the player says are none: they go with the verifier's (:func:`_named`)."""
+    tiles the player says are none: they go with the verifier's (:func:`_named`); ``add`` (boxes alike) names
+    places where the player says a tile lies that was not found: each is read as an upright tile there
+    (:func:`_box_ahead`), marked ``restored`` too."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -612,6 +614,18 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
         layout = group_rows(dets)
+    if add:
+        for box in add:
+            at = next((i for i, f in enumerate(found) if _iou(to_photo(f[0]) if to_photo else f[0], box) >= 0.5), None)
+            if at is not None:
+                raise InvalidRequestError(f"a tile was found at {list(box)} already (tile {at} of this read): "
+                                          "correct that one instead")
+        extra = [_box_ahead(box, found, to_photo) for box in add]
+        put_back |= set(range(len(found), len(found) + len(extra)))
+        found = found + [(b, False, 1.0) for b in extra]
+        probs = np.concatenate([probs, class_probabilities(image_bgr, [(b, False) for b in extra])])
+        dets = [Det(box=b, sideways=s) for b, s, _ in found]
+        layout = group_rows(dets)
     for i in put_back:
         dets[i].restored = True
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
@@ -620,6 +634,29 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         d.confidence = _confidence(float(p[best[0]]), sc)
         d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
     return [d for r in layout.rows for d in r], assign_groups(layout), back
+
+
+def _box_ahead(box: list | tuple, found: list, to_photo: Callable | None) -> tuple[float, float, float, float]:
+    """A box on the photo as taken (the player's, where no tile was found) as a box on the picture read: around
+    its centre carried over by the inverse of ``to_photo`` (an affine map: probed at the first tile found), as
+    large as the upright tiles found there are (their median), or as the box itself where none is."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    upright = [b for b, s, _ in found if not s]
+    w, h = ((float(np.median([b[2] - b[0] for b in upright])), float(np.median([b[3] - b[1] for b in upright])))
+            if upright else (x2 - x1, y2 - y1))
+    centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+    if to_photo is not None and found:
+        b = found[0][0]
+        p0 = np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
+
+        def onto(p: np.ndarray) -> np.ndarray:
+            return np.array(to_photo((p[0], p[1], p[0], p[1]))[:2])
+
+        q0 = onto(p0)
+        linear = np.column_stack([onto(p0 + (4.0, 0.0)) - q0, onto(p0 + (0.0, 4.0)) - q0]) / 4.0
+        centre = p0 + np.linalg.solve(linear, centre - q0)
+    cx, cy = float(centre[0]), float(centre[1])
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
 def face_colour(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
@@ -815,13 +852,13 @@ class Reading:
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
                restore: list | None = None, outer: Callable | None = None, drop: list | None = None,
-               win: int | None = None) -> Reading:
+               win: int | None = None, add: list | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
     applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
-    the winning tile; ``restore``, ``outer`` and ``drop`` as for :func:`_read`."""
+    the winning tile; ``restore``, ``outer``, ``drop`` and ``add`` as for :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer, drop)
+    ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer, drop, add)
     named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
     for what, i in named:
         if i >= len(ordered):
@@ -843,7 +880,8 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
 
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
-                    restore: list | None = None, drop: list | None = None, win: int | None = None) -> dict:
+                    restore: list | None = None, drop: list | None = None, win: int | None = None,
+                    add: list | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     "left_out" lists the tiles of rows the request leaves out (the wall, discards, a die below the hand:
     layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
@@ -873,14 +911,16 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     "tiles" that are no tiles (a piece of a point stick the verifier kept): they move to "not_tiles", and
     ``fixes`` count the tiles of the answer read with the same ``drop``. ``win`` is the index of the tile the
     player says is the winning tile (one of the hand's concealed tiles: a hand laid down as one block sets none
-    apart); the answer then gives it as "win".
+    apart); the answer then gives it as "win". ``add`` lists boxes on the photo as taken where the player says a
+    tile lies that was not found: each is read as an upright tile there, listed as uncertain until corrected (as
+    with ``restore``, ``fixes`` count the tiles of the answer read with the same ``add``).
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    if fixes is not None or turned or restore or drop or win is not None:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [], win)
+    if fixes is not None or turned or restore or drop or win is not None or add:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [], win, add or [])
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -898,22 +938,24 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
-                 restore: list | None = None, drop: list | None = None, win: int | None = None) -> Reading:
+                 restore: list | None = None, drop: list | None = None, win: int | None = None,
+                 add: list | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
     turn_back = partial(_box_back, back=inverse, width=width, height=height)
     reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back, drop=drop,
-                         win=win)
+                         win=win, add=add)
     reading.back = _then(reading.back, turn_back)
     return reading
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                restore: list, drop: list, win: int | None = None) -> dict:
+                restore: list, drop: list, win: int | None = None, add: list | None = None) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
-    of ``restore`` kept as tiles and those of ``drop`` taken for none, and the tile ``win`` as the winning tile."""
+    of ``restore`` kept as tiles and those of ``drop`` taken for none, tiles read where ``add`` says one was
+    missed, and the tile ``win`` as the winning tile."""
     from companion.errors import InvalidRequestError
 
     for i, tile in fixes.items():
@@ -922,19 +964,20 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         _check_class(tile)
     if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
-    for key, boxes in (("restore", restore), ("drop", drop)):
+    add = add or []
+    for key, boxes in (("restore", restore), ("drop", drop), ("add", add)):
         if not isinstance(boxes, (list, tuple)) or not all(
                 isinstance(box, (list, tuple)) and len(box) == 4
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
             raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
                                       f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop, win=win)
+        reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop, win=win, add=add)
     else:
         angle = next((a for a, degrees in _TURNS if degrees == turned), None)
         if angle is None:
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-        reading = _read_turned(image_bgr, angle, fixes, restore, drop, win)
+        reading = _read_turned(image_bgr, angle, fixes, restore, drop, win, add)
     reading.mend_melds()
     return _result(reading, turned or None, dora_image, image_bgr)
 

@@ -277,8 +277,8 @@ def _decoded(data: bytes, filename: str, field: str) -> Any:
 
 
 def _corrections_of_a_reading() -> dict:
-    """The form fields "fixes", "turned", "restore", "drop" and "win" of /api/recognize, checked; {} when none is
-    sent."""
+    """The form fields "fixes", "turned", "restore", "drop", "add" and "win" of /api/recognize, checked; {} when
+    none is sent."""
     options: dict = {}
     raw = request.form.get("fixes")
     if raw is not None:
@@ -301,15 +301,17 @@ def _corrections_of_a_reading() -> dict:
             raise InvalidRequestError(f'"win" must be the index of the winning tile among the answer\'s "tiles" '
                                       f"(0, 1, ...), not {win!r}")
         options["win"] = int(win)
-    for key, of in (("restore", "not_tiles"), ("drop", "tiles")):  # their boxes are checked by recognize_image
+    # their boxes are checked by recognize_image
+    for key, of in (("restore", 'from the answer\'s "not_tiles"'), ("drop", 'from the answer\'s "tiles"'),
+                    ("add", "on the photo where a tile was missed")):
         raw = request.form.get(key)
         if raw in (None, ""):
             continue
         try:
             options[key] = json.loads(raw)
         except ValueError as exc:
-            raise InvalidRequestError(f'"{key}" must be a JSON list of boxes from the answer\'s "{of}", e.g. '
-                                      f"[[812, 410, 868, 492]] ({exc})") from exc
+            raise InvalidRequestError(f'"{key}" must be a JSON list of boxes {of}, e.g. [[812, 410, 868, 492]] '
+                                      f"({exc})") from exc
     return options
 
 
@@ -337,7 +339,8 @@ def recognize():  # noqa: ANN201
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
-    # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "win":
+    # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add":
+    # boxes on the photo where a tile lies that was not found, "win":
     # the index of the tile the player says is the winning tile): the photo is read again that way round and the
     # request built from the corrected tiles
     options = _corrections_of_a_reading()

@@ -55,6 +55,7 @@
     let result = null;
     let fixes = {}; // tile index -> corrected code
     let restore = []; // boxes of "not_tiles" the player put back as tiles
+    let add = []; // boxes the player added where a tile was missed (a tap on the photo beside the boxes)
     let drop = []; // boxes of "tiles" the player took out as no tile
     let win = null; // index of the tile the player says won (a hand laid down as one block sets none apart)
     let stream = null;
@@ -105,12 +106,13 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; restore = []; drop = []; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; drop = []; add = []; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
       picture.replaceChildren(img);
+      img.addEventListener("click", (event) => addAt(event, img));
       const form = new FormData();
       form.append("image", f);
       if (doraFile) form.append("dora", doraFile);
@@ -224,23 +226,22 @@
         return C.api("POST", path, undefined, { form: build(false) });
       }
     }
-    // the photo(s) read again, the way round the answer says, with the boxes put back and taken out
-    function readingForm(nextRestore, nextDrop, byId) {
+    // the photo(s) read again, the way round the answer says, with the boxes put back, taken out and added
+    function readingForm(boxes, byId) {
       const form = withPhotos(new FormData(), byId);
       form.append("turned", String(result.turned || 0));
-      if (nextRestore.length) form.append("restore", JSON.stringify(nextRestore));
-      if (nextDrop.length) form.append("drop", JSON.stringify(nextDrop));
+      for (const key of ["restore", "drop", "add"]) if (boxes[key].length) form.append(key, JSON.stringify(boxes[key]));
       return form;
     }
-    async function readAgain(img, nextRestore, nextDrop, focus) {
+    const boxesNow = () => ({ restore, drop, add });
+    async function readAgain(img, next, focus) {
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
       const wonBox = win === null ? null : result.tiles[win].box;
       let again;
       try {
-        again = await postPhotos("/api/recognize", (byId) => readingForm(nextRestore, nextDrop, byId));
+        again = await postPhotos("/api/recognize", (byId) => readingForm(next, byId));
       } catch (err) { C.toast(err.message, true); return; }
-      restore = nextRestore;
-      drop = nextDrop;
+      ({ restore, drop, add } = next);
       result = again;
       fixes = {};
       result.tiles.forEach((tile, i) => { const code = byBox.get(boxKey(tile.box)); if (code) fixes[i] = code; });
@@ -249,18 +250,40 @@
       scored.replaceChildren();
       describe();
       drawBoxes(img);
-      const i = focus ? result.tiles.findIndex((tile) => sameBox(focus)(tile.box)) : -1;
+      const i = focus ? result.tiles.findIndex((tile) => sameBox(focus)(tile.box) || holds(tile.box, focus)) : -1;
       if (i >= 0) pick(i, img);
     }
+    // whether box `outer` holds the middle of box `inner` (a tile read where the player added a box)
+    const holds = (outer, inner) => {
+      const [x, y] = [(inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2];
+      return outer[0] <= x && x <= outer[2] && outer[1] <= y && y <= outer[3];
+    };
     // a dotted box tapped: a tile after all (listed unsure until set); one the player took out is simply kept again
     function putBack(box, img) {
-      if (drop.some(sameBox(box))) return readAgain(img, restore, drop.filter((b) => !sameBox(box)(b)), box);
-      return readAgain(img, [...restore, box], drop, box);
+      if (drop.some(sameBox(box))) return readAgain(img, { ...boxesNow(), drop: drop.filter((b) => !sameBox(box)(b)) }, box);
+      return readAgain(img, { ...boxesNow(), restore: [...restore, box] }, box);
     }
-    // "not a tile" in the palette: the box goes to the dotted ones (a tile put back before is simply dropped again)
+    // "not a tile" in the palette: the box goes to the dotted ones (a tile put back before is simply dropped again,
+    // one the player added is forgotten)
     function takeOut(box, img) {
-      if (restore.some(sameBox(box))) return readAgain(img, restore.filter((b) => !sameBox(box)(b)), drop, null);
-      return readAgain(img, restore, [...drop, box], null);
+      if (restore.some(sameBox(box))) return readAgain(img, { ...boxesNow(), restore: restore.filter((b) => !sameBox(box)(b)) }, null);
+      if (add.some((b) => holds(box, b))) return readAgain(img, { ...boxesNow(), add: add.filter((b) => !holds(box, b)) }, null);
+      return readAgain(img, { ...boxesNow(), drop: [...drop, box] }, null);
+    }
+    // the photo tapped beside the boxes: a tile was missed there. A box as large as the upright tiles is added
+    // around the tap, the photo read again with it, and the palette opens on the tile read there
+    function addAt(event, img) {
+      if (!result || !(result.tiles || []).length) return;
+      const upright = result.tiles.filter((tile) => !tile.sideways);
+      if (!upright.length) return;
+      const sx = (result.width || img.naturalWidth) / img.clientWidth;
+      const sy = (result.height || img.naturalHeight) / img.clientHeight;
+      const [x, y] = [event.offsetX * sx, event.offsetY * sy];
+      const middle = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+      const w = middle(upright.map((tile) => tile.box[2] - tile.box[0]));
+      const h = middle(upright.map((tile) => tile.box[3] - tile.box[1]));
+      const box = [x - w / 2, y - h / 2, x + w / 2, y + h / 2].map(Math.round);
+      return readAgain(img, { ...boxesNow(), add: [...add, box] }, box);
     }
 
     function pick(i, img) {
@@ -333,7 +356,7 @@
     }
     // the photo(s) read again with the corrections so far and the winning tile `won` (null: none named)
     function corrected(byId, won) {
-      const form = readingForm(restore, drop, byId);
+      const form = readingForm(boxesNow(), byId);
       if (Object.keys(fixes).length) form.append("fixes", JSON.stringify(fixes));
       if (won !== null) form.append("win", String(won));
       return form;
