@@ -1617,6 +1617,8 @@ def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monke
     # a box where a tile was found: that one is to be corrected instead
     with pytest.raises(InvalidRequestError, match="a tile was found at .* already"):
         recognize_image(image, add=[label["tiles"][4]["box"]])
+    with pytest.raises(InvalidRequestError, match=r"lies outside the photo \(882 x 496 px\)"):
+        recognize_image(image, add=[[900, 100, 940, 150]])
 
 
 def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: Path):

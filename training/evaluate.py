@@ -176,14 +176,15 @@ def _red_and_plain(a: str, b: str) -> bool:
 def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
              thresholds: tuple[float, ...] = ()) -> dict:
     """predict(image_bgr) -> (tiles in reading order, request or None[, per tile (confidence, listed as
-    uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred]]]]). map_tile maps labels (e.g.
-    0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
+    uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred]]]]).
+    map_tile maps labels (e.g. 0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
     correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
     below each of ``thresholds`` would mark; with the fourth (fifth, sixth), how many photos were said to be too
     bright (their tiles too small, blurred), and how many of those read exactly."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = 0
-    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter()}  # photos said to be so: "photos", "exact"
+    # photos said to be so: "photos", "exact"
+    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter()}
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []

@@ -888,8 +888,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     too, where the rows were told apart before the hand was found wanting). "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
     "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
-    trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles" (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and
-    "reason" says to take it again.
+    trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles"
+    (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and "reason" says to take it
+    again.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
@@ -920,7 +921,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     '123m456p...'
     """
     if fixes is not None or turned or restore or drop or win is not None or add:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [], win, add or [])
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [], add or [], win)
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -952,7 +953,7 @@ def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | No
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                restore: list, drop: list, win: int | None = None, add: list | None = None) -> dict:
+                restore: list, drop: list, add: list, win: int | None) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
     of ``restore`` kept as tiles and those of ``drop`` taken for none, tiles read where ``add`` says one was
     missed, and the tile ``win`` as the winning tile."""
@@ -964,13 +965,17 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         _check_class(tile)
     if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
-    add = add or []
     for key, boxes in (("restore", restore), ("drop", drop), ("add", add)):
         if not isinstance(boxes, (list, tuple)) or not all(
                 isinstance(box, (list, tuple)) and len(box) == 4
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
             raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
                                       f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
+    height, width = image_bgr.shape[:2]
+    for box in add:
+        if not (0 <= (box[0] + box[2]) / 2 < width and 0 <= (box[1] + box[3]) / 2 < height):
+            raise InvalidRequestError(f"the box {list(box)} to add a tile in lies outside the photo ({width} x "
+                                      f"{height} px)")
     if turned == 0:
         reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop, win=win, add=add)
     else:

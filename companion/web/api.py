@@ -340,9 +340,8 @@ def recognize():  # noqa: ANN201
     dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
     # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add":
-    # boxes on the photo where a tile lies that was not found, "win":
-    # the index of the tile the player says is the winning tile): the photo is read again that way round and the
-    # request built from the corrected tiles
+    # boxes on the photo where a tile lies that was not found, "win": the index of the tile the player says is the
+    # winning tile): the photo is read again that way round and the request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
     try:

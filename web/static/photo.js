@@ -250,7 +250,8 @@
       scored.replaceChildren();
       describe();
       drawBoxes(img);
-      const i = focus ? result.tiles.findIndex((tile) => sameBox(focus)(tile.box) || holds(tile.box, focus)) : -1;
+      let i = focus ? result.tiles.findIndex((tile) => sameBox(focus)(tile.box)) : -1;
+      if (focus && i < 0) i = result.tiles.findIndex((tile) => holds(tile.box, focus)); // the tile read where one was added
       if (i >= 0) pick(i, img);
     }
     // whether box `outer` holds the middle of box `inner` (a tile read where the player added a box)
