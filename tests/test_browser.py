@@ -663,7 +663,6 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
 
     import cv2
 
-    from companion.tiles import parse_tiles
 
     fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
     label = json.loads(fixture.with_suffix(".json").read_text())
@@ -686,10 +685,7 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
         _correct(page, 13, "8m")
         page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
-        fields = [page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3)]
-        _assert_hand_entered(fields[0], label["request"])
-        assert sorted(fields[1].split()) == sorted(m["tiles"] for m in label["request"]["melds"])
-        assert sorted(parse_tiles(fields[2])) == sorted(parse_tiles("".join(label["request"]["dora_indicators"])))
+        _assert_request_entered(page, label["request"])
 
 
 def test_score_by_photo_of_a_hand_laid_down_as_one_block_takes_the_winning_tile_the_player_taps(server):
@@ -697,12 +693,7 @@ def test_score_by_photo_of_a_hand_laid_down_as_one_block_takes_the_winning_tile_
     # no tile apart, so no hand, and the page says to tap the winning tile. "Winning tile" on the chi's 1s (tile
     # 13) is refused with why; on the third 9s (tile 12) the hand is read, and goes into the win entry
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import json
-
-    from companion.tiles import parse_tiles
-
-    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "one_block" / "one_block.jpg"
-    label = json.loads(fixture.with_suffix(".json").read_text())
+    fixture, label = _fixture("one_block", "one_block.jpg")
     with _photo_dialog(sync_api, server, "Bob", fixture) as page:
         page.wait_for_selector(".tilebox")
         assert "Tap the winning tile and choose" in page.text_content("#photo-overlay footer")
@@ -724,10 +715,7 @@ def test_score_by_photo_of_a_hand_laid_down_as_one_block_takes_the_winning_tile_
         assert "no yaku" in page.text_content("#photo-overlay footer")
         page.click("[data-take-anyway]")
         page.wait_for_selector("#photo-overlay", state="detached")
-        fields = [page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3)]
-        _assert_hand_entered(fields[0], label["request"])
-        assert sorted(fields[1].split()) == sorted(m["tiles"] for m in label["request"]["melds"])
-        assert sorted(parse_tiles(fields[2])) == sorted(parse_tiles("".join(label["request"]["dora_indicators"])))
+        _assert_request_entered(page, label["request"])
 
 
 def test_score_by_photo_with_no_hand_read_takes_the_hand_row_over_and_the_dora_row_as_indicators(server):
@@ -735,12 +723,9 @@ def test_score_by_photo_with_no_hand_read_takes_the_hand_row_over_and_the_dora_r
     # (label row 1: 22233m 999s 123s 789m, the last tile, 9m, as the winning tile) in the tiles field and the
     # face-up tiles of the dora row (1p 8m 2p) in the indicators field, not mixed into the hand
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import json
-
     from companion.tiles import parse_tiles
 
-    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "one_block" / "one_block.jpg"
-    label = json.loads(fixture.with_suffix(".json").read_text())
+    fixture, label = _fixture("one_block", "one_block.jpg")
     hand_row = [t["tile"] for t in label["tiles"] if t["row"] == 1]
     with _photo_dialog(sync_api, server, "Bob", fixture) as page:
         page.wait_for_selector(".tilebox")
@@ -777,6 +762,24 @@ def test_score_by_photo_a_tap_beside_the_tiles_adds_a_tile_missed_there_and_not_
         page.click("[data-no-tile]")
         page.wait_for_function(f"{tiles_js} === 19")
         assert page.locator(".tilebox.not-tile").count() == 0
+
+
+def _fixture(*parts: str) -> tuple[Path, dict]:
+    """A vision fixture photo (its path under tests/fixtures/vision) and its label."""
+    import json
+
+    photo = Path(__file__).resolve().parent.joinpath("fixtures", "vision", *parts)
+    return photo, json.loads(photo.with_suffix(".json").read_text())
+
+
+def _assert_request_entered(page, request: dict) -> None:  # noqa: ANN001
+    """The win entry's tiles, melds and dora indicator fields hold the request's (the winning tile last)."""
+    from companion.tiles import parse_tiles
+
+    hand, melds, dora = (page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3))
+    _assert_hand_entered(hand, request)
+    assert sorted(melds.split()) == sorted(m["tiles"] for m in request["melds"])
+    assert sorted(parse_tiles(dora)) == sorted(parse_tiles("".join(request["dora_indicators"])))
 
 
 def _assert_hand_entered(hand: str, request: dict) -> None:
