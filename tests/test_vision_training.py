@@ -176,6 +176,29 @@ def test_the_bright_stages_train_on_from_the_shipped_nets_with_overexposed_crops
     assert loc["bright"] == loc_b["bright"] == 0.3 and loc_b["clutter"] == 0.25 and loc["clutter"] == 0.0
 
 
+def test_the_shake_stage_smears_a_share_of_the_crops_along_a_line_and_is_the_reds_stage_otherwise():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES, _shake
+
+    shake, reds = ({**DEFAULTS, **RECIPES[n]} for n in ("shake", "reds"))
+    assert shake["shake"] == 0.3 and reds["shake"] == 0.0
+    assert {k: v for k, v in shake.items() if k != "shake"} == {k: v for k, v in reds.items() if k != "shake"}
+    assert OUTPUTS["shake"] == "classifier" and CONTINUES["shake"] == "classifier.pt" and "shake" in OPTIONAL
+    # crops 64 x 48 with one bright pixel in the middle: a smeared one spreads it along a line 0.05-0.35 of 48 px
+    # (2-17 px) long, keeping most of its light; the others stay as they were, and the input is not changed
+    crops = np.zeros((40, 64, 48, 3), np.uint8)
+    crops[:, 32, 24] = 255
+    out = _shake(np.random.default_rng(3), crops, 0.5)
+    smeared = [i for i in range(40) if out[i, 32, 24, 0] < 255]
+    assert 10 <= len(smeared) <= 30 and (crops[:, 32, 24] == 255).all()
+    for i in range(40):
+        lit = np.argwhere(out[i, ..., 0] > 0)
+        ends = np.hypot(*(lit[:, None, :] - lit[None, :, :]).transpose(2, 0, 1)).max()
+        if i in smeared:
+            assert 1 <= ends <= 18.5 and out[i].astype(int).sum() >= 0.8 * 255 * 3
+        else:
+            assert (out[i] == crops[i]).all()
+
+
 def test_overexposed_localiser_photos_are_brighter_clipped_at_white_and_the_rest_untouched():
     from training.train import _overexposed
 
@@ -432,8 +455,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
     models = Path(__file__).resolve().parents[1] / "models"
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-quick", "flowers", "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-quick", "loc-b-slim",
-                                                  "loc-bright", "loc-quick", "loc-slim", "phone", "reds", "slim",
-                                                  "verify", "verify-quick"]
+                                                  "loc-bright", "loc-quick", "loc-slim", "phone", "reds", "shake",
+                                                  "slim", "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
