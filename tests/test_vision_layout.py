@@ -400,7 +400,8 @@ def _blank(det: Det, back: float) -> Det:
 def test_pale_backs_left_of_the_indicator_read_as_white_dragons_are_backs_listed_for_a_check():
     # the dead wall's face-down tiles left of its indicator, pale like a blank white dragon
     dora = row("5z 5z 3m", x=20, bottom=100)
-    _blank(dora[0], 0.12), _blank(dora[1], 0.05)
+    _blank(dora[0], 0.12)
+    _blank(dora[1], 0.05)
     req, _ = request_of(dora + row(HAND))
     assert req == {**HAND_REQUEST, "dora_indicators": ["3m"]}
     assert [(d.tile, d.confidence) for d in dora[:2]] == [("x", 0.12), ("x", 0.05)]  # the back's own odds
@@ -432,7 +433,8 @@ def test_a_photo_of_the_dead_wall_alone_has_its_backs_read_as_faces_taken_for_ba
     # around its indicator; and a row of two backs before the indicators, each a white dragon by its first reading
     wall = row("5z 5z 9p 5z 5z x")
     before = row("5z 5z 2s 3m", bottom=300)
-    _blank(before[0], 0.1), _blank(before[1], 0.2)
+    _blank(before[0], 0.1)
+    _blank(before[1], 0.2)
     dead_wall_backs(assign_groups(group_rows(wall + before)))
     assert [d.tile for d in wall] == ["x", "x", "9p", "x", "x", "x"]
     assert [d.tile for d in before] == ["x", "x", "2s", "3m"]
