@@ -754,6 +754,8 @@ def test_score_by_photo_a_tap_beside_the_tiles_adds_a_tile_missed_there_and_not_
         page.wait_for_function(f"{tiles_js} === 20")
         assert page.is_visible(".palette") and page.text_content(".palette h3").endswith("(#20)")
         assert "unsure" in page.get_attribute('.tilebox[data-index="19"]', "class")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "photo-added-tile.png"))
         x1, _, x2, _ = (int(v) for v in page.get_attribute('.tilebox[data-index="19"]', "data-box").split(","))
         assert x1 < 740 < x2
         page.click('.palette [data-tile="9p"]')
