@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from training.faces import build_bank
-from training.scenes import _free, labels_to_json, render_scene
+from training.scenes import _free, labels_to_json, moved, render_scene
 
 
 def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: float) -> np.ndarray:
@@ -161,13 +161,8 @@ def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray
     if not boxes:
         return img
     tw = float(np.median([b[2] - b[0] for b in boxes]))
-    k = max(2, int(round(tw * rng.uniform(0.05, 0.4))))  # the length, px
-    size = k + 2 if k % 2 else k + 3  # an odd square with room to turn the line in
-    c = size // 2
-    kern = np.zeros((size, size), np.float32)
-    kern[c, c - k // 2:c - k // 2 + k] = 1.0
-    kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D((float(c), float(c)), rng.uniform(0, 180), 1), (size, size))
-    return cv2.filter2D(img, -1, kern / kern.sum())
+    length = max(2, int(round(tw * rng.uniform(0.05, 0.4))))
+    return moved(img, length, rng.uniform(0, 180))
 
 
 def main(argv: list[str] | None = None) -> int:

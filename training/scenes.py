@@ -445,6 +445,18 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return cv2.imdecode(enc, cv2.IMREAD_COLOR)
 
 
+def moved(img: np.ndarray, length: int, degrees: float, border: int = cv2.BORDER_DEFAULT) -> np.ndarray:
+    """``img`` as a camera moving ``length`` px along a straight line at ``degrees`` smears it: a line of ones,
+    centred in an odd square kernel with room to turn it, turned and summed to 1 (make_eval --shake, the shake
+    training stage); ``border``: how OpenCV extends the picture beyond its edges."""
+    size = length + 2 if length % 2 else length + 3
+    c = size // 2
+    kern = np.zeros((size, size), np.float32)
+    kern[c, c - length // 2:c - length // 2 + length] = 1.0
+    kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D((float(c), float(c)), degrees, 1), (size, size))
+    return cv2.filter2D(img, -1, kern / kern.sum(), borderType=border)
+
+
 def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
     return Style(
         body=BODY_COLOURS[rng.integers(len(BODY_COLOURS))],

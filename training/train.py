@@ -290,16 +290,13 @@ def _shake(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     exactly; TRAINING-LOG "Shaken photos")."""
     if p <= 0:
         return x
+    from training.scenes import moved
+
     x = x.copy()
     w = x.shape[2]
     for i in np.flatnonzero(rng.random(len(x)) < p):
-        k = max(2, int(round(w * rng.uniform(0.05, 0.35))))
-        size = k + 2 if k % 2 else k + 3
-        c = size // 2
-        kern = np.zeros((size, size), np.float32)
-        kern[c, c - k // 2:c - k // 2 + k] = 1.0
-        kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D((float(c), float(c)), rng.uniform(0, 180), 1), (size, size))
-        x[i] = cv2.filter2D(x[i], -1, kern / kern.sum(), borderType=cv2.BORDER_REPLICATE)
+        length = max(2, int(round(w * rng.uniform(0.05, 0.35))))
+        x[i] = moved(x[i], length, rng.uniform(0, 180), cv2.BORDER_REPLICATE)  # a crop's rim, not its mirror
     return x
 
 

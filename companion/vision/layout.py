@@ -432,13 +432,19 @@ def _backs_before_the_indicators(row: list[list[Det]]) -> None:
             d.tile, d.confidence = "x", min(d.confidence, back)
 
 
+def _backs_in_the_dora_row(row: list[list[Det]]) -> None:
+    """The backs of a row of dora indicators that were read as faces: backs read as one face
+    (:func:`_backs_of_the_wall`) and pale backs left of the indicators read as white dragons
+    (:func:`_backs_before_the_indicators`)."""
+    _backs_of_the_wall(row)
+    _backs_before_the_indicators(row)
+
+
 def dead_wall_backs(groups_by_row: list[list[list[Det]]]) -> None:
-    """A photo of the dora indicators alone (the dead wall, say) read as the row above the hand is: in each row,
-    backs read as one face (:func:`_backs_of_the_wall`) and pale backs left of the indicators read as white
-    dragons (:func:`_backs_before_the_indicators`) are backs."""
+    """A photo of the dora indicators alone (the dead wall, say): each row's backs read as faces are backs, as in
+    the row above the hand (:func:`_backs_in_the_dora_row`)."""
     for row in groups_by_row:
-        _backs_of_the_wall(row)
-        _backs_before_the_indicators(row)
+        _backs_in_the_dora_row(row)
 
 
 def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
@@ -538,8 +544,7 @@ def _box_size(row: list[list[Det]]) -> float:
 
 def _rows_kept(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[Det]]], str]:
     above = groups_by_row[-2]
-    _backs_of_the_wall(above)
-    _backs_before_the_indicators(above)
+    _backs_in_the_dora_row(above)
     faces = sum(1 for g in above for d in g if d.tile not in ("x", "?"))
     further = len(groups_by_row) - 2
     beyond = f" and {further} more further up" if further else ""

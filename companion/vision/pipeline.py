@@ -10,7 +10,7 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -615,9 +615,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
         layout = group_rows(dets)
     if add:
+        on_photo = _on_photo(found, range(len(found)), to_photo)
         for box in add:
-            at = next((i for i, f in enumerate(found) if _iou(to_photo(f[0]) if to_photo else f[0], box) >= 0.5), None)
-            if at is not None:
+            if (at := _overlapping(on_photo, box)) is not None:
                 raise InvalidRequestError(f"a tile was found at {list(box)} already (tile {at} of this read): "
                                           "correct that one instead")
         extra = [_box_ahead(box, found, to_photo) for box in add]
@@ -753,15 +753,26 @@ def _named(found: list, among: list[int], boxes: list, back: Callable | None, wh
     way round."""
     from companion.errors import InvalidRequestError
 
-    on_photo = {i: back(found[i][0]) if back else found[i][0] for i in among}
+    on_photo = _on_photo(found, among, back)
     out: set[int] = set()
     for box in boxes:
-        best = max(among, key=lambda i: _iou(on_photo[i], box), default=None)
-        if best is None or _iou(on_photo[best], box) < 0.5:
+        best = _overlapping(on_photo, box)
+        if best is None:
             raise InvalidRequestError(f"no {what} lies at {list(box)} in this photo: send the photo and the "
                                       "\"turned\" of the answer the box came from")
         out.add(best)
     return out
+
+
+def _on_photo(found: list, among: Iterable[int], back: Callable | None) -> dict[int, tuple]:
+    """The boxes of ``found`` listed in ``among``, by index, mapped ``back`` onto the photo as taken."""
+    return {i: back(found[i][0]) if back else found[i][0] for i in among}
+
+
+def _overlapping(on_photo: dict[int, tuple], box: list | tuple) -> int | None:
+    """Of the boxes ``on_photo`` (index -> box), the one that overlaps ``box`` most, if by at least half (IoU)."""
+    best = max(on_photo, key=lambda i: _iou(on_photo[i], box), default=None)
+    return best if best is not None and _iou(on_photo[best], box) >= 0.5 else None
 
 
 def _unsure(d: Det) -> bool:
