@@ -4,6 +4,7 @@ of sets and augmentations do what they are for."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -439,6 +440,52 @@ def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
     b, _ = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True,
                         fill=(0.55, 0.96))
     assert np.array_equal(a, b)
+
+
+def test_tiles_laid_by_hand_are_turned_a_little_and_pushed_apart_never_onto_each_other():
+    # make_eval --loose: each tile turned by at most the degrees given, moved off its row's line by at most 6% of a
+    # tile's height, and the tiles right of a turned one pushed along, so that in a row of touching tiles (no gap)
+    # no turned tile reaches into the next one's width
+    from training.scenes import TH, TW, _laid_by_hand, _turned, hand_layout, make_style
+
+    degrees = 6.0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        st = make_style(rng, ["x"])
+        st.gap = 0.0
+        placed = hand_layout(rng, st, winning=True)
+        before = {id(p): (p.x, p.y) for p in placed}
+        turns = _laid_by_hand(np.random.default_rng(100 + seed), placed, degrees)
+        assert set(turns) == set(before)
+        assert all(abs(a) <= degrees for a in turns.values())
+        assert max(abs(a) for a in turns.values()) > degrees / 3  # they are turned
+        for p in placed:
+            assert abs(p.y - before[id(p)][1]) <= 0.06 * TH + 1e-9
+            assert p.x >= before[id(p)][0]  # pushed right, never left
+        hand = sorted((p for p in placed if p.row == 1), key=lambda p: p.x)
+        spans = {}
+        for p in hand:  # an added kan's two tiles lie at one place: one span
+            w, h = (TH, TW) if p.sideways else (TW, TH)
+            corners = _turned((p.x, p.y, w, h), (p.x + w / 2, p.y + h / 2), turns[id(p)])
+            lo, hi = corners[:, 0].min(), corners[:, 0].max()
+            spans[p.x] = (min(lo, spans.get(p.x, (lo, hi))[0]), max(hi, spans.get(p.x, (lo, hi))[1]))
+        ordered = [spans[x] for x in sorted(spans)]
+        for (_, right), (left, _) in itertools.pairwise(ordered):
+            assert left >= right - 1e-6
+
+
+def test_loose_tiles_change_where_the_tiles_lie_not_which_tiles_a_seed_draws(banks):
+    from training.scenes import render_scene
+
+    plain, _ = banks
+    a, lined = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True)
+    b, loose = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True,
+                            loose=5.0, loose_rng=np.random.default_rng(1))
+    assert sorted(lb.cls for lb in lined) == sorted(lb.cls for lb in loose)  # drawn in another order
+    assert not np.array_equal(a, b)
+    c, _ = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True, loose=0.0,
+                        loose_rng=np.random.default_rng(1))
+    assert np.array_equal(a, c)  # 0: lined up, the very photo of the seed
 
 
 def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_made_with():

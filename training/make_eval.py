@@ -10,6 +10,7 @@
     python -m training.make_eval --out /tmp/eval-yaw --style uni --winning --n 200 --seed 98 --yaw 0.6 0.8
     python -m training.make_eval --out /tmp/eval-sticks --style uni --winning --n 200 --seed 98 --sticks
     python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
+    python -m training.make_eval --out /tmp/eval-loose --style uni --winning --n 200 --seed 98 --loose 4   # laid by hand
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -210,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="each photo underexposed by 1-2.5 stops, with the noise that shows then (its own stream)")
     ap.add_argument("--shake", action="store_true",
                     help="each photo blurred by the camera moving, 0.05-0.4 of a tile's width (its own stream)")
+    ap.add_argument("--loose", type=float, default=0.0, metavar="DEGREES",
+                    help="the tiles laid down by hand: each turned by up to DEGREES either way and a little off its "
+                         "row's line, its neighbours pushed along (its own stream; 0: lined up, as in training)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -225,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     exposure = np.random.default_rng(args.seed + 7_000_003)  # and for --bright
     dim = np.random.default_rng(args.seed + 8_000_003)  # and for --dark
     hands = np.random.default_rng(args.seed + 9_000_003)  # and for --shake
+    laid = np.random.default_rng(args.seed + 10_000_003)  # and for --loose
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -236,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
                                    pitch=tuple(args.pitch), clutter=args.clutter,
                                    yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
-                                   one_block=args.one_block)
+                                   one_block=args.one_block, loose=args.loose, loose_rng=laid)
         if args.sticks:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:

@@ -277,6 +277,62 @@ def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False, clut
     return placed
 
 
+def _laid_by_hand(rng: np.random.Generator, placed: list[Placed], degrees: float) -> dict[int, float]:
+    """Tiles laid down by hand do not line up: each is turned by up to ``degrees`` either way and moved up or down
+    by up to 6% of a tile's height, and since a turned tile is wider, the tiles right of it in its row move along
+    by the width it gained (tiles at the same place, an added kan's two, move together). Returns each tile's turn
+    in degrees by id."""
+    turns: dict[int, float] = {}
+    rows: dict[tuple[int, bool], list[Placed]] = {}
+    for p in placed:
+        rows.setdefault((p.row, p.role == "dora"), []).append(p)
+    for row in rows.values():
+        shift, places = 0.0, {}
+        for p in sorted(row, key=lambda q: q.x):
+            if p.x not in places:
+                a = float(rng.uniform(-degrees, degrees))
+                w, h = (TH, TW) if p.sideways else (TW, TH)
+                grown = w * np.cos(np.deg2rad(a)) + h * np.sin(np.deg2rad(abs(a))) - w
+                shift += grown / 2
+                places[p.x] = (shift, a, float(rng.uniform(-0.06, 0.06)) * TH)
+                shift += grown / 2
+            dx, a, dy = places[p.x]
+            turns[id(p)] = a
+            p.x += dx
+            p.y += dy
+    return turns
+
+
+def _turned(rect: tuple[float, float, float, float], centre: tuple[float, float], degrees: float) -> np.ndarray:
+    """The corners (tl, tr, br, bl) of the rectangle x, y, w, h turned by ``degrees`` about ``centre``."""
+    x, y, w, h = rect
+    pts = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+    rot = cv2.getRotationMatrix2D(centre, degrees, 1.0)
+    return pts @ rot[:, :2].T + rot[:, 2]
+
+
+def _turn_sheet(sheet: np.ndarray, centre: tuple[float, float], degrees: float) -> np.ndarray:
+    """An RGBA sheet turned about ``centre``, its colours premultiplied while turned so that its rim does not darken."""
+    rot = cv2.getRotationMatrix2D(centre, degrees, 1.0)
+    a = sheet[..., 3:4] / 255.0
+    pre = np.dstack([sheet[..., :3] * a, sheet[..., 3:4]])
+    out = cv2.warpAffine(pre, rot, (sheet.shape[1], sheet.shape[0]), flags=cv2.INTER_LINEAR)
+    alpha = out[..., 3:4] / 255.0
+    out[..., :3] = np.where(alpha > 1e-3, out[..., :3] / np.maximum(alpha, 1e-3), 0)
+    return out
+
+
+def _tile_with_edges(rng: np.random.Generator, canvas: np.ndarray, face: np.ndarray, p: Placed, st: Style,
+                     band_t: int, px: int, py: int) -> None:
+    """A tile's face pasted at px, py with its front edge below it (and a stacked tile's lower tier below that)."""
+    h, w = face.shape[:2]
+    if band_t > 0:
+        if p.stacked:  # lower tier first, face down, below the upper tile's own edge
+            paste(canvas, band_image(rng, w, band_t, st, True), px, py + h + band_t - 4)
+        paste(canvas, band_image(rng, w, band_t, st, p.cls == "x"), px, py + h - 2)
+    paste(canvas, face, px, py)
+
+
 def _close_gaps(placed: list[Placed], st: Style) -> None:
     """The hand row pushed together into one block of touching tiles (no winning tile apart, no gaps before the
     melds), as a hand is often laid down; an added kan's top tile moves with the tile it lies on."""
@@ -475,14 +531,17 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  tilt: tuple[float, float] | None = None,
                  pitch: tuple[float, float] = (0.55, 1.0), clutter: bool = False,
                  yaw: tuple[float, float] | None = None, yaw_rng: np.random.Generator | None = None,
-                 one_block: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
+                 one_block: bool = False, loose: float = 0.0,
+                 loose_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
     the table's vertical foreshortening (1: seen from straight above; lower: from a lower angle); ``clutter``:
     the wall and discards beyond the hand (hand scenes only); ``yaw``: the range of how much shorter the table's
     far end is, the camera off to one side (_from_one_side; drawn from ``yaw_rng`` when given, so that a seed's
-    scenes stay the same); ``one_block``: the hand row laid down as one block, every gap closed (_close_gaps)."""
+    scenes stay the same); ``one_block``: the hand row laid down as one block, every gap closed (_close_gaps);
+    ``loose``: each tile laid by hand, turned by up to this many degrees either way and pushed off its row's line
+    (_laid_by_hand; drawn from ``loose_rng``, the same way as ``yaw_rng``)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -492,6 +551,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     placed = hand_layout(rng, st, winning, clutter) if hand else random_layout(rng, st)
     if one_block and hand:
         _close_gaps(placed, st)
+    turns = _laid_by_hand(loose_rng, placed, loose) if loose > 0 else {}
     band_t = int(st.thickness * TW)
     xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
     ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t * (2 if p.stacked else 1) for p in placed]
@@ -504,7 +564,11 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     for p in placed:
         w, h = (TH, TW) if p.sideways else (TW, TH)
         px, py = int(p.x - x0 + sdx), int(p.y - y0 + sdy)
-        cv2.rectangle(shadow, (px, py), (px + w, py + h + band_t), 1.0, -1)
+        if id(p) in turns:
+            corners = _turned((px, py, w, h + band_t), (px + w / 2, py + h / 2), turns[id(p)])
+            cv2.fillPoly(shadow, [np.round(corners).astype(np.int32)], 1.0)
+        else:
+            cv2.rectangle(shadow, (px, py), (px + w, py + h + band_t), 1.0, -1)
     # draw far rows first so nearer tiles cover them
     quads_plane = []
     for p in sorted(placed, key=lambda q: q.y):
@@ -513,12 +577,17 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
             face = np.ascontiguousarray(np.rot90(face, 1 if rng.random() < 0.5 else -1))
         h, w = face.shape[:2]
         px, py = int(round(p.x - x0)), int(round(p.y - y0))
-        if band_t > 0:
-            if p.stacked:  # lower tier first, face down, below the upper tile's own edge
-                paste(plane, band_image(rng, w, band_t, st, True), px, py + h + band_t - 4)
-            paste(plane, band_image(rng, w, band_t, st, p.cls == "x"), px, py + h - 2)
-        paste(plane, face, px, py)
-        quads_plane.append((p, np.array([[px, py], [px + w, py], [px + w, py + h], [px, py + h]], np.float32)))
+        quad = np.array([[px, py], [px + w, py], [px + w, py + h], [px, py + h]], np.float32)
+        if id(p) in turns:  # the tile with its edges drawn upright on a sheet of its own, then turned onto the plane
+            m = int(TH * 0.3) + 2 * band_t
+            sheet = np.zeros((h + 2 * m, w + 2 * m, 4), np.float32)
+            _tile_with_edges(rng, sheet, face, p, st, band_t, m, m)
+            centre = (m + w / 2, m + h / 2)
+            paste(plane, _turn_sheet(sheet, centre, turns[id(p)]), px - m, py - m)
+            quad = _turned((px, py, w, h), (px + w / 2, py + h / 2), turns[id(p)]).astype(np.float32)
+        else:
+            _tile_with_edges(rng, plane, face, p, st, band_t, px, py)
+        quads_plane.append((p, quad))
     if out_size is None:
         ow = int(rng.integers(640, 1500))
         oh = int(ow * rng.choice([0.75, 0.5625, 0.66]))
