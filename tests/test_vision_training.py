@@ -474,6 +474,31 @@ def test_tiles_laid_by_hand_are_turned_a_little_and_pushed_apart_never_onto_each
             assert left >= right - 1e-6
 
 
+def test_the_dead_wall_shows_backs_right_of_its_indicators_too():
+    # make_eval --dead-wall: 1-4 backs after the dora row's last tile, in its line; the hand and a row of the wall
+    # beyond the hand (clutter, its own backs) are left as they were
+    from training.scenes import TW, _rest_of_the_dead_wall, hand_layout, make_style
+
+    added = set()
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        st = make_style(rng, ["x"])
+        placed = hand_layout(rng, st, winning=True, clutter=seed % 5 == 0)
+        before = [(p.cls, p.x, p.y, p.role) for p in placed]
+        _rest_of_the_dead_wall(np.random.default_rng(seed), placed, st)
+        assert [(p.cls, p.x, p.y, p.role) for p in placed[:len(before)]] == before
+        new = placed[len(before):]
+        dora = [p for p in placed[:len(before)] if p.role == "dora"]
+        if seed % 5 == 0 or not dora:
+            assert new == []
+            continue
+        added.add(len(new))
+        last = max(dora, key=lambda p: p.x)
+        assert all(p.cls == "x" and p.role == "dora" and p.y == last.y for p in new)
+        assert np.allclose([p.x for p in new], [last.x + k * (TW + st.gap) for k in range(1, len(new) + 1)])
+    assert added == {1, 2, 3, 4}
+
+
 def test_loose_tiles_change_where_the_tiles_lie_not_which_tiles_a_seed_draws(banks):
     from training.scenes import render_scene
 

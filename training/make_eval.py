@@ -214,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loose", type=float, default=0.0, metavar="DEGREES",
                     help="the tiles laid down by hand: each turned by up to DEGREES either way and a little off its "
                          "row's line, its neighbours pushed along (its own stream; 0: lined up, as in training)")
+    ap.add_argument("--dead-wall", action="store_true",
+                    help="the dora row as the dead wall's top tier shows it: 1-4 backs right of the indicators too "
+                         "(its own stream for how many; the photos are drawn anew around them)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -230,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     dim = np.random.default_rng(args.seed + 8_000_003)  # and for --dark
     hands = np.random.default_rng(args.seed + 9_000_003)  # and for --shake
     laid = np.random.default_rng(args.seed + 10_000_003)  # and for --loose
+    wall = np.random.default_rng(args.seed + 11_000_003)  # and for --dead-wall
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
@@ -241,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                                    fill=tuple(args.fill), tilt=tuple(args.tilt) if args.tilt else None,
                                    pitch=tuple(args.pitch), clutter=args.clutter,
                                    yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
-                                   one_block=args.one_block, loose=args.loose, loose_rng=laid)
+                                   one_block=args.one_block, loose=args.loose, loose_rng=laid,
+                                   wall_rng=wall if args.dead_wall else None)
         if args.sticks:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:

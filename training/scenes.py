@@ -277,6 +277,20 @@ def hand_layout(rng: np.random.Generator, st: Style, winning: bool = False, clut
     return placed
 
 
+def _rest_of_the_dead_wall(rng: np.random.Generator, placed: list[Placed], st: Style) -> None:
+    """The dora row above a hand as a photo of the dead wall shows it: the stacks not yet turned lie right of the
+    indicators too, 1-4 backs there (hand_layout draws backs left of them only). A row of the wall beyond the hand
+    (clutter) has its own backs and is left as it is."""
+    dora = [p for p in placed if p.role == "dora"]
+    if not dora or any(p.stacked for p in dora):
+        return
+    last = max(dora, key=lambda p: p.x)
+    x = last.x + TW + st.gap
+    for _ in range(int(rng.integers(1, 5))):
+        placed.append(Placed("x", x, last.y, False, 0, 0, "dora"))
+        x += TW + st.gap
+
+
 def _laid_by_hand(rng: np.random.Generator, placed: list[Placed], degrees: float) -> dict[int, float]:
     """Tiles laid down by hand do not line up: each is turned by up to ``degrees`` either way and moved up or down
     by up to 6% of a tile's height, and since a turned tile is wider, the tiles right of it in its row move along
@@ -532,7 +546,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  pitch: tuple[float, float] = (0.55, 1.0), clutter: bool = False,
                  yaw: tuple[float, float] | None = None, yaw_rng: np.random.Generator | None = None,
                  one_block: bool = False, loose: float = 0.0,
-                 loose_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 loose_rng: np.random.Generator | None = None,
+                 wall_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
@@ -541,7 +556,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     far end is, the camera off to one side (_from_one_side; drawn from ``yaw_rng`` when given, so that a seed's
     scenes stay the same); ``one_block``: the hand row laid down as one block, every gap closed (_close_gaps);
     ``loose``: each tile laid by hand, turned by up to this many degrees either way and pushed off its row's line
-    (_laid_by_hand; drawn from ``loose_rng``, the same way as ``yaw_rng``)."""
+    (_laid_by_hand; drawn from ``loose_rng``, the same way as ``yaw_rng``); ``wall_rng``: the dora row shown as the
+    dead wall's top tier, with backs right of the indicators too (_rest_of_the_dead_wall, drawn from it)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -551,6 +567,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     placed = hand_layout(rng, st, winning, clutter) if hand else random_layout(rng, st)
     if one_block and hand:
         _close_gaps(placed, st)
+    if wall_rng is not None:
+        _rest_of_the_dead_wall(wall_rng, placed, st)
     turns = _laid_by_hand(loose_rng, placed, loose) if loose > 0 else {}
     band_t = int(st.thickness * TW)
     xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
