@@ -407,11 +407,22 @@ def test_pale_backs_left_of_the_indicator_read_as_white_dragons_are_backs_listed
     assert [(d.tile, d.confidence) for d in dora[:2]] == [("x", 0.12), ("x", 0.05)]  # the back's own odds
 
 
-def test_white_dragons_left_of_the_indicator_stay_unless_a_back_is_likely_and_a_face_follows():
+def test_pale_backs_right_of_the_indicators_read_as_white_dragons_are_backs_too():
+    # the dead wall's stacks not yet turned lie right of the indicators; with a back each side of the indicator
+    dora = row("x 5z 3m 5z x", x=20, bottom=100)
+    _blank(dora[1], 0.3)
+    _blank(dora[3], 0.08)
+    req, _ = request_of(dora + row(HAND))
+    assert req == {**HAND_REQUEST, "dora_indicators": ["3m"]}
+    assert [d.tile for d in dora] == ["x", "x", "3m", "x", "x"]
+    assert [dora[1].confidence, dora[3].confidence] == [0.3, 0.08]  # listed for a check by the back's own odds
+
+
+def test_white_dragons_beside_the_indicator_stay_unless_a_back_is_likely_and_a_face_is_inside_them():
     cases = [
         ("5z 3m", (0.04,), ["5z", "3m"]),  # a back less likely than BACK_DOUBT: an indicator
         ("x 5z 5z", (0.0, 0.3, 0.3), ["5z", "5z"]),  # no face-up tile of another kind after them
-        ("3m 5z", (0.0, 0.3), ["3m", "5z"]),  # right of the indicator: not where the dead wall's backs lie
+        ("3m 5z", (0.0, 0.04), ["3m", "5z"]),  # right of it too: a second (kan dora) indicator
         ("x 5z 5z 9p", (0.0, 0.02, 0.2), ["5z", "9p"]),  # each by its own odds
     ]
     for tiles, backs, indicators in cases:

@@ -32,8 +32,8 @@ STRAY_MAX = 2  # rows of at most this many tiles below the last longer row are n
 STRAY_SMALL = 0.45  # nor is a bottom row whose boxes are less than this share of the size of a row's above it
 WALL_REPEATS = 3  # one kind read this often in the row above the hand: the wall's backs (_backs_of_the_wall)
 BACK_DOUBT = 0.05  # a white dragon this likely a face-down tile (its runner-up): a pale back looks as blank. Such a
-#                  tile is marked for a check (pipeline._unsure), and left of the dora indicators taken for a back
-#                  (_backs_before_the_indicators)
+#                  tile is marked for a check (pipeline._unsure), and beside the dora indicators taken for a
+#                  back (_backs_beside_the_indicators)
 TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles (_pitch_along; a gap: 1.2)
 SLOPE_MIN_STEPS = 5  # touching steps needed to fit how the pitch changes along a row
 SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is measured by its pitch line,
@@ -414,30 +414,32 @@ def _backs_of_the_wall(row: list[list[Det]]) -> None:
                 d.tile = "x"
 
 
-def _backs_before_the_indicators(row: list[list[Det]]) -> None:
-    """A dead wall shows face-down tiles left of the indicator, and a pale back looks like a blank white dragon
-    (5z). In the row above the hand, the white dragons in the run of backs and white dragons at its left end
-    are backs when a back is their runner-up by BACK_DOUBT or more and a face-up tile of another kind follows
-    the run (a row of blank tiles only is left alone). The back's probability becomes its confidence, so that
-    the page marks it for a check (models/TRAINING-LOG.md, "Backs left of the indicators")."""
+def _backs_beside_the_indicators(row: list[list[Det]]) -> None:
+    """A dead wall shows face-down tiles beside the indicators (left of them, and right of them the stacks not yet
+    turned), and a pale back looks like a blank white dragon (5z). In the row above the hand, the white dragons in
+    the run of backs and white dragons at either end are backs when a back is their runner-up by BACK_DOUBT or more
+    and a face-up tile of another kind lies on the run's inner side (a row of blank tiles only is left alone). The
+    back's probability becomes its confidence, so that the page marks it for a check (models/TRAINING-LOG.md,
+    "Backs left of the indicators", "Backs right of the indicators")."""
     tiles = [d for g in row for d in g]
-    run = 0
-    while run < len(tiles) and tiles[run].tile in ("x", "5z"):
-        run += 1
-    if run == len(tiles) or tiles[run].tile == "?":
-        return
-    for d in tiles[:run]:
-        back = dict(d.alternatives).get("x", 0.0)
-        if d.tile == "5z" and back >= BACK_DOUBT and not (d.checked or d.restored):
-            d.tile, d.confidence = "x", min(d.confidence, back)
+    for end in (tiles, tiles[::-1]):
+        run = 0
+        while run < len(end) and end[run].tile in ("x", "5z"):
+            run += 1
+        if run == len(end) or end[run].tile == "?":
+            continue
+        for d in end[:run]:
+            back = dict(d.alternatives).get("x", 0.0)
+            if d.tile == "5z" and back >= BACK_DOUBT and not (d.checked or d.restored):
+                d.tile, d.confidence = "x", min(d.confidence, back)
 
 
 def _backs_in_the_dora_row(row: list[list[Det]]) -> None:
     """The backs of a row of dora indicators that were read as faces: backs read as one face
-    (:func:`_backs_of_the_wall`) and pale backs left of the indicators read as white dragons
-    (:func:`_backs_before_the_indicators`)."""
+    (:func:`_backs_of_the_wall`) and pale backs beside the indicators read as white dragons
+    (:func:`_backs_beside_the_indicators`)."""
     _backs_of_the_wall(row)
-    _backs_before_the_indicators(row)
+    _backs_beside_the_indicators(row)
 
 
 def dead_wall_backs(groups_by_row: list[list[list[Det]]]) -> None:
