@@ -11,6 +11,7 @@
     python -m training.make_eval --out /tmp/eval-sticks --style uni --winning --n 200 --seed 98 --sticks
     python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
     python -m training.make_eval --out /tmp/eval-loose --style uni --winning --n 200 --seed 98 --loose 4   # laid by hand
+    python -m training.make_eval --out /tmp/eval-wall --style uni --winning --n 200 --seed 98 --dead-wall   # the dead wall
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
