@@ -1436,6 +1436,20 @@ def test_pale_backs_left_of_the_dora_indicators_are_read_as_backs_and_listed_for
     assert {0, 1} <= set(result["uncertain"])
 
 
+def test_a_pale_back_right_of_the_dora_indicators_is_read_as_a_back_and_the_hands_white_dragons_stay():
+    # the fixture's dora row: 6s 6m, then a face-down tile of a pale-backed set (the dead wall's next stack); the
+    # hand holds three framed white dragons. Its label is the photo's request (TRAINING-LOG "Backs right of the
+    # indicators")
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "dead_wall_back.json").read_text())
+    result = recognize_image(load_image(FIXTURES / "dead_wall_back.jpg"))
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert result["tiles"][2]["tile"] == "x" and 2 in result["uncertain"]
+    assert result["request"] == label["request"]
+    assert result["request"]["dora_indicators"] == ["6s", "6m"] and result["request"]["hand"].endswith("555z")
+
+
 def test_pale_backs_left_of_the_indicators_on_a_dora_photo_are_read_as_backs():
     # the dora row of pale_backs_dora.jpg cut out (two pale backs, then 2s 3m 1p: its label) as the dora photo of
     # won_melds_dora.jpg (its own row: 3z 9s): the backs, first read as white dragons, are no indicators
