@@ -525,7 +525,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-quick", "flowers", "glare", "glare2",
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "flowers",
+                                                  "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-quick", "loc-b-slim",
                                                   "loc-bright", "loc-quick", "loc-slim", "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick"]
@@ -797,14 +798,14 @@ def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(
                      ("loc", Path("models/localiser.onnx"))]
 
 
-def test_the_quick_plan_makes_the_four_nets_and_keeps_out_of_the_whole_command():
-    # --quick: each localiser and the classifier trained from scratch, the localisers and then the verifier (which
-    # reads its scenes with them) on one side and the classifier on the other; the whole command without --quick
-    # runs none of them
+def test_the_quick_plan_makes_the_five_nets_and_keeps_out_of_the_whole_command():
+    # --quick: each localiser and both classifiers trained from scratch, the localisers and then the verifier
+    # (which reads its scenes with them) on one side and the classifiers on the other; the whole command without
+    # --quick runs none of them
     from training.train import DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_SIDES, RECIPES
 
     assert [[OUTPUTS[name] for name in side] for side in QUICK_SIDES] == [["localiser", "localiser-b", "verifier"],
-                                                                          ["classifier"]]
+                                                                          ["classifier", "classifier-b"]]
     assert sorted(name for side in QUICK_SIDES for name in side) == sorted(QUICK)
     assert all(name in OPTIONAL for name in QUICK)
     for name in QUICK:
@@ -818,6 +819,9 @@ def test_the_quick_plan_makes_the_four_nets_and_keeps_out_of_the_whole_command()
     # the classifier's sets print no plain five reddish, as the reds stage's do (a red five read as plain was
     # the commonest misread of red fives: TRAINING-LOG "Red fives apart")
     assert {**DEFAULTS, **RECIPES["cls-quick"]}["apart"] is True
+    # the pair's two classifiers differ in their seed alone (their scenes and first weights)
+    a, b = {**DEFAULTS, **RECIPES["cls-quick"]}, {**DEFAULTS, **RECIPES["cls-b-quick"]}
+    assert {k for k in a if a[k] != b[k]} == {"seed"}
 
 
 def test_side_by_side_stops_the_command_when_a_side_fails(tmp_path: Path):
@@ -840,19 +844,25 @@ def test_quick_and_only_together_are_refused(tmp_path: Path, capsys):
 
 def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     # the whole --quick command with a few scenes and steps (a few seconds of training, most of the time goes on
-    # drawing the tile sets): both localisers, the classifier and the verifier, each with its record
+    # drawing the tile sets): both localisers, both classifiers and the verifier, each with its record (nets of two
+    # steps find no tile to calibrate int8 copies on). A seed given is each stage's, but the second classifier draws
+    # with the one after it
     import json
 
     from training.train import main
 
     fonts_or_skip()
     main(["--out", str(tmp_path), "--quick", "--scenes", "4", "--styles", "2", "--varied", "0", "--wide", "0",
-          "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2"])
-    for name in ("localiser", "localiser-b", "classifier", "verifier"):
+          "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2", "--seed", "40"])
+    for name in ("localiser", "localiser-b", "classifier", "classifier-b", "verifier"):
         assert (tmp_path / f"{name}.onnx").stat().st_size > 10_000, name
-    for name in ("loc-quick", "loc-b-quick", "cls-quick", "verify-quick"):
+    assert (tmp_path / "classifier-b.pt").exists()
+    seeds = {}
+    for name in ("loc-quick", "loc-b-quick", "cls-quick", "cls-b-quick", "verify-quick"):
         record = json.loads((tmp_path / f"train-{name}.json").read_text())
         assert record["recipe"] == name and record["scenes"] == 4
+        seeds[name] = record["seed"]
+    assert seeds == {"loc-quick": 40, "loc-b-quick": 40, "cls-quick": 40, "cls-b-quick": 41, "verify-quick": 40}
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True
     assert json.loads((tmp_path / "train-cls-quick.json").read_text())["fives_apart"] is True
 
