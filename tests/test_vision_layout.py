@@ -9,6 +9,8 @@ Expected values are written by hand from the placed tiles.
 
 from __future__ import annotations
 
+import pytest
+
 from companion.vision.layout import Det, assign_groups, build_request, group_rows
 
 W, H = 30.0, 40.0  # an upright tile's box in these tests
@@ -397,25 +399,19 @@ def _blank(det: Det, back: float) -> Det:
     return det
 
 
-def test_pale_backs_left_of_the_indicator_read_as_white_dragons_are_backs_listed_for_a_check():
-    # the dead wall's face-down tiles left of its indicator, pale like a blank white dragon
-    dora = row("5z 5z 3m", x=20, bottom=100)
-    _blank(dora[0], 0.12)
-    _blank(dora[1], 0.05)
+@pytest.mark.parametrize(("tiles", "backs", "read"), [
+    ("5z 5z 3m", {0: 0.12, 1: 0.05}, ["x", "x", "3m"]),  # left of the indicator
+    ("x 5z 3m 5z x", {1: 0.3, 3: 0.08}, ["x", "x", "3m", "x", "x"]),  # and right of it: the stacks not yet turned
+])
+def test_pale_backs_beside_the_indicator_read_as_white_dragons_are_backs_listed_for_a_check(tiles, backs, read):
+    # the dead wall's face-down tiles beside its indicator, pale like a blank white dragon
+    dora = row(tiles, x=20, bottom=100)
+    for i, back in backs.items():
+        _blank(dora[i], back)
     req, _ = request_of(dora + row(HAND))
     assert req == {**HAND_REQUEST, "dora_indicators": ["3m"]}
-    assert [(d.tile, d.confidence) for d in dora[:2]] == [("x", 0.12), ("x", 0.05)]  # the back's own odds
-
-
-def test_pale_backs_right_of_the_indicators_read_as_white_dragons_are_backs_too():
-    # the dead wall's stacks not yet turned lie right of the indicators; with a back each side of the indicator
-    dora = row("x 5z 3m 5z x", x=20, bottom=100)
-    _blank(dora[1], 0.3)
-    _blank(dora[3], 0.08)
-    req, _ = request_of(dora + row(HAND))
-    assert req == {**HAND_REQUEST, "dora_indicators": ["3m"]}
-    assert [d.tile for d in dora] == ["x", "x", "3m", "x", "x"]
-    assert [dora[1].confidence, dora[3].confidence] == [0.3, 0.08]  # listed for a check by the back's own odds
+    assert [d.tile for d in dora] == read
+    assert [dora[i].confidence for i in backs] == list(backs.values())  # listed for a check by the back's own odds
 
 
 def test_white_dragons_beside_the_indicator_stay_unless_a_back_is_likely_and_a_face_is_inside_them():
