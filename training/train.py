@@ -574,7 +574,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
              "camera": "classifier.pt", "shake": "classifier.pt", "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx"}
 # The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
-# the recipes above take four to five hours; these make the same four nets from fewer steps: each localiser slim
+# the recipes above take four to five hours; these make the shipped set's five nets from fewer steps: each localiser slim
 # from the start, the classifiers with highlights on a share of their crops from the start. The localisers and the
 # classifiers train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
 # per second of the two one after the other on two threads. The verifier follows the localisers on their side
