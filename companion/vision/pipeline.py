@@ -612,8 +612,6 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if not all(keep):
         put_back = {sum(keep[:i]) for i in put_back}  # their indices among the tiles kept
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
-        dets = [Det(box=b, sideways=s) for b, s, _ in found]
-        layout = group_rows(dets)
     if add:
         on_photo = _on_photo(found, range(len(found)), to_photo)
         for box in add:
@@ -624,6 +622,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         put_back |= set(range(len(found), len(found) + len(extra)))
         found = found + [(b, False, 1.0) for b in extra]
         probs = np.concatenate([probs, class_probabilities(image_bgr, [(b, False) for b in extra])])
+    if not all(keep) or add:  # tiles taken out or added: the rows again from the boxes now
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
         layout = group_rows(dets)
     for i in put_back:
