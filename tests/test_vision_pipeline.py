@@ -1635,6 +1635,48 @@ def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monke
         recognize_image(image, add=[[900, 100, 940, 150]])
 
 
+@pytest.mark.parametrize(("name", "k"), [("pon_dora", 14), ("won_melds_dora", 12)])
+def test_a_sideways_tile_missed_is_added_and_turned_sideways_by_the_player(monkeypatch: pytest.MonkeyPatch,
+                                                                           name: str, k: int):
+    # the label's tile k, the sideways tile of a called meld (pon_dora: the called 1s of 111s; won_melds_dora: the
+    # called 7m of 789m), never found. The page adds a box as large as the upright tiles about the tap, so the
+    # tile there is read as an upright one and the meld is no meld; turned, it is read lying across and the tiles
+    # and the request are the label's, the tile listed for a check; turned back, it is upright again
+    import numpy as np
+
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / f"{name}.jpg")
+    label = json.loads((FIXTURES / f"{name}.json").read_text())
+    assert label["tiles"][k]["sideways"]
+    x1, y1, x2, y2 = label["tiles"][k]["box"]
+    _missed(monkeypatch, [[x1, y1, x2, y2]])
+    first = recognize_image(image)
+    assert len(first["tiles"]) == len(label["tiles"]) - 1
+    upright = [t["box"] for t in first["tiles"] if not t["sideways"]]
+    w, h = np.median([b[2] - b[0] for b in upright]), np.median([b[3] - b[1] for b in upright])
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    tap = [round(cx - w / 2), round(cy - h / 2), round(cx + w / 2), round(cy + h / 2)]  # as the page makes it
+    added = recognize_image(image, add=[tap])
+    assert not added["tiles"][k]["sideways"] and _norm(added["request"]) != _norm(label["request"])
+    turned = recognize_image(image, add=[tap], turn=[added["tiles"][k]["box"]])
+    assert [t["tile"] for t in turned["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert [t["sideways"] for t in turned["tiles"]] == [t["sideways"] for t in label["tiles"]]
+    assert _norm(turned["request"]) == _norm(label["request"]) and k in turned["uncertain"]
+    bx1, by1, bx2, by2 = turned["tiles"][k]["box"]  # as wide as the label's box, about the tap
+    assert abs((bx2 - bx1) - (x2 - x1)) < 0.15 * (x2 - x1) and bx1 < cx < bx2 and by1 < cy < by2
+    # a tile found sideways, turned: upright
+    other = next(i for i, t in enumerate(label["tiles"]) if t["sideways"] and i != k) if name == "won_melds_dora" else None
+    if other is not None:
+        again = recognize_image(image, add=[tap], turn=[turned["tiles"][other]["box"]])
+        assert not again["tiles"][other]["sideways"] and other in again["uncertain"]
+    with pytest.raises(InvalidRequestError, match="no tile lies at"):
+        recognize_image(image, add=[tap], turn=[[0, 0, 6, 6]])
+    with pytest.raises(InvalidRequestError, match='"turn" must be a JSON list of boxes'):
+        recognize_image(image, turn=[[0, 0, 6]])
+
+
 def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: Path):
     # the page sends the photo again with "fixes" (JSON: tile index -> tile) and the first answer's "turned"
     import io
@@ -1664,6 +1706,9 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
                           ({"win": "-2"}, '"win" must be the index'), ({"win": "19"}, "19 tiles were found"),
                           ({"add": "[[1, 2"}, '"add" must be a JSON list of boxes on the photo'),
                           ({"add": '[["a", 2, 3, 4]]'}, '"add" must be a JSON list of boxes'),
-                          ({"add": "[[164, 139, 201, 182]]"}, "already")):
+                          ({"add": "[[164, 139, 201, 182]]"}, "already"),
+                          ({"turn": "[[164, 139"}, '"turn" must be a JSON list of boxes from the answer'),
+                          ({"turn": "[[164, 139, 201]]"}, '"turn" must be a JSON list of boxes [x1, y1, x2, y2]'),
+                          ({"turn": "[[0, 0, 6, 6]]"}, "no tile lies at")):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())

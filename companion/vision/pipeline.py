@@ -538,21 +538,47 @@ def _inside(box: tuple[float, ...], back: np.ndarray, width: int, height: int) -
     return 0 <= x < width and 0 <= y < height
 
 
+@dataclass(frozen=True)
+class Taps:
+    """The boxes the player tapped on a first answer's photo (as taken, as that answer gives them), for a read
+    again: ``restore`` of its "not_tiles" that are tiles, ``drop`` of its "tiles" that are none, ``add`` where a
+    tile lies that was not found, ``turn`` of its "tiles" (found or added) that lie the other way: sideways, not
+    upright, or upright, not sideways."""
+
+    restore: tuple = ()
+    drop: tuple = ()
+    add: tuple = ()
+    turn: tuple = ()
+
+    def __bool__(self) -> bool:
+        return any((self.restore, self.drop, self.add, self.turn))
+
+
+NO_TAPS = Taps()
+
+
+def _turned_box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """The box of a tile lying the other way about the same centre: its width and height swapped."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    w, h = (box[3] - box[1]) / 2, (box[2] - box[0]) / 2
+    return (cx - w, cy - h, cx + w, cy + h)
+
+
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
-          restore: list | None = None, outer: Callable | None = None,
-          drop: list | None = None, add: list | None = None) -> tuple[list[Det], list, Callable | None]:
+          outer: Callable | None = None, taps: Taps = NO_TAPS) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
-    classified and nothing is returned (a turned read that finds more is over). ``restore`` (boxes on the photo as
-    taken, reached from this picture's boxes by the way back and then ``outer``) names boxes the verifier took
-    for no tile that the player says are tiles: they are kept, marked ``restored``; ``drop`` (boxes alike) names
-    tiles the player says are none: they go with the verifier's (:func:`_named`); ``add`` (boxes alike) names
-    places where the player says a tile lies that was not found: each is read as an upright tile there
-    (:func:`_box_ahead`), marked ``restored`` too."""
+    classified and nothing is returned (a turned read that finds more is over). The player's ``taps`` (boxes on
+    the photo as taken, reached from this picture's boxes by the way back and then ``outer``): those of
+    ``restore`` name boxes the verifier took for no tile that are tiles: they are kept, marked ``restored``;
+    ``drop`` names tiles that are none: they go with the verifier's (:func:`_named`); ``add`` names places where a
+    tile lies that was not found: each is read as an upright tile there (:func:`_box_ahead`), marked ``restored``
+    too; ``turn`` names tiles (after those added) lying the other way: each is read again in its box turned
+    (:func:`_turned_box`), marked ``restored``."""
     from companion.errors import InvalidRequestError
 
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
@@ -598,9 +624,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     keep = verified(image_bgr, found, probs, batch, looked if image_bgr is taken else None)
     to_photo = _then(back, outer) if outer else back
     dropped_at = [i for i, k in enumerate(keep) if not k]
-    put_back = _named(found, dropped_at, restore, to_photo, "box taken for no tile") if restore else set()
+    put_back = _named(found, dropped_at, taps.restore, to_photo, "box taken for no tile") if taps.restore else set()
     kept_at = [i for i, k in enumerate(keep) if k or i in put_back]
-    taken_out = _named(found, kept_at, drop, to_photo, "tile") if drop else set()
+    taken_out = _named(found, kept_at, taps.drop, to_photo, "tile") if taps.drop else set()
     keep = [(k or i in put_back) and i not in taken_out for i, k in enumerate(keep)]
     put_back -= taken_out
     names = classes()
@@ -612,17 +638,25 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if not all(keep):
         put_back = {sum(keep[:i]) for i in put_back}  # their indices among the tiles kept
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
-    if add:
+    if taps.add:
         on_photo = _on_photo(found, range(len(found)), to_photo)
-        for box in add:
+        for box in taps.add:
             if (at := _overlapping(on_photo, box)) is not None:
                 raise InvalidRequestError(f"a tile was found at {list(box)} already (tile {at} of this read): "
                                           "correct that one instead")
-        extra = [_box_ahead(box, found, to_photo) for box in add]
+        extra = [_box_ahead(box, found, to_photo) for box in taps.add]
         put_back |= set(range(len(found), len(found) + len(extra)))
         found = found + [(b, False, 1.0) for b in extra]
         probs = np.concatenate([probs, class_probabilities(image_bgr, [(b, False) for b in extra])])
-    if not all(keep) or add:  # tiles taken out or added: the rows again from the boxes now
+    if taps.turn:
+        turned = sorted(_named(found, range(len(found)), taps.turn, to_photo, "tile"))
+        found = list(found)
+        for i in turned:
+            b, s, sc = found[i]
+            found[i] = (_turned_box(b), not s, sc)
+        probs[turned] = class_probabilities(image_bgr, [found[i][:2] for i in turned])
+        put_back |= set(turned)
+    if not all(keep) or taps.add or taps.turn:  # tiles taken out, added or turned: the rows again from the boxes
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
         layout = group_rows(dets)
     for i in put_back:
@@ -861,14 +895,13 @@ class Reading:
 
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
-               restore: list | None = None, outer: Callable | None = None, drop: list | None = None,
-               win: int | None = None, add: list | None = None) -> Reading:
+               outer: Callable | None = None, win: int | None = None, taps: Taps = NO_TAPS) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
     applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
-    the winning tile; ``restore``, ``outer``, ``drop`` and ``add`` as for :func:`_read`."""
+    the winning tile; ``outer`` and ``taps`` as for :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back = _read(image_bgr, max_rows, dropped, restore, outer, drop, add)
+    ordered, groups, back = _read(image_bgr, max_rows, dropped, outer, taps)
     named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
     for what, i in named:
         if i >= len(ordered):
@@ -891,7 +924,7 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
                     restore: list | None = None, drop: list | None = None, win: int | None = None,
-                    add: list | None = None) -> dict:
+                    add: list | None = None, turn: list | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     "left_out" lists the tiles of rows the request leaves out (the wall, discards, a die below the hand:
     layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
@@ -924,14 +957,19 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     player says is the winning tile (one of the hand's concealed tiles: a hand laid down as one block sets none
     apart); the answer then gives it as "win". ``add`` lists boxes on the photo as taken where the player says a
     tile lies that was not found: each is read as an upright tile there, listed as uncertain until corrected (as
-    with ``restore``, ``fixes`` count the tiles of the answer read with the same ``add``).
+    with ``restore``, ``fixes`` count the tiles of the answer read with the same ``add``). ``turn`` lists boxes of
+    its "tiles" (or of those read where ``add`` says) that lie the other way: a called tile lying sideways that was
+    found upright or added, or the reverse; each is read again in its box turned, listed as uncertain until
+    corrected, and the rows are found anew with it (``fixes`` count the tiles of the answer read with the same
+    ``turn``).
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    if fixes is not None or turned or restore or drop or win is not None or add:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, restore or [], drop or [], add or [], win)
+    taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
+    if fixes is not None or turned or taps or win is not None:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win)
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -949,24 +987,23 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
-                 restore: list | None = None, drop: list | None = None, win: int | None = None,
-                 add: list | None = None) -> Reading:
+                 win: int | None = None, taps: Taps = NO_TAPS) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
     turn_back = partial(_box_back, back=inverse, width=width, height=height)
-    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, restore=restore, outer=turn_back, drop=drop,
-                         win=win, add=add)
+    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, outer=turn_back, win=win, taps=taps)
     reading.back = _then(reading.back, turn_back)
     return reading
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                restore: list, drop: list, add: list, win: int | None) -> dict:
+                taps: Taps, win: int | None) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
-    of ``restore`` kept as tiles and those of ``drop`` taken for none, tiles read where ``add`` says one was
-    missed, and the tile ``win`` as the winning tile."""
+    of ``taps.restore`` kept as tiles and those of ``taps.drop`` taken for none, tiles read where ``taps.add``
+    says one was missed, those of ``taps.turn`` read lying the other way, and the tile ``win`` as the winning
+    tile."""
     from companion.errors import InvalidRequestError
 
     for i, tile in fixes.items():
@@ -975,24 +1012,24 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         _check_class(tile)
     if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
-    for key, boxes in (("restore", restore), ("drop", drop), ("add", add)):
+    for key, boxes in vars(taps).items():
         if not isinstance(boxes, (list, tuple)) or not all(
                 isinstance(box, (list, tuple)) and len(box) == 4
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
             raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
                                       f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     height, width = image_bgr.shape[:2]
-    for box in add:
+    for box in taps.add:
         if not (0 <= (box[0] + box[2]) / 2 < width and 0 <= (box[1] + box[3]) / 2 < height):
             raise InvalidRequestError(f"the box {list(box)} to add a tile in lies outside the photo ({width} x "
                                       f"{height} px)")
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, restore=restore, drop=drop, win=win, add=add)
+        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps)
     else:
         angle = next((a for a, degrees in _TURNS if degrees == turned), None)
         if angle is None:
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-        reading = _read_turned(image_bgr, angle, fixes, restore, drop, win, add)
+        reading = _read_turned(image_bgr, angle, fixes, win, taps)
     reading.mend_melds()
     return _result(reading, turned or None, dora_image, image_bgr)
 

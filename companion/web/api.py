@@ -277,7 +277,7 @@ def _decoded(data: bytes, filename: str, field: str) -> Any:
 
 
 def _corrections_of_a_reading() -> dict:
-    """The form fields "fixes", "turned", "restore", "drop", "add" and "win" of /api/recognize, checked; {} when
+    """The form fields "fixes", "turned", "restore", "drop", "add", "turn" and "win" of /api/recognize, checked; {} when
     none is sent."""
     options: dict = {}
     raw = request.form.get("fixes")
@@ -303,7 +303,8 @@ def _corrections_of_a_reading() -> dict:
         options["win"] = int(win)
     # their boxes are checked by recognize_image
     for key, of in (("restore", 'from the answer\'s "not_tiles"'), ("drop", 'from the answer\'s "tiles"'),
-                    ("add", "on the photo where a tile was missed")):
+                    ("add", "on the photo where a tile was missed"),
+                    ("turn", 'from the answer\'s "tiles" that lie the other way (sideways or upright)')):
         raw = request.form.get(key)
         if raw in (None, ""):
             continue
@@ -340,8 +341,9 @@ def recognize():  # noqa: ANN201
     dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
     # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add":
-    # boxes on the photo where a tile lies that was not found, "win": the index of the tile the player says is the
-    # winning tile): the photo is read again that way round and the request built from the corrected tiles
+    # boxes on the photo where a tile lies that was not found, "turn": of its "tiles" that lie the other way, "win":
+    # the index of the tile the player says is the winning tile): the photo is read again that way round and the
+    # request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
