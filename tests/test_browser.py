@@ -766,6 +766,33 @@ def test_score_by_photo_a_tap_beside_the_tiles_adds_a_tile_missed_there_and_not_
         assert page.locator(".tilebox.not-tile").count() == 0
 
 
+def test_score_by_photo_lies_upright_and_lies_sideways_turn_a_tile_over_in_the_palette(server):
+    # pon_dora's tile 14 is the called 1s of its pon, found lying sideways. "Lies upright" reads it again in its
+    # box turned (height and width swapped), listed unsure, and the palette opens on it with "Lies sideways",
+    # which turns it back: the answer is the first one again, nothing left turned
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    photo, label = _fixture("pon_dora.jpg")
+    assert label["tiles"][14]["sideways"]
+    box_js = "document.querySelector('.tilebox[data-index=\"14\"]').dataset.box"
+    with _photo_dialog(sync_api, server, "Bob", photo) as page:
+        page.wait_for_selector(".tilebox")
+        first = page.get_attribute('.tilebox[data-index="14"]', "data-box")
+        x1, y1, x2, y2 = (int(v) for v in first.split(","))
+        page.click('.tilebox[data-index="14"]')
+        assert page.text_content(".palette [data-turn]") == "Lies upright"
+        page.click(".palette [data-turn]")
+        page.wait_for_function(f"{box_js} !== '{first}'")
+        u1, v1, u2, v2 = (int(v) for v in page.get_attribute('.tilebox[data-index="14"]', "data-box").split(","))
+        assert abs((u2 - u1) - (y2 - y1)) <= 1 and abs((v2 - v1) - (x2 - x1)) <= 1  # the box turned about its centre
+        assert "unsure" in page.get_attribute('.tilebox[data-index="14"]', "class")
+        assert page.is_visible(".palette") and page.text_content(".palette h3").endswith("(#15)")
+        assert page.text_content(".palette [data-turn]") == "Lies sideways"
+        page.click(".palette [data-turn]")
+        page.wait_for_function(f"{box_js} === '{first}'")
+        page.click('.tilebox[data-index="14"]')
+        assert page.text_content(".palette [data-turn]") == "Lies upright"
+
+
 def _fixture(*parts: str) -> tuple[Path, dict]:
     """A vision fixture photo (its path under tests/fixtures/vision) and its label."""
     import json

@@ -57,6 +57,7 @@
     let restore = []; // boxes of "not_tiles" the player put back as tiles
     let add = []; // boxes the player added where a tile was missed (a tap on the photo beside the boxes)
     let drop = []; // boxes of "tiles" the player took out as no tile
+    let turn = []; // boxes of "tiles" (as read before) the player says lie the other way (sideways, upright)
     let win = null; // index of the tile the player says won (a hand laid down as one block sets none apart)
     let stream = null;
 
@@ -106,7 +107,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; restore = []; drop = []; add = []; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; drop = []; add = []; turn = []; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
@@ -226,14 +227,14 @@
         return C.api("POST", path, undefined, { form: build(false) });
       }
     }
-    // the photo(s) read again, the way round the answer says, with the boxes put back, taken out and added
+    // the photo(s) read again, the way round the answer says, with the boxes put back, taken out, added and turned
     function readingForm(boxes, byId) {
       const form = withPhotos(new FormData(), byId);
       form.append("turned", String(result.turned || 0));
-      for (const key of ["restore", "drop", "add"]) if (boxes[key].length) form.append(key, JSON.stringify(boxes[key]));
+      for (const key of ["restore", "drop", "add", "turn"]) if (boxes[key].length) form.append(key, JSON.stringify(boxes[key]));
       return form;
     }
-    const boxesNow = () => ({ restore, drop, add });
+    const boxesNow = () => ({ restore, drop, add, turn });
     async function readAgain(img, next, focus) {
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
       const wonBox = win === null ? null : result.tiles[win].box;
@@ -241,7 +242,7 @@
       try {
         again = await postPhotos("/api/recognize", (byId) => readingForm(next, byId));
       } catch (err) { C.toast(err.message, true); return; }
-      ({ restore, drop, add } = next);
+      ({ restore, drop, add, turn } = next);
       result = again;
       fixes = {};
       result.tiles.forEach((tile, i) => { const code = byBox.get(boxKey(tile.box)); if (code) fixes[i] = code; });
@@ -265,11 +266,20 @@
       return readAgain(img, { ...boxesNow(), restore: [...restore, box] }, box);
     }
     // "not a tile" in the palette: the box goes to the dotted ones (a tile put back before is simply dropped again,
-    // one the player added is forgotten)
+    // one the player added is forgotten; a tile turned is no longer turned, and named by its box as read before)
     function takeOut(box, img) {
-      if (restore.some(sameBox(box))) return readAgain(img, { ...boxesNow(), restore: restore.filter((b) => !sameBox(box)(b)) }, null);
-      if (add.some((b) => holds(box, b))) return readAgain(img, { ...boxesNow(), add: add.filter((b) => !holds(box, b)) }, null);
-      return readAgain(img, { ...boxesNow(), drop: [...drop, box] }, null);
+      const was = turn.find((b) => holds(box, b)) || box;
+      const next = { ...boxesNow(), turn: turn.filter((b) => !holds(box, b)) };
+      if (restore.some(sameBox(was))) return readAgain(img, { ...next, restore: restore.filter((b) => !sameBox(was)(b)) }, null);
+      if (add.some((b) => holds(was, b))) return readAgain(img, { ...next, add: add.filter((b) => !holds(was, b)) }, null);
+      return readAgain(img, { ...next, drop: [...drop, was] }, null);
+    }
+    // "Sideways" / "Upright" in the palette: the tile lies the other way (a called tile lying across that was
+    // added, as every added tile is upright, or read upright); turned again, it is as read at first. The photo is
+    // read again and the palette opens on the tile read there
+    function turnOver(box, img) {
+      if (turn.some((b) => holds(box, b))) return readAgain(img, { ...boxesNow(), turn: turn.filter((b) => !holds(box, b)) }, box);
+      return readAgain(img, { ...boxesNow(), turn: [...turn, box] }, box);
     }
     // the photo tapped beside the boxes: a tile was missed there. A box as large as the upright tiles is added
     // around the tap, the photo read again with it, and the palette opens on the tile read there
@@ -313,6 +323,10 @@
           palette.hidden = true;
           takeOut(result.tiles[i].box, img);
         } }, el("span", {}, t("no_tile"))),
+        el("button", { type: "button", "data-turn": "", style: "grid-column:span 2", onclick: () => {
+          palette.hidden = true;
+          turnOver(result.tiles[i].box, img);
+        } }, el("span", {}, t(result.tiles[i].sideways ? "lies_upright" : "lies_sideways"))),
         // the hand's winning tile, where none lies apart (a hand laid down as one block): the photo read again so
         el("button", { type: "button", "data-win": "", style: "grid-column:span 2", onclick: async () => {
           palette.hidden = true;
