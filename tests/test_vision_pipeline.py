@@ -1450,6 +1450,51 @@ def test_a_pale_back_right_of_the_dora_indicators_is_read_as_a_back_and_the_hand
     assert result["request"]["dora_indicators"] == ["6s", "6m"] and result["request"]["hand"].endswith("555z")
 
 
+@pytest.mark.parametrize("name", ["dora_close_a", "dora_close_b"])
+def test_a_close_photo_of_the_dead_wall_is_looked_at_from_further_away(name: str):
+    # the dead wall's top tier alone as the dora photo of won_melds_dora.jpg (its own dora row: 3z 9s), its tiles a
+    # fifth of the photo wide (the training photos' tiles are 15-30 localiser px apart, these 60-100): every tile
+    # is found and read as its label says, the backs as backs, and the indicators join the request's
+    from companion.vision.pipeline import (
+        ZOOM_OUT_ABOVE,
+        _localise_once,
+        _spacing,
+        load_image,
+        recognize_image,
+    )
+
+    label = json.loads((FIXTURES / f"{name}.json").read_text())
+    dora = load_image(FIXTURES / f"{name}.jpg")
+    found, scale = _localise_once(dora)
+    assert _spacing(found) * scale > ZOOM_OUT_ABOVE  # the case: tiles far apart for the localiser
+    result = recognize_image(load_image(FIXTURES / "won_melds_dora.jpg"), dora)
+    assert [t["tile"] for t in result["dora_photo"]["tiles"]] == [t["tile"] for t in label["tiles"]]
+    faces = [t["tile"] for t in label["tiles"] if t["tile"] != "x"]
+    assert result["request"]["dora_indicators"] == ["3z", "9s", *faces]
+
+
+def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypatch: pytest.MonkeyPatch):
+    # nothing found at the first look (a photo of a tile or two from very close): the localisers look again at the
+    # photo set in a canvas ZOOM_OUT_BLIND times its size, of its mean colour, and the boxes come back onto the
+    # photo; a photo of nothing at all stays without tiles
+    from companion.vision import pipeline
+
+    photo = np.full((300, 400, 3), 90, np.uint8)
+    seen = []
+
+    def once(image, verify=True, looked=None):  # noqa: ANN001, ANN202
+        seen.append(image.shape[:2])
+        if len(seen) == 1:
+            return [], 1.0
+        return [((450.0, 350.0, 500.0, 420.0), False, 0.9), ((0.0, 0.0, 30.0, 40.0), False, 0.9)], 1.0
+
+    monkeypatch.setattr(pipeline, "_localise_once", once)
+    assert pipeline.localise(photo) == [((50.0, 50.0, 100.0, 120.0), False, 0.9)]  # (the one off the photo left out)
+    assert seen == [(300, 400), (900, 1200)]
+    monkeypatch.setattr(pipeline, "_localise_once", lambda image, verify=True, looked=None: ([], 1.0))
+    assert pipeline.localise(photo) == []
+
+
 def test_pale_backs_left_of_the_indicators_on_a_dora_photo_are_read_as_backs():
     # the dora row of pale_backs_dora.jpg cut out (two pale backs, then 2s 3m 1p: its label) as the dora photo of
     # won_melds_dora.jpg (its own row: 3z 9s): the backs, first read as white dragons, are no indicators

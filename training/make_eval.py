@@ -12,6 +12,7 @@
     python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
     python -m training.make_eval --out /tmp/eval-loose --style uni --winning --n 200 --seed 98 --loose 4   # laid by hand
     python -m training.make_eval --out /tmp/eval-wall --style uni --winning --n 200 --seed 98 --dead-wall   # the dead wall
+    python -m training.make_eval --out /tmp/eval-dora --style uni --n 200 --seed 98 --dora-photo --fill 0.3 0.95
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -218,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dead-wall", action="store_true",
                     help="the dora row as the dead wall's top tier shows it: 1-4 backs right of the indicators too "
                          "(its own stream for how many; the photos are drawn anew around them)")
+    ap.add_argument("--dora-photo", action="store_true",
+                    help="a second photo of the dora indicators: the dead wall's top tier alone, 1-4 indicators "
+                         "among backs, from close by as --fill says (e.g. 0.3 0.95); no hand, no request")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -237,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = np.random.default_rng(args.seed + 11_000_003)  # and for --dead-wall
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
-        hand = True if args.hand_only or args.winning else bool(rng.random() < 0.8)
+        hand = False if args.dora_photo else True if args.hand_only or args.winning else bool(rng.random() < 0.8)
         size = (args.width, args.width * 3 // 4) if args.width else None
         if args.portrait:
             width = args.width or int(upright.integers(720, 1500))
@@ -247,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
                                    pitch=tuple(args.pitch), clutter=args.clutter,
                                    yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
                                    one_block=args.one_block, loose=args.loose, loose_rng=laid,
-                                   wall_rng=wall if args.dead_wall else None)
+                                   wall_rng=wall if args.dead_wall else None, dead_wall=args.dora_photo)
         if args.sticks:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:

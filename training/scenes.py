@@ -291,6 +291,19 @@ def _rest_of_the_dead_wall(rng: np.random.Generator, placed: list[Placed], st: S
         x += TW + st.gap
 
 
+def dead_wall_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
+    """The dead wall's top tier alone, as a second photo of the dora indicators shows it from close by: 1-4
+    indicators turned up (a red five among them now and then) in one row of touching tiles, 0-3 backs left of them
+    and 0-4 right of them, all of the role "dora"."""
+    counts: dict[str, int] = {}
+    before, after = int(rng.integers(0, 4)), int(rng.integers(0, 5))
+    doras = _reddify(rng, _draw_kinds(rng, int(rng.integers(1, 5)), counts), 0.2)
+    placed = []
+    for i, t in enumerate(["x"] * before + doras + ["x"] * after):
+        placed.append(Placed(t, i * (TW + st.gap), 0.0, False, 0, 0, "dora"))
+    return placed
+
+
 def _laid_by_hand(rng: np.random.Generator, placed: list[Placed], degrees: float) -> dict[int, float]:
     """Tiles laid down by hand do not line up: each is turned by up to ``degrees`` either way and moved up or down
     by up to 6% of a tile's height, and since a turned tile is wider, the tiles right of it in its row move along
@@ -547,7 +560,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  yaw: tuple[float, float] | None = None, yaw_rng: np.random.Generator | None = None,
                  one_block: bool = False, loose: float = 0.0,
                  loose_rng: np.random.Generator | None = None,
-                 wall_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 wall_rng: np.random.Generator | None = None,
+                 dead_wall: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
@@ -557,14 +571,19 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     scenes stay the same); ``one_block``: the hand row laid down as one block, every gap closed (_close_gaps);
     ``loose``: each tile laid by hand, turned by up to this many degrees either way and pushed off its row's line
     (_laid_by_hand; drawn from ``loose_rng``, the same way as ``yaw_rng``); ``wall_rng``: the dora row shown as the
-    dead wall's top tier, with backs right of the indicators too (_rest_of_the_dead_wall, drawn from it)."""
+    dead wall's top tier, with backs right of the indicators too (_rest_of_the_dead_wall, drawn from it);
+    ``dead_wall``: the dead wall's top tier alone instead of a hand (dead_wall_layout), as a second photo of the
+    dora indicators."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
     st = make_style(rng, style_pick)
     if hand is None:
         hand = rng.random() < 0.6
-    placed = hand_layout(rng, st, winning, clutter) if hand else random_layout(rng, st)
+    if dead_wall:
+        placed = dead_wall_layout(rng, st)
+    else:
+        placed = hand_layout(rng, st, winning, clutter) if hand else random_layout(rng, st)
     if one_block and hand:
         _close_gaps(placed, st)
     if wall_rng is not None:

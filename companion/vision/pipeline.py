@@ -41,6 +41,9 @@ STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height /
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
+ZOOM_OUT_ABOVE = 40.0  # tiles further apart than this (median, localiser px) are looked for again in the photo set
+ZOOM_OUT_BLIND = 3.0  # on a canvas where they come to ZOOM_TARGET apart; a photo where none is found, on one this
+# many times its size (a close photo of the dora indicators: tiles a tenth to a third of the photo wide)
 CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times their darkest (a lamp's colour cast;
 #                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
 BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white, whatever was printed there is gone
@@ -358,7 +361,7 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     from the boxes, whose sizes the localiser overstates for tiles smaller than it was trained on."""
     if len(found) < 2:
         return None
-    spacing = float(np.median(np.hypot(*_neighbour_steps(found).T)))  # photo pixels
+    spacing = _spacing(found)  # photo pixels
     H, W = shape[:2]
     # the tiles found, with room for ones missed at either end and for a dora row above
     x0 = min(b[0] for b, _, _ in found) - 2 * spacing
@@ -397,13 +400,50 @@ def _band(x0: float, y0: float, x1: float, y1: float, spacing: float, W: int, H:
     return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
 
 
+def _spacing(found: list) -> float:
+    """How far apart the tiles found are (photo pixels): the median distance to the nearest neighbour, or the
+    narrower side of a lone tile's box."""
+    if len(found) == 1:
+        b = found[0][0]
+        return min(b[2] - b[0], b[3] - b[1])
+    return float(np.median(np.hypot(*_neighbour_steps(found).T)))
+
+
+def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool) -> list | None:
+    """The tiles found in the photo made smaller: set in the middle of a canvas of its mean colour, as many times
+    its size as brings tiles as far apart as those ``found`` (at the localiser's ``scale``) to ZOOM_TARGET, or
+    ZOOM_OUT_BLIND times where none was found; boxes on the photo. None where the tiles are not far apart, or the
+    look finds fewer (none, where none was found before).
+
+    The training photos show whole hands, the tiles 15-30 localiser px apart; a close photo of a few tiles (the
+    dora indicators on the dead wall) shows them three or more times that size, and the localiser finds pieces
+    of them or misses them."""
+    apart = _spacing(found) * scale if found else None
+    if apart is not None and apart <= ZOOM_OUT_ABOVE:
+        return None
+    k = apart / ZOOM_TARGET if apart is not None else ZOOM_OUT_BLIND
+    height, width = image_bgr.shape[:2]
+    canvas = np.empty((int(height * k), int(width * k), 3), np.uint8)
+    canvas[:] = np.array(cv2.mean(image_bgr)[:3]).round().astype(np.uint8)  # plain: no streaks that look like tiles
+    x0, y0 = (canvas.shape[1] - width) // 2, (canvas.shape[0] - height) // 2
+    canvas[y0:y0 + height, x0:x0 + width] = image_bgr
+    further, _ = _localise_once(canvas, verify)
+    further = [((b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0), s, sc) for b, s, sc in further
+               if 0 <= (b[0] + b[2]) / 2 - x0 < width and 0 <= (b[1] + b[3]) / 2 - y0 < height]
+    return further if further and len(further) >= len(found) else None
+
+
 def localise(image_bgr: np.ndarray, verify: bool = True,
              looked: dict | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
-    localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`). Boxes the
-    verifier gives less than VERIFY_EARLY are left out, unless ``verify`` is False; ``looked`` gets the verifier's
-    odds of the boxes of the first look and their crops (:func:`_localise_once`)."""
+    localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`); where they are
+    large, or none is found, at the photo made smaller (:func:`_from_further`). Boxes the verifier gives less
+    than VERIFY_EARLY are left out, unless ``verify`` is False; ``looked`` gets the verifier's odds of the boxes of
+    the first look and their crops (:func:`_localise_once`)."""
     found, scale = _localise_once(image_bgr, verify, looked)
+    further = _from_further(image_bgr, found, scale, verify)
+    if further is not None:
+        return further
     region = zoom_region(found, scale, image_bgr.shape)
     if region is None:
         return found
