@@ -1450,7 +1450,7 @@ def test_a_pale_back_right_of_the_dora_indicators_is_read_as_a_back_and_the_hand
     assert result["request"]["dora_indicators"] == ["6s", "6m"] and result["request"]["hand"].endswith("555z")
 
 
-@pytest.mark.parametrize("name", ["dora_close_a", "dora_close_b"])
+@pytest.mark.parametrize("name", ["close_a", "close_b"])
 def test_a_close_photo_of_the_dead_wall_is_looked_at_from_further_away(name: str):
     # the dead wall's top tier alone as the dora photo of won_melds_dora.jpg (its own dora row: 3z 9s), its tiles a
     # fifth of the photo wide (the training photos' tiles are 15-30 localiser px apart, these 60-100): every tile
@@ -1463,8 +1463,8 @@ def test_a_close_photo_of_the_dead_wall_is_looked_at_from_further_away(name: str
         recognize_image,
     )
 
-    label = json.loads((FIXTURES / f"{name}.json").read_text())
-    dora = load_image(FIXTURES / f"{name}.jpg")
+    label = json.loads((FIXTURES / "dora_photos" / f"{name}.json").read_text())
+    dora = load_image(FIXTURES / "dora_photos" / f"{name}.jpg")
     found, scale = _localise_once(dora)
     assert _spacing(found) * scale > ZOOM_OUT_ABOVE  # the case: tiles far apart for the localiser
     result = recognize_image(load_image(FIXTURES / "won_melds_dora.jpg"), dora)
@@ -1475,22 +1475,29 @@ def test_a_close_photo_of_the_dead_wall_is_looked_at_from_further_away(name: str
 
 def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypatch: pytest.MonkeyPatch):
     # nothing found at the first look (a photo of a tile or two from very close): the localisers look again at the
-    # photo set in a canvas ZOOM_OUT_BLIND times its size, of its mean colour, and the boxes come back onto the
-    # photo; a photo of nothing at all stays without tiles
+    # photo shrunk ZOOM_OUT_BLIND (3) times, 133 x 100 px, in the middle of a canvas of its size (at 133, 100) and
+    # mean colour, and the boxes come back onto the photo (x times 400 / 133, y times 3); a photo of nothing at
+    # all stays without tiles
     from companion.vision import pipeline
 
     photo = np.full((300, 400, 3), 90, np.uint8)
+    photo[100:200, 100:300] = 200
     seen = []
 
     def once(image, verify=True, looked=None):  # noqa: ANN001, ANN202
-        seen.append(image.shape[:2])
+        seen.append(image.copy())
         if len(seen) == 1:
             return [], 1.0
-        return [((450.0, 350.0, 500.0, 420.0), False, 0.9), ((0.0, 0.0, 30.0, 40.0), False, 0.9)], 1.0
+        return [((143.0, 110.0, 163.0, 140.0), False, 0.9), ((0.0, 0.0, 30.0, 40.0), False, 0.9)], 1.0
 
     monkeypatch.setattr(pipeline, "_localise_once", once)
-    assert pipeline.localise(photo) == [((50.0, 50.0, 100.0, 120.0), False, 0.9)]  # (the one off the photo left out)
-    assert seen == [(300, 400), (900, 1200)]
+    [(box, sideways, score)] = pipeline.localise(photo)  # (the one off the photo left out)
+    assert box == pytest.approx((10 * 400 / 133, 30.0, 30 * 400 / 133, 120.0)) and not sideways and score == 0.9
+    canvas = seen[1]
+    assert canvas.shape == photo.shape
+    mean = round(90 + 110 * (100 * 200) / (300 * 400))  # 108: the photo's mean colour around the small one
+    assert (canvas[:100] == mean).all() and (canvas[200:] == mean).all() and (canvas[:, :133] == mean).all()
+    assert (canvas[100 + 34:100 + 66, 133 + 34:133 + 99] == 200).all()  # the bright patch, a third of its size
     monkeypatch.setattr(pipeline, "_localise_once", lambda image, verify=True, looked=None: ([], 1.0))
     assert pipeline.localise(photo) == []
 

@@ -15,6 +15,9 @@ or, quicker to type for real photos, a file DIR/NAME.txt with the same tiles in 
     # dora row, then the hand
     x3z9sx
     444z33s66m 3s 7m89m 9999p
+A second photo of the dora indicators (``--dora-photos``: each photo is read as the page reads one, its backs
+taken for backs as in a dora row) is labelled with its tiles and, optionally, {"request": {"dora_indicators":
+[...]}}, its face-up tiles: "request exact" then counts the photos whose indicators were read right.
 Photos without a label are left out (and counted). To label a folder of real photos quickly,
     python -m training.evaluate DIR --draft
 writes NAME.txt for every photo that has no label yet, with the tiles as the recogniser reads them under a first
@@ -243,6 +246,16 @@ def ours(image):  # noqa: ANN001, ANN201
             "blurred" in r)
 
 
+def ours_dora(image):  # noqa: ANN001, ANN201
+    """:func:`ours` for a second photo of the dora indicators: its tiles, and its face-up ones as the request's
+    indicators."""
+    from companion.vision.pipeline import _unsure, read_dora_photo
+
+    dets, _ = read_dora_photo(image)
+    tiles = [d.tile for d in dets]
+    return tiles, {"dora_indicators": [t for t in tiles if t != "x"]}, [(d.confidence, _unsure(d)) for d in dets]
+
+
 def report(res: dict) -> str:
     req = "n/a" if res["request_exact_rate"] is None else f"{res['request_exact_rate']:.1%} of {res['requests_labelled']}"
     return (f"{res['model']}: {res['images']} images, {res['tiles']} tiles\n"
@@ -285,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--thresholds", default="", help="e.g. 0.6,0.7,0.8: how many tiles a confidence below "
                     "each would mark as uncertain")
+    ap.add_argument("--dora-photos", action="store_true", help="read each photo as a second photo of the dora "
+                    "indicators (the dead wall), as the page does")
     ap.add_argument("--draft", action="store_true", help="write NAME.txt draft labels, read by the recogniser, "
                     "for the photos that have none, to be checked by a person (nothing is measured)")
     args = ap.parse_args(argv)
@@ -294,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
               "first line")
         return 0
     thresholds = tuple(float(t) for t in args.thresholds.split(",") if t.strip())
-    res = evaluate(load_folder(args.folder, args.limit), ours, thresholds=thresholds)
+    res = evaluate(load_folder(args.folder, args.limit), ours_dora if args.dora_photos else ours,
+                   thresholds=thresholds)
     print(json.dumps(res) if args.json else report(res))
     return 0
 

@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(its own stream for how many; the photos are drawn anew around them)")
     ap.add_argument("--dora-photo", action="store_true",
                     help="a second photo of the dora indicators: the dead wall's top tier alone, 1-4 indicators "
-                         "among backs, from close by as --fill says (e.g. 0.3 0.95); no hand, no request")
+                         "among backs, from close by as --fill says (e.g. 0.3 0.95); no hand: the label's request "
+                         "holds only the indicators (evaluate --dora-photos)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -269,7 +270,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.dark:
             img = underexposed(dim, img)
         cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
-        (args.out / f"{i:04d}.json").write_text(json.dumps(labels_to_json(labels, hand), indent=1))
+        label = labels_to_json(labels, hand)
+        if args.dora_photo:  # what such a photo adds to a request (evaluate --dora-photos)
+            label["request"] = {"dora_indicators": [t["tile"] for t in label["tiles"] if t["tile"] != "x"]}
+        (args.out / f"{i:04d}.json").write_text(json.dumps(label, indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")
     return 0
 

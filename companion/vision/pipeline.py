@@ -410,10 +410,10 @@ def _spacing(found: list) -> float:
 
 
 def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool) -> list | None:
-    """The tiles found in the photo made smaller: set in the middle of a canvas of its mean colour, as many times
-    its size as brings tiles as far apart as those ``found`` (at the localiser's ``scale``) to ZOOM_TARGET, or
-    ZOOM_OUT_BLIND times where none was found; boxes on the photo. None where the tiles are not far apart, or the
-    look finds fewer (none, where none was found before).
+    """The tiles found in the photo made smaller: shrunk by as much as brings tiles as far apart as those ``found``
+    (at the localiser's ``scale``) to ZOOM_TARGET, or ZOOM_OUT_BLIND times where none was found, and set in the
+    middle of a canvas of its size and mean colour; boxes on the photo. None where the tiles are not far apart,
+    or the look finds fewer (none, where none was found before).
 
     The training photos show whole hands, the tiles 15-30 localiser px apart; a close photo of a few tiles (the
     dora indicators on the dead wall) shows them three or more times that size, and the localiser finds pieces
@@ -423,13 +423,15 @@ def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool
         return None
     k = apart / ZOOM_TARGET if apart is not None else ZOOM_OUT_BLIND
     height, width = image_bgr.shape[:2]
-    canvas = np.empty((int(height * k), int(width * k), 3), np.uint8)
+    small = cv2.resize(image_bgr, (max(1, round(width / k)), max(1, round(height / k))), interpolation=cv2.INTER_AREA)
+    canvas = np.empty_like(image_bgr)
     canvas[:] = np.array(cv2.mean(image_bgr)[:3]).round().astype(np.uint8)  # plain: no streaks that look like tiles
-    x0, y0 = (canvas.shape[1] - width) // 2, (canvas.shape[0] - height) // 2
-    canvas[y0:y0 + height, x0:x0 + width] = image_bgr
-    further, _ = _localise_once(canvas, verify)
-    further = [((b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0), s, sc) for b, s, sc in further
-               if 0 <= (b[0] + b[2]) / 2 - x0 < width and 0 <= (b[1] + b[3]) / 2 - y0 < height]
+    x0, y0 = (width - small.shape[1]) // 2, (height - small.shape[0]) // 2
+    canvas[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+    fx, fy = width / small.shape[1], height / small.shape[0]
+    further = [(((b[0] - x0) * fx, (b[1] - y0) * fy, (b[2] - x0) * fx, (b[3] - y0) * fy), s, sc)
+               for b, s, sc in _localise_once(canvas, verify)[0]]
+    further = [f for f in further if 0 <= (f[0][0] + f[0][2]) / 2 < width and 0 <= (f[0][1] + f[0][3]) / 2 < height]
     return further if further and len(further) >= len(found) else None
 
 
@@ -1074,6 +1076,15 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     return _result(reading, turned or None, dora_image, image_bgr)
 
 
+def read_dora_photo(image_bgr: np.ndarray) -> tuple[list[Det], Callable | None]:
+    """A second photo of the dora indicators (the dead wall, say) read: its tiles in reading order, backs read as
+    faces taken for backs as in a dora row (:func:`layout.dead_wall_backs`), and the way back for their boxes onto
+    the photo as taken (see :func:`_read`). Every face-up tile of it is an indicator."""
+    dets, groups, back = _read(image_bgr)
+    dead_wall_backs(groups)
+    return dets, back
+
+
 def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, image_bgr: np.ndarray) -> dict:
     """recognize_image's answer from the read it settled on."""
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
@@ -1094,8 +1105,7 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     dora_unsure: list[int] = []
     photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:
-        dora_dets, dora_groups, dora_back = _read(dora_image)
-        dead_wall_backs(dora_groups)
+        dora_dets, dora_back = read_dora_photo(dora_image)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))
