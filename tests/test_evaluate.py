@@ -152,3 +152,25 @@ def test_a_draft_label_has_a_row_a_line_and_a_space_between_groups_and_is_used_o
     (tmp_path / "IMG_7.txt").write_text("\n".join(lines[1:]).replace("0p", "5p"))  # checked: a plain five
     [(_, label)] = [item for item in load_folder(tmp_path) if item[0].name == "IMG_7.JPG"]
     assert "".join(t["tile"] for t in label["tiles"]) == "x3z9sx1m2m3m5p7z1f"
+
+
+def test_dora_photos_are_read_as_the_pages_second_photo_and_their_indicators_compared(tmp_path, capsys):
+    # the two close photos of the dead wall among the fixtures (their labels: x x x 9m and x 4p 3m, the face-up
+    # tiles as the request's indicators): read as second photos of the dora indicators, every tile and every
+    # indicator is right; read as hand photos, no request can be right (a hand's request is never indicators alone)
+    import shutil
+    from pathlib import Path
+
+    from training.evaluate import main
+
+    fixtures = Path(__file__).parent / "fixtures" / "vision" / "dora_photos"
+    for f in fixtures.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    labels = [json.loads((tmp_path / f"close_{k}.json").read_text()) for k in "ab"]
+    assert [lb["request"] for lb in labels] == [{"dora_indicators": ["9m"]}, {"dora_indicators": ["4p", "3m"]}]
+    assert main([str(tmp_path), "--dora-photos", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert (res["tile_accuracy"], res["exact_hand_rate"], res["request_exact_rate"]) == (1.0, 1.0, 1.0)
+    assert res["tiles"] == 7 and res["requests_labelled"] == 2
+    assert main([str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["request_exact_rate"] == 0.0
