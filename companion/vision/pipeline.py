@@ -41,9 +41,9 @@ STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height /
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
 ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at least this much (training photos: 15-30)
-ZOOM_OUT_ABOVE = 40.0  # tiles further apart than this (median, localiser px) are looked for again in the photo set
-ZOOM_OUT_BLIND = 3.0  # on a canvas where they come to ZOOM_TARGET apart; a photo where none is found, on one this
-# many times its size (a close photo of the dora indicators: tiles a tenth to a third of the photo wide)
+ZOOM_OUT_ABOVE = 40.0  # tiles further apart than this (median, localiser px) are looked for again in the photo shrunk
+ZOOM_OUT_BLIND = 3.0  # until they come to ZOOM_TARGET apart; a photo where none is found, shrunk this many times (a
+# close photo of the dora indicators: tiles a tenth to a quarter of the photo wide; _from_further)
 CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times their darkest (a lamp's colour cast;
 #                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
 BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white, whatever was printed there is gone
