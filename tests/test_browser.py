@@ -760,7 +760,17 @@ def test_score_by_photo_a_tap_beside_the_tiles_adds_a_tile_missed_there_and_not_
         assert x1 < 740 < x2
         page.click('.palette [data-tile="9p"]')
         page.wait_for_selector('.tilebox.fixed[data-index="19"]')
+        # turned over, the added tile lies sideways: its box as high as it was wide, about the same middle
+        added = page.get_attribute('.tilebox[data-index="19"]', "data-box")
         page.click('.tilebox[data-index="19"]')
+        page.click(".palette [data-turn]")
+        page.wait_for_function(
+            f"document.querySelector('.tilebox[data-index=\"19\"]').dataset.box !== '{added}'")
+        a1, b1, a2, b2 = (int(v) for v in added.split(","))
+        t1, u1, t2, u2 = (int(v) for v in page.get_attribute('.tilebox[data-index="19"]', "data-box").split(","))
+        assert abs((t2 - t1) - (b2 - b1)) <= 1 and abs((u2 - u1) - (a2 - a1)) <= 1
+        assert t1 < 740 < t2 and page.text_content(".palette [data-turn]") == "Lies upright"
+        # "Not a tile" forgets the tile added and its turn: the photo is read as at first
         page.click("[data-no-tile]")
         page.wait_for_function(f"{tiles_js} === 19")
         assert page.locator(".tilebox.not-tile").count() == 0
