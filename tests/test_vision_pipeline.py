@@ -1351,7 +1351,14 @@ def test_recognize_dora_flag_adds_the_second_photos_indicators(tmp_path: Path):
     out = subprocess.run([sys.executable, "-m", "companion.cli", "recognize", "--json", str(tmp_path / "hand.png"),
                           "--dora", str(tmp_path / "dora.png")], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["request"]["dora_indicators"] == label["request"]["dora_indicators"]
+    answer = json.loads(out.stdout)
+    assert answer["request"]["dora_indicators"] == label["request"]["dora_indicators"]
+    # the second photo's own tiles too (the label's dora row: 7z 2p 9p), with its own uncertain list
+    assert [t["tile"] for t in answer["dora_photo"]["tiles"]] == ["7z", "2p", "9p"]
+    assert isinstance(answer["dora_photo"]["uncertain"], list)
+    text = subprocess.run([sys.executable, "-m", "companion.cli", "recognize", str(tmp_path / "hand.png"),
+                           "--dora", str(tmp_path / "dora.png")], capture_output=True, text=True, timeout=120)
+    assert "  dora photo: 7z" in text.stdout and " 2p" in text.stdout.split("dora photo:")[1]
 
 
 def test_photo_api_takes_the_dora_indicators_from_a_second_photo(tmp_path: Path):

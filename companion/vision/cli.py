@@ -86,7 +86,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
                 out["reason"] = result["reason"]
-            for key in ("left_out", "dora_row", "not_tiles", "overexposed", "blurred", "small_tiles"):
+            for key in ("left_out", "dora_row", "not_tiles", "overexposed", "blurred", "small_tiles", "dora_photo"):
                 if result.get(key):
                     out[key] = result[key]
             if result.get("turned"):
@@ -110,6 +110,10 @@ def describe(path: str, result: dict) -> str:
     if aside:
         lines.append("  left out: " + " | ".join(" ".join(g) for g in aside.values()))
     lines.append("  " + " | ".join(" ".join(g) for g in groups.values()))
+    if "dora_photo" in result:  # the second photo's tiles (its face-up ones are indicators), unsure ones marked ?
+        photo = result["dora_photo"]
+        lines.append("  dora photo: " + (" ".join(t["tile"] + "?" * (i in photo["uncertain"])
+                                                  for i, t in enumerate(photo["tiles"])) or "no tiles"))
     req = result["request"]
     if req is None:
         lines.append(f"  no request: {result.get('reason', '')}")
