@@ -1700,9 +1700,8 @@ def test_a_sideways_tile_missed_is_added_and_turned_sideways_by_the_player(monke
     # the label's tile k, the sideways tile of a called meld (pon_dora: the called 1s of 111s; won_melds_dora: the
     # called 7m of 789m), never found. The page adds a box as large as the upright tiles about the tap, so the
     # tile there is read as an upright one and the meld is no meld; turned, it is read lying across and the tiles
-    # and the request are the label's, the tile listed for a check; turned back, it is upright again
-    import numpy as np
-
+    # and the request are the label's, the tile listed for a check. Another called tile, found sideways and turned,
+    # is read upright
     from companion.errors import InvalidRequestError
     from companion.vision.pipeline import load_image, recognize_image
 
@@ -1725,9 +1724,7 @@ def test_a_sideways_tile_missed_is_added_and_turned_sideways_by_the_player(monke
     assert _norm(turned["request"]) == _norm(label["request"]) and k in turned["uncertain"]
     bx1, by1, bx2, by2 = turned["tiles"][k]["box"]  # as wide as the label's box, about the tap
     assert abs((bx2 - bx1) - (x2 - x1)) < 0.15 * (x2 - x1) and bx1 < cx < bx2 and by1 < cy < by2
-    # a tile found sideways, turned: upright
-    other = next(i for i, t in enumerate(label["tiles"]) if t["sideways"] and i != k) if name == "won_melds_dora" else None
-    if other is not None:
+    for other in [i for i, t in enumerate(label["tiles"]) if t["sideways"] and i != k]:  # won_melds_dora: its kan's
         again = recognize_image(image, add=[tap], turn=[turned["tiles"][other]["box"]])
         assert not again["tiles"][other]["sideways"] and other in again["uncertain"]
     with pytest.raises(InvalidRequestError, match="no tile lies at"):
