@@ -500,8 +500,8 @@ def test_the_dead_wall_shows_backs_right_of_its_indicators_too():
 
 
 def test_a_dora_photo_is_the_dead_walls_top_tier_alone():
-    # make_eval --dora-photo: one row of touching tiles, 0-3 backs, then 1-4 face-up indicators (no two more than
-    # four of a kind), then 0-4 backs; every one in the dora role
+    # make_eval --dora-photo: one row of touching stacks, on top 0-3 backs, then 1-4 face-up indicators (none more
+    # than four of a kind), then 0-4 backs; every one in the dora role
     from training.scenes import TW, dead_wall_layout, make_style
 
     seen = set()
@@ -515,7 +515,7 @@ def test_a_dora_photo_is_the_dead_walls_top_tier_alone():
         assert cls[first:first + len(faces)] == faces and set(cls[:first] + cls[first + len(faces):]) <= {"x"}
         assert 1 <= len(faces) <= 4 and first <= 3 and len(cls) - first - len(faces) <= 4
         assert all(faces.count(c) <= 4 for c in faces)
-        assert all(p.role == "dora" and p.y == 0 and not p.sideways for p in placed)
+        assert all(p.role == "dora" and p.y == 0 and not p.sideways and p.stacked for p in placed)
         assert np.allclose([p.x for p in placed], [k * (TW + st.gap) for k in range(len(placed))])
         seen.add((first, len(faces), len(cls) - first - len(faces)))
     assert {s[0] for s in seen} == {0, 1, 2, 3} and {s[1] for s in seen} == {1, 2, 3, 4}

@@ -292,16 +292,15 @@ def _rest_of_the_dead_wall(rng: np.random.Generator, placed: list[Placed], st: S
 
 
 def dead_wall_layout(rng: np.random.Generator, st: Style) -> list[Placed]:
-    """The dead wall's top tier alone, as a second photo of the dora indicators shows it from close by: 1-4
-    indicators turned up (a red five among them now and then) in one row of touching tiles, 0-3 backs left of them
-    and 0-4 right of them, all of the role "dora"."""
+    """The dead wall alone, as a second photo of the dora indicators shows it from close by: stacks of two touching
+    in one row, on their top tier 1-4 indicators turned up (a red five among them now and then), 0-3 backs left of
+    them and 0-4 right of them, all of the role "dora" (the lower tier shows as the edge below, as on the wall of
+    _table_beyond)."""
     counts: dict[str, int] = {}
     before, after = int(rng.integers(0, 4)), int(rng.integers(0, 5))
     doras = _reddify(rng, _draw_kinds(rng, int(rng.integers(1, 5)), counts), 0.2)
-    placed = []
-    for i, t in enumerate(["x"] * before + doras + ["x"] * after):
-        placed.append(Placed(t, i * (TW + st.gap), 0.0, False, 0, 0, "dora"))
-    return placed
+    return [Placed(t, i * (TW + st.gap), 0.0, False, 0, 0, "dora", stacked=True)
+            for i, t in enumerate(["x"] * before + doras + ["x"] * after)]
 
 
 def _laid_by_hand(rng: np.random.Generator, placed: list[Placed], degrees: float) -> dict[int, float]:
