@@ -187,6 +187,7 @@ def photo_server(tmp_path, monkeypatch):
     module.codes = ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
     module.top = 20  # where the row lies in the photo
     module.not_tiles = []  # boxes taken for no tile (a die, a point stick), drawn dotted
+    module.dora_photo = None  # what a dora photo gives, when one is sent (tiles, uncertain)
 
     def recognize_image(image, dora=None, fixes=None, turned=None):
         codes = list(module.codes)
@@ -199,7 +200,8 @@ def photo_server(tmp_path, monkeypatch):
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
         return {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5],
-                **({"not_tiles": module.not_tiles} if module.not_tiles else {})}
+                **({"not_tiles": module.not_tiles} if module.not_tiles else {}),
+                **({"dora_photo": module.dora_photo} if dora is not None and module.dora_photo else {})}
 
     def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
@@ -506,6 +508,37 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         assert shown == label["request"]["dora_indicators"]
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_score_by_photo_dashes_the_dora_photos_unsure_indicators(photo_server, lang):
+    # the dora photo's answer (a stand-in): a back, 4p listed as unsure, 3m, a back listed as unsure. The strip
+    # shows the face-up ones, 4p dashed and 3m not, and says where to check it
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    base, _, tmp_path, vision = photo_server
+    tiles = [{"tile": c, "box": [10 + 45 * i, 20, 50 + 45 * i, 80], "confidence": 0.9, "sideways": False, "group": 0}
+             for i, c in enumerate(["x", "4p", "3m", "x"])]
+    vision.dora_photo = {"tiles": tiles, "uncertain": [1, 3]}
+    photo, wall = tmp_path / "hand.jpg", tmp_path / "wall.jpg"
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    cv2.imwrite(str(wall), np.full((100, 200, 3), 180, np.uint8))
+    with _photo_dialog(sync_api, base, "Bob", None, lang=lang) as page:
+        page.set_input_files("[data-dora-input]", str(wall))
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".dora-strip .dora-tile")
+        shown = page.eval_on_selector_all(".dora-strip .dora-tile",
+                                          "spans => spans.map(s => [s.querySelector('img').alt, s.className])")
+        assert shown == [["4p", "dora-tile unsure"], ["3m", "dora-tile"]]
+        hint = {"en": "check it under Dora indicators in the win entry", "de": "im Sieg-Eintrag bei den Dora-Anzeigern"}
+        assert hint[lang] in page.text_content(".dora-strip .hint")
+        vision.dora_photo["uncertain"] = [3]  # a photo whose face-up indicators are all sure: no hint
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_function("document.querySelectorAll('.dora-strip .dora-tile').length === 2 && "
+                               "document.querySelectorAll('.dora-strip .dora-tile.unsure').length === 0")
+        assert page.locator(".dora-strip .hint").count() == 0
 
 
 # photos to take again, as the page words them: its status line first (en, de), the dora strip (en, de)

@@ -133,8 +133,14 @@
       }
       status.className = "grow";
       if (result.dora_photo) {
-        const faces = result.dora_photo.tiles.map((tile) => tile.tile).filter((code) => code !== "x");
-        doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces.map(tileFace) : [el("span", {}, "\u2013")]));
+        // its face-up tiles, those the recogniser is unsure of dashed: they are checked (and mended) in the win
+        // entry's dora indicators, which take them over
+        const unsure = new Set(result.dora_photo.uncertain || []);
+        const faces = result.dora_photo.tiles.flatMap((tile, i) => (tile.tile === "x" ? [] : [el("span", {
+          class: `dora-tile${unsure.has(i) ? " unsure" : ""}`, title: unsure.has(i) ? t("unsure") : tile.tile,
+        }, tileFace(tile.tile))]));
+        doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces : [el("span", {}, "\u2013")]));
+        if (faces.some((face) => face.classList.contains("unsure"))) doraStrip.append(el("span", { class: "hint" }, ` ${t("dora_unsure")}`));
         if (result.dora_photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
         if (result.dora_photo.blurred) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_blurred")}`));
         if (result.dora_photo.small_tiles) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_small")}`));
