@@ -1480,6 +1480,45 @@ def test_a_close_photo_of_the_dead_wall_is_looked_at_from_further_away(name: str
     assert result["request"]["dora_indicators"] == ["3z", "9s", *faces]
 
 
+def test_the_players_corrections_of_the_dora_photo_change_the_indicators(tmp_path: Path):
+    # the close dead wall (its label: x 4p 3m) as the dora photo of won_melds_dora.jpg (its own row: 3z 9s): the
+    # player says its 4p is a 5p and its first back a 1m (a kan's second indicator turned up): the answer's dora
+    # photo shows them, sure, and the indicators are the row's, then 1m 5p 3m; bad corrections say what is wrong
+    import io
+
+    import cv2
+
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import load_image, recognize_image
+    from companion.web import create_app
+
+    hand = load_image(FIXTURES / "won_melds_dora.jpg")
+    dora = load_image(FIXTURES / "dora_photos" / "close_b.jpg")
+    fixed = recognize_image(hand, dora, dora_fixes={1: "5p", 0: "1m"})
+    assert [t["tile"] for t in fixed["dora_photo"]["tiles"]] == ["1m", "5p", "3m"]
+    assert fixed["dora_photo"]["uncertain"] == [] and fixed["request"]["dora_indicators"] == ["3z", "9s", "1m", "5p", "3m"]
+    for bad, words in (({3: "5p"}, "tile 3 (counted from 0) of the dora photo, but 3 tiles were found"),
+                       ({1: "5q"}, "tile classes"), ({-1: "5p"}, "corrections of the dora photo must map")):
+        with pytest.raises(InvalidRequestError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            recognize_image(hand, dora, dora_fixes=bad)
+    with pytest.raises(InvalidRequestError, match="no dora photo"):
+        recognize_image(hand, dora_fixes={1: "5p"})
+    # the same through the API: "dora_fixes", a JSON object as "fixes" is
+    client = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True}).test_client()
+
+    def post(**fields):  # noqa: ANN003, ANN202
+        data = {"image": (io.BytesIO(cv2.imencode(".jpg", hand)[1].tobytes()), "hand.jpg"),
+                "dora": (io.BytesIO((FIXTURES / "dora_photos" / "close_b.jpg").read_bytes()), "wall.jpg"), **fields}
+        return client.post("/api/recognize", data=data, content_type="multipart/form-data")
+
+    ok = post(dora_fixes='{"1": "5p"}', turned="0")
+    assert ok.status_code == 200 and ok.get_json()["request"]["dora_indicators"] == ["3z", "9s", "5p", "3m"]
+    for fields, words in (({"dora_fixes": "{1: 5p}"}, '"dora_fixes" must be a JSON object'),
+                          ({"dora_fixes": '{"9": "5p"}'}, "3 tiles were found in it")):
+        bad = post(**fields)
+        assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())
+
+
 def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypatch: pytest.MonkeyPatch):
     # nothing found at the first look (a photo of a tile or two from very close): the localisers look again at the
     # photo shrunk ZOOM_OUT_BLIND (3) times, 133 x 100 px, in the middle of a canvas of its size (at 133, 100) and

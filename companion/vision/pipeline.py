@@ -952,8 +952,7 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
             raise InvalidRequestError(f"{what} tile {i} (counted from 0), but {len(ordered)} tiles were found in "
                                       "this photo: send the photo the corrections were made on")
     for i, tile in (fixes or {}).items():
-        d = ordered[i]
-        d.tile, d.confidence, d.alternatives, d.checked = tile, 1.0, ((tile, 1.0),), True
+        _set_by_player(ordered[i], tile)
     if win is not None:
         ordered[win].won = True
     request, reason = build_request(groups)
@@ -963,10 +962,26 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     return Reading(ordered, groups, request, reason, changed, back, dropped)
 
 
+def _set_by_player(d: Det, tile: str) -> None:
+    """The tile as the player corrected it: sure, and read as nothing else."""
+    d.tile, d.confidence, d.alternatives, d.checked = tile, 1.0, ((tile, 1.0),), True
+
+
+def _checked_fixes(fixes: dict, what: str) -> None:
+    """Corrections (tile index -> class) as a player sends them, checked: else a clear InvalidRequestError."""
+    from companion.errors import InvalidRequestError
+
+    for i, tile in fixes.items():
+        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+            raise InvalidRequestError(f"{what} must map tile indices (0, 1, ...) to tiles; not {i!r}")
+        _check_class(tile)
+
+
 def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None, *, turns: bool = True,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
                     restore: list | None = None, drop: list | None = None, win: int | None = None,
-                    add: list | None = None, turn: list | None = None) -> dict:
+                    add: list | None = None, turn: list | None = None,
+                    dora_fixes: dict[int, str] | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     "left_out" lists the tiles of rows the request leaves out (the wall, discards, a die below the hand:
     layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
@@ -1003,15 +1018,22 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     its "tiles" (or of those read where ``add`` says) that lie the other way: a called tile lying sideways that was
     found upright or added, or the reverse; each is read again in its box turned, listed as uncertain until
     corrected, and the rows are found anew with it (``fixes`` count the tiles of the answer read with the same
-    ``turn``).
+    ``turn``). ``dora_fixes`` maps indices of that result's "dora_photo" "tiles" to the classes the player chose:
+    they count as sure, and the request's indicators are taken from the dora photo as corrected.
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
     taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
-    if fixes is not None or turned or taps or win is not None:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win)
+    if dora_fixes:
+        from companion.errors import InvalidRequestError
+
+        if dora_image is None:
+            raise InvalidRequestError("corrections of the dora photo's tiles were sent, but no dora photo")
+        _checked_fixes(dora_fixes, "corrections of the dora photo")
+    if fixes is not None or turned or taps or win is not None or dora_fixes:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {})
     reading = _read_hand(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
@@ -1025,7 +1047,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                 break
     # melds mended only now: a photo on its side read as taken could be "mended" into some hand
     reading.mend_melds()
-    return _result(reading, turn, dora_image, image_bgr)
+    return _result(reading, turn, dora_image, image_bgr, {})
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
@@ -1041,17 +1063,14 @@ def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | No
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                taps: Taps, win: int | None) -> dict:
+                taps: Taps, win: int | None, dora_fixes: dict[int, str]) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
     of ``taps.restore`` kept as tiles and those of ``taps.drop`` taken for none, tiles read where ``taps.add``
     says one was missed, those of ``taps.turn`` read lying the other way, and the tile ``win`` as the winning
-    tile."""
+    tile; ``dora_fixes`` correct the dora photo's tiles."""
     from companion.errors import InvalidRequestError
 
-    for i, tile in fixes.items():
-        if not isinstance(i, int) or i < 0:
-            raise InvalidRequestError(f"corrections must map tile indices (0, 1, ...) to tiles; not {i!r}")
-        _check_class(tile)
+    _checked_fixes(fixes, "corrections")
     if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
     for key, boxes in vars(taps).items():
@@ -1073,7 +1092,7 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
             raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
         reading = _read_turned(image_bgr, angle, fixes, win, taps)
     reading.mend_melds()
-    return _result(reading, turned or None, dora_image, image_bgr)
+    return _result(reading, turned or None, dora_image, image_bgr, dora_fixes)
 
 
 def read_dora_photo(image_bgr: np.ndarray) -> tuple[list[Det], Callable | None]:
@@ -1085,8 +1104,9 @@ def read_dora_photo(image_bgr: np.ndarray) -> tuple[list[Det], Callable | None]:
     return dets, back
 
 
-def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, image_bgr: np.ndarray) -> dict:
-    """recognize_image's answer from the read it settled on."""
+def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, image_bgr: np.ndarray,
+            dora_fixes: dict[int, str]) -> dict:
+    """recognize_image's answer from the read it settled on, the dora photo's tiles corrected by ``dora_fixes``."""
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
@@ -1106,6 +1126,14 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:
         dora_dets, dora_back = read_dora_photo(dora_image)
+        for i, tile in dora_fixes.items():
+            if i >= len(dora_dets):
+                from companion.errors import InvalidRequestError
+
+                raise InvalidRequestError(f"a correction for tile {i} (counted from 0) of the dora photo, but "
+                                          f"{len(dora_dets)} tiles were found in it: send the dora photo the "
+                                          "corrections were made on")
+            _set_by_player(dora_dets[i], tile)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))

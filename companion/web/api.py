@@ -276,20 +276,29 @@ def _decoded(data: bytes, filename: str, field: str) -> Any:
     return decode_photo(data, f"{what} ({filename})" if filename else what, field)
 
 
+def _tile_fixes(field: str) -> dict[int, str] | None:
+    """The form field ``field``, a JSON object of tile index -> tile, as a dict; None when it is not sent."""
+    raw = request.form.get(field)
+    if raw is None:
+        return None
+    try:
+        fixes = json.loads(raw)
+    except ValueError as exc:
+        raise InvalidRequestError(f'"{field}" must be a JSON object of tile index -> tile, e.g. {{"3": "5m"}} ({exc})') from exc
+    if not isinstance(fixes, dict) or not all(isinstance(k, str) and k.isdigit() and isinstance(v, str)
+                                              for k, v in fixes.items()):
+        raise InvalidRequestError(f'"{field}" must be a JSON object of tile index -> tile, e.g. {{"3": "5m"}}')
+    return {int(k): v for k, v in fixes.items()}
+
+
 def _corrections_of_a_reading() -> dict:
-    """The form fields "fixes", "turned", "restore", "drop", "add", "turn" and "win" of /api/recognize, checked; {} when
-    none is sent."""
+    """The form fields "fixes", "dora_fixes", "turned", "restore", "drop", "add", "turn" and "win" of
+    /api/recognize, checked; {} when none is sent."""
     options: dict = {}
-    raw = request.form.get("fixes")
-    if raw is not None:
-        try:
-            fixes = json.loads(raw)
-        except ValueError as exc:
-            raise InvalidRequestError(f'"fixes" must be a JSON object of tile index -> tile, e.g. {{"3": "5m"}} ({exc})') from exc
-        if not isinstance(fixes, dict) or not all(isinstance(k, str) and k.isdigit() and isinstance(v, str)
-                                                  for k, v in fixes.items()):
-            raise InvalidRequestError('"fixes" must be a JSON object of tile index -> tile, e.g. {"3": "5m"}')
-        options["fixes"] = {int(k): v for k, v in fixes.items()}
+    for field in ("fixes", "dora_fixes"):
+        fixes = _tile_fixes(field)
+        if fixes is not None:
+            options[field] = fixes
     turned = request.form.get("turned")
     if turned not in (None, ""):
         if turned not in ("0", "90", "180", "270"):
@@ -339,11 +348,11 @@ def recognize():  # noqa: ANN201
     image, image_id = _uploaded_image()
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
-    # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "turned": its "turned",
-    # "restore": JSON [box, ...] of its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add":
-    # boxes on the photo where a tile lies that was not found, "turn": of its "tiles" that lie the other way, "win":
-    # the index of the tile the player says is the winning tile): the photo is read again that way round and the
-    # request built from the corrected tiles
+    # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "dora_fixes": the same for
+    # its "dora_photo" tiles, "turned": its "turned", "restore": JSON [box, ...] of its "not_tiles" that are tiles,
+    # "drop": of its "tiles" that are none, "add": boxes on the photo where a tile lies that was not found, "turn":
+    # of its "tiles" that lie the other way, "win": the index of the tile the player says is the winning tile): the
+    # photo is read again that way round and the request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
