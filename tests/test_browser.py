@@ -188,10 +188,13 @@ def photo_server(tmp_path, monkeypatch):
     module.top = 20  # where the row lies in the photo
     module.not_tiles = []  # boxes taken for no tile (a die, a point stick), drawn dotted
     module.dora_photo = None  # what a dora photo gives, when one is sent (tiles, uncertain)
+    module.dora_reads = []  # the corrections of the dora photo's tiles each read was sent
+    module.no_request = False  # the photo gives no request (a hand laid down as one block, say)
 
-    def recognize_image(image, dora=None, fixes=None, turned=None):
+    def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None):
         codes = list(module.codes)
         module.reads.append((fixes, turned))
+        module.dora_reads.append(dora_fixes)
         for i, code in (fixes or {}).items():  # the player's corrections, as the pipeline applies them
             codes[i] = code
         top = module.top
@@ -199,9 +202,17 @@ def photo_server(tmp_path, monkeypatch):
                   "sideways": False, "group": 0} for i, c in enumerate(codes)]
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
-        return {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5],
-                **({"not_tiles": module.not_tiles} if module.not_tiles else {}),
-                **({"dora_photo": module.dora_photo} if dora is not None and module.dora_photo else {})}
+        answer = {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5],
+                  **({"not_tiles": module.not_tiles} if module.not_tiles else {})}
+        if dora is not None and module.dora_photo:  # as the pipeline does: corrected, sure, the face-up ones indicators
+            fixed = [{**t, "tile": (dora_fixes or {}).get(i, t["tile"])} for i, t in enumerate(module.dora_photo["tiles"])]
+            answer["dora_photo"] = {"tiles": fixed, "uncertain": [i for i in module.dora_photo["uncertain"]
+                                                                  if i not in (dora_fixes or {})]}
+            answer["request"]["dora_indicators"] = [t["tile"] for t in fixed if t["tile"] != "x"]
+        if module.no_request:
+            answer.update(request=None, reason="the winning tile is not set apart at the right end of the concealed "
+                                               "tiles")
+        return answer
 
     def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
@@ -510,35 +521,91 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_score_by_photo_dashes_the_dora_photos_unsure_indicators(photo_server, lang):
-    # the dora photo's answer (a stand-in): a back, 4p listed as unsure, 3m, a back listed as unsure. The strip
-    # shows the face-up ones, 4p dashed and 3m not, and says where to check it
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+def _dora_stand_in(vision, tmp_path: Path) -> tuple[Path, Path]:  # noqa: ANN001
+    """The stand-in's dora photo answer (a back listed as unsure, 4p listed as unsure, 3m, a back; boxes 45 px apart
+    from x 10) and two plain photos to send, the hand's and the dora photo's."""
     import cv2
     import numpy as np
 
-    base, _, tmp_path, vision = photo_server
     tiles = [{"tile": c, "box": [10 + 45 * i, 20, 50 + 45 * i, 80], "confidence": 0.9, "sideways": False, "group": 0}
              for i, c in enumerate(["x", "4p", "3m", "x"])]
-    vision.dora_photo = {"tiles": tiles, "uncertain": [1, 3]}
+    vision.dora_photo = {"tiles": tiles, "uncertain": [0, 1]}
     photo, wall = tmp_path / "hand.jpg", tmp_path / "wall.jpg"
     cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
-    cv2.imwrite(str(wall), np.full((100, 200, 3), 180, np.uint8))
+    cv2.imwrite(str(wall), np.full((100, 200, 3), 170, np.uint8))
+    return photo, wall
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_score_by_photo_dashes_the_dora_photos_unsure_tiles(photo_server, lang):
+    # the dora photo's tiles in their strip, the backs faint, those listed as unsure dashed, and how to correct
+    # them said; a photo whose tiles are all sure says nothing of it
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, tmp_path, vision = photo_server
+    photo, wall = _dora_stand_in(vision, tmp_path)
     with _photo_dialog(sync_api, base, "Bob", None, lang=lang) as page:
         page.set_input_files("[data-dora-input]", str(wall))
         page.set_input_files("[data-photo-input]", str(photo))
         page.wait_for_selector(".dora-strip .dora-tile")
         shown = page.eval_on_selector_all(".dora-strip .dora-tile",
-                                          "spans => spans.map(s => [s.querySelector('img').alt, s.className])")
-        assert shown == [["4p", "dora-tile unsure"], ["3m", "dora-tile"]]
-        hint = {"en": "check it under Dora indicators in the win entry", "de": "im Sieg-Eintrag bei den Dora-Anzeigern"}
+                                          "tiles => tiles.map(b => [b.querySelector('img').alt, b.className])")
+        assert shown == [["x", "dora-tile unsure back"], ["4p", "dora-tile unsure"], ["3m", "dora-tile"],
+                         ["x", "dora-tile back"]]
+        hint = {"en": "Dashed: unsure; tap one to correct it", "de": "Gestrichelt: unsicher; zum Korrigieren antippen"}
         assert hint[lang] in page.text_content(".dora-strip .hint")
-        vision.dora_photo["uncertain"] = [3]  # a photo whose face-up indicators are all sure: no hint
+        vision.dora_photo["uncertain"] = []
         page.set_input_files("[data-photo-input]", str(photo))
-        page.wait_for_function("document.querySelectorAll('.dora-strip .dora-tile').length === 2 && "
+        page.wait_for_function("document.querySelectorAll('.dora-strip .dora-tile').length === 4 && "
                                "document.querySelectorAll('.dora-strip .dora-tile.unsure').length === 0")
         assert page.locator(".dora-strip .hint").count() == 0
+
+
+def test_score_by_photo_a_tile_of_the_dora_photo_is_corrected_by_a_tap(photo_server):
+    # the dora photo's 4p tapped and named 5p: shown corrected, its crop kept for fine-tuning (on the dora photo,
+    # named by its id), and the photos read again with it when the hand is scored: the win entry gets the
+    # indicators 5p 3m (the stand-in builds them from the dora photo's face-up tiles as corrected)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    from companion.tiles import parse_tiles
+
+    base, saved, tmp_path, vision = photo_server
+    photo, wall = _dora_stand_in(vision, tmp_path)
+    with _photo_dialog(sync_api, base, "Bob", None) as page:
+        page.set_input_files("[data-dora-input]", str(wall))
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".dora-strip .dora-tile")
+        _correct(page, 0, "2m")  # the hand's misread tile, so that it wins
+        page.click('.dora-strip [data-dora-index="1"]')
+        assert "#2" in page.text_content(".palette h3") and page.locator(".palette [data-no-tile]").count() == 0
+        with page.expect_response("**/api/corrections") as kept:
+            page.click('.palette [data-tile="5p"]')
+        assert kept.value.status == 201 and saved[-1] == ((55, 20, 95, 80), "5p")
+        assert page.get_attribute('.dora-strip [data-dora-index="1"]', "class") == "dora-tile fixed"
+        assert page.get_attribute('.dora-strip [data-dora-index="1"] img', "alt") == "5p"
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        assert vision.dora_reads[-1] == {1: "5p"}
+        dora = page.input_value("#dialog .winner-block input >> nth=2")
+        assert parse_tiles(dora) == parse_tiles("5p3m")
+
+
+def test_score_by_photo_without_a_request_takes_the_dora_photos_indicators_too(photo_server):
+    # no request from the photo: the page takes every tile of the hand row, the last as the winning tile, and the
+    # indicators from the dora row and, since session 28, the dora photo's face-up tiles (4p 3m)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    from companion.tiles import parse_tiles
+
+    base, _, tmp_path, vision = photo_server
+    photo, wall = _dora_stand_in(vision, tmp_path)
+    vision.no_request = True
+    with _photo_dialog(sync_api, base, "Bob", None) as page:
+        page.set_input_files("[data-dora-input]", str(wall))
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".dora-strip .dora-tile")
+        _correct(page, 0, "2m")
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand, _, dora = (page.input_value(f"#dialog .winner-block input >> nth={k}") for k in range(3))
+        assert parse_tiles(hand) == parse_tiles("234m567p33s456s789s") and parse_tiles(dora) == parse_tiles("4p3m")
 
 
 # photos to take again, as the page words them: its status line first (en, de), the dora strip (en, de)

@@ -58,6 +58,7 @@
     let add = []; // boxes the player added where a tile was missed (a tap on the photo beside the boxes)
     let drop = []; // boxes of "tiles" the player took out as no tile
     let turn = []; // boxes of "tiles" (as read before) the player says lie the other way (sideways, upright)
+    let doraFixes = {}; // dora photo tile index -> corrected code
     let win = null; // index of the tile the player says won (a hand laid down as one block sets none apart)
     let stream = null;
 
@@ -107,7 +108,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; restore = []; drop = []; add = []; turn = []; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; drop = []; add = []; turn = []; doraFixes = {}; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
@@ -132,19 +133,7 @@
         return;
       }
       status.className = "grow";
-      if (result.dora_photo) {
-        // its face-up tiles, those the recogniser is unsure of dashed: they are checked (and mended) in the win
-        // entry's dora indicators, which take them over
-        const unsure = new Set(result.dora_photo.uncertain || []);
-        const faces = result.dora_photo.tiles.flatMap((tile, i) => (tile.tile === "x" ? [] : [el("span", {
-          class: `dora-tile${unsure.has(i) ? " unsure" : ""}`, title: unsure.has(i) ? t("unsure") : tile.tile,
-        }, tileFace(tile.tile))]));
-        doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces : [el("span", {}, "\u2013")]));
-        if (faces.some((face) => face.classList.contains("unsure"))) doraStrip.append(el("span", { class: "hint" }, ` ${t("dora_unsure")}`));
-        if (result.dora_photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
-        if (result.dora_photo.blurred) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_blurred")}`));
-        if (result.dora_photo.small_tiles) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_small")}`));
-      }
+      if (result.dora_photo) drawDora();
       if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
       describe();
       const draw = () => drawBoxes(img);
@@ -154,6 +143,50 @@
       // turning the tablet rescales the photo; the boxes follow
       window.addEventListener("resize", () => { if (overlay && result) draw(); });
       useBtn.disabled = false;
+    }
+
+    // the dora photo's tiles (as corrected): the face-up ones are the indicators, the backs shown faint; those the
+    // recogniser is unsure of dashed. A tap opens the palette on one, and the indicators are read again with the
+    // corrections when the hand is scored
+    function drawDora() {
+      const photo = result.dora_photo;
+      const unsure = new Set(photo.uncertain || []);
+      const faces = photo.tiles.map((tile, i) => {
+        const code = doraFixes[i] || tile.tile;
+        const doubt = unsure.has(i) && !doraFixes[i];
+        return el("button", {
+          type: "button", class: `dora-tile${doubt ? " unsure" : ""}${doraFixes[i] ? " fixed" : ""}${code === "x" ? " back" : ""}`,
+          "data-dora-index": String(i), title: doubt ? t("unsure") : code, onclick: () => pickDora(i),
+        }, tileFace(code));
+      });
+      doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces : [el("span", {}, "\u2013")]));
+      if (faces.some((face) => face.classList.contains("unsure"))) doraStrip.append(el("span", { class: "hint" }, ` ${t("dora_unsure")}`));
+      if (photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
+      if (photo.blurred) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_blurred")}`));
+      if (photo.small_tiles) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_small")}`));
+    }
+    // a tile of the dora photo tapped: the palette of tiles for it (its crop kept for fine-tuning, as the hand's)
+    function pickDora(i) {
+      palette.hidden = false;
+      palette.replaceChildren(el("h3", { style: "grid-column:1/-1;margin:4px 0" }, `${t("fix_tile")} (${t("dora_photo")}, #${i + 1})`),
+        ...PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: async () => {
+          palette.hidden = true;
+          const tile = result.dora_photo.tiles[i];
+          if ((doraFixes[i] || tile.tile) === code && !(result.dora_photo.uncertain || []).includes(i)) return;
+          doraFixes[i] = code;
+          scored.replaceChildren();
+          drawDora();
+          const correction = (byId) => {
+            const form = new FormData();
+            if (byId && result.dora_id) form.append("image_id", result.dora_id); else form.append("image", doraFile);
+            form.append("tile", code);
+            form.append("box", tile.box.join(","));
+            form.append("sideways", tile.sideways ? "true" : "false");
+            return form;
+          };
+          try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
+        } }, tileFace(code))));
+      palette.scrollIntoView({ block: "nearest" });
     }
 
     // what the answer holds besides the tiles, in the status line
@@ -361,6 +394,9 @@
       if (win !== null && faceUp(win)) hand.push(win);
       const tiles = hand.map((i) => fixes[i] || result.tiles[i].tile);
       const dora = (result.dora_row || []).filter(faceUp).map((i) => fixes[i] || result.tiles[i].tile);
+      // and those of a dora photo (as corrected)
+      const photo = result.dora_photo ? result.dora_photo.tiles.map((tile, i) => doraFixes[i] || tile.tile) : [];
+      dora.push(...photo.filter((code) => code !== "x"));
       return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1], dora_indicators: joinTiles(dora) };
     }
 
@@ -370,7 +406,7 @@
     async function requestToScore() {
       let req = result.request;
       // (the answer holds the winning tile named, unless boxes were put back or taken out since)
-      if (Object.keys(fixes).length || (win !== null && result.win !== win)) {
+      if (Object.keys(fixes).length || Object.keys(doraFixes).length || (win !== null && result.win !== win)) {
         req = (await postPhotos("/api/recognize", (byId) => corrected(byId, win))).request;
       }
       return req;
@@ -379,6 +415,7 @@
     function corrected(byId, won) {
       const form = readingForm(boxesNow(), byId);
       if (Object.keys(fixes).length) form.append("fixes", JSON.stringify(fixes));
+      if (Object.keys(doraFixes).length) form.append("dora_fixes", JSON.stringify(doraFixes));
       if (won !== null) form.append("win", String(won));
       return form;
     }
