@@ -220,9 +220,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the dora row as the dead wall's top tier shows it: 1-4 backs right of the indicators too "
                          "(its own stream for how many; the photos are drawn anew around them)")
     ap.add_argument("--dora-photo", action="store_true",
-                    help="a second photo of the dora indicators: the dead wall's top tier alone, 1-4 indicators "
-                         "among backs, from close by as --fill says (e.g. 0.3 0.95); no hand: the label's request "
-                         "holds only the indicators (evaluate --dora-photos)")
+                    help="a second photo of the dora indicators: the dead wall alone, stacks of two, 1-4 "
+                         "indicators among backs on top, from close by as --fill says (e.g. 0.3 0.95); no hand: the "
+                         "label's request holds only the indicators (evaluate --dora-photos)")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = np.random.default_rng(args.seed + 11_000_003)  # and for --dead-wall
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
-        hand = False if args.dora_photo else True if args.hand_only or args.winning else bool(rng.random() < 0.8)
+        hand = not args.dora_photo and (args.hand_only or args.winning or bool(rng.random() < 0.8))
         size = (args.width, args.width * 3 // 4) if args.width else None
         if args.portrait:
             width = args.width or int(upright.integers(720, 1500))

@@ -571,8 +571,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     ``loose``: each tile laid by hand, turned by up to this many degrees either way and pushed off its row's line
     (_laid_by_hand; drawn from ``loose_rng``, the same way as ``yaw_rng``); ``wall_rng``: the dora row shown as the
     dead wall's top tier, with backs right of the indicators too (_rest_of_the_dead_wall, drawn from it);
-    ``dead_wall``: the dead wall's top tier alone instead of a hand (dead_wall_layout), as a second photo of the
-    dora indicators."""
+    ``dead_wall``: the dead wall alone instead of a hand (dead_wall_layout), as a second photo of the dora
+    indicators."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too

@@ -429,9 +429,9 @@ def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool
     x0, y0 = (width - small.shape[1]) // 2, (height - small.shape[0]) // 2
     canvas[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
     fx, fy = width / small.shape[1], height / small.shape[0]
-    further = [(((b[0] - x0) * fx, (b[1] - y0) * fy, (b[2] - x0) * fx, (b[3] - y0) * fy), s, sc)
-               for b, s, sc in _localise_once(canvas, verify)[0]]
-    further = [f for f in further if 0 <= (f[0][0] + f[0][2]) / 2 < width and 0 <= (f[0][1] + f[0][3]) / 2 < height]
+    back = np.array([[fx, 0.0, -x0 * fx], [0.0, fy, -y0 * fy]])  # the canvas onto the photo, as straighten's
+    further = [(_box_back(b, back, width, height), s, sc) for b, s, sc in _localise_once(canvas, verify)[0]
+               if _inside(b, back, width, height)]
     return further if further and len(further) >= len(found) else None
 
 
@@ -1026,12 +1026,6 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     '123m456p...'
     """
     taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
-    if dora_fixes:
-        from companion.errors import InvalidRequestError
-
-        if dora_image is None:
-            raise InvalidRequestError("corrections of the dora photo's tiles were sent, but no dora photo")
-        _checked_fixes(dora_fixes, "corrections of the dora photo")
     if fixes is not None or turned or taps or win is not None or dora_fixes:
         return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {})
     reading = _read_hand(image_bgr)
@@ -1071,6 +1065,9 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     from companion.errors import InvalidRequestError
 
     _checked_fixes(fixes, "corrections")
+    if dora_fixes and dora_image is None:
+        raise InvalidRequestError("corrections of the dora photo's tiles were sent, but no dora photo")
+    _checked_fixes(dora_fixes, "corrections of the dora photo")
     if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
     for key, boxes in vars(taps).items():

@@ -169,24 +169,37 @@
     function pickDora(i) {
       palette.hidden = false;
       palette.replaceChildren(el("h3", { style: "grid-column:1/-1;margin:4px 0" }, `${t("fix_tile")} (${t("dora_photo")}, #${i + 1})`),
-        ...PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: async () => {
-          palette.hidden = true;
-          const tile = result.dora_photo.tiles[i];
-          if ((doraFixes[i] || tile.tile) === code && !(result.dora_photo.uncertain || []).includes(i)) return;
+        ...paletteTiles((code) => {
+          const photo = result.dora_photo;
+          if (unchanged(doraFixes[i], photo.tiles[i].tile, (photo.uncertain || []).includes(i), code)) return;
           doraFixes[i] = code;
           scored.replaceChildren();
           drawDora();
-          const correction = (byId) => {
-            const form = new FormData();
-            if (byId && result.dora_id) form.append("image_id", result.dora_id); else form.append("image", doraFile);
-            form.append("tile", code);
-            form.append("box", tile.box.join(","));
-            form.append("sideways", tile.sideways ? "true" : "false");
-            return form;
-          };
-          try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
-        } }, tileFace(code))));
+          keepCorrection(photo.tiles[i], code, true);
+        }));
       palette.scrollIntoView({ block: "nearest" });
+    }
+    // the palette's tile buttons; a tap closes it and hands the tile's code to `chosen`
+    const paletteTiles = (chosen) => PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: () => {
+      palette.hidden = true;
+      chosen(code);
+    } }, tileFace(code)));
+    // a tile picked as it stands: nothing changes, unless it was read (not set) and listed as unsure, which it then
+    // no longer is (its crop is kept too: a doubtful tile confirmed teaches as much as one corrected)
+    const unchanged = (fixed, read, listed, code) => fixed === code || (!fixed && code === read && !listed);
+    // a corrected tile's crop, kept on the server for fine-tuning (POST /api/corrections): `tile` as the answer gave
+    // it, on the hand's photo or (onDora) the dora photo, named by the id the server holds it by or sent again
+    async function keepCorrection(tile, code, onDora) {
+      const [id, photo] = onDora ? [result.dora_id, doraFile] : [result.photo_id, file];
+      const correction = (byId) => {
+        const form = new FormData();
+        if (byId && id) form.append("image_id", id); else form.append("image", photo);
+        form.append("tile", code);
+        form.append("box", tile.box.join(","));
+        form.append("sideways", tile.sideways ? "true" : "false");
+        return form;
+      };
+      try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
     }
 
     // what the answer holds besides the tiles, in the status line
@@ -339,25 +352,13 @@
     function pick(i, img) {
       palette.hidden = false;
       palette.replaceChildren(el("h3", { style: "grid-column:1/-1;margin:4px 0" }, `${t("fix_tile")} (#${i + 1})`),
-        ...PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: async () => {
-          palette.hidden = true;
-          // the tile as read, picked again: nothing changes, unless it was marked unsure, which it no longer is
-          // (its crop is kept too: a doubtful tile confirmed teaches as much as one corrected)
-          if (fixes[i] === code) return;
-          if (!fixes[i] && code === result.tiles[i].tile && !(result.uncertain || []).includes(i)) return;
+        ...paletteTiles((code) => {
+          if (unchanged(fixes[i], result.tiles[i].tile, (result.uncertain || []).includes(i), code)) return;
           fixes[i] = code;
           drawBoxes(img);
           scored.replaceChildren();
-          const tile = result.tiles[i];
-          const correction = (byId) => {
-            const form = withPhotos(new FormData(), byId, false);
-            form.append("tile", code);
-            form.append("box", tile.box.join(","));
-            form.append("sideways", tile.sideways ? "true" : "false");
-            return form;
-          };
-          try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
-        } }, tileFace(code))),
+          keepCorrection(result.tiles[i], code, false);
+        }),
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
           takeOut(result.tiles[i].box, img);
