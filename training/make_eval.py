@@ -223,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="a second photo of the dora indicators: the dead wall alone, stacks of two, 1-4 "
                          "indicators among backs on top, from close by as --fill says (e.g. 0.3 0.95); no hand: the "
                          "label's request holds only the indicators (evaluate --dora-photos)")
+    ap.add_argument("--sides", action="store_true",
+                    help="the tiles' front sides as high as the camera's angle shows them (none from straight above, "
+                         "as high as the face at 22-33 degrees; the pitch and the tiles' depth from a stream of their own), "
+                         "not the fixed band of the training photos")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -240,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     hands = np.random.default_rng(args.seed + 9_000_003)  # and for --shake
     laid = np.random.default_rng(args.seed + 10_000_003)  # and for --loose
     wall = np.random.default_rng(args.seed + 11_000_003)  # and for --dead-wall
+    block = np.random.default_rng(args.seed + 12_000_003)  # and for --sides
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = not args.dora_photo and (args.hand_only or args.winning or bool(rng.random() < 0.8))
@@ -252,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                                    pitch=tuple(args.pitch), clutter=args.clutter,
                                    yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
                                    one_block=args.one_block, loose=args.loose, loose_rng=laid,
-                                   wall_rng=wall if args.dead_wall else None, dead_wall=args.dora_photo)
+                                   wall_rng=wall if args.dead_wall else None, dead_wall=args.dora_photo,
+                                   sides_rng=block if args.sides else None)
         if args.sticks:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:

@@ -448,6 +448,18 @@ def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return img
 
 
+def _side_height(rng: np.random.Generator, pitch: tuple[float, float]) -> tuple[int, tuple[float, float]]:
+    """A tile's front side as the camera sees it, in px of the flat plane, and the pitch it is seen at (drawn from
+    ``pitch``, returned as a range of one value). A tile lying face up is a block: its face (TH deep on the table)
+    shows TH * sin(a) high in a photo taken at an angle a above the table, its front side (the tile's depth, 0.55-0.85
+    of its width as riichi, Chinese and Hong Kong sets have it) depth * cos(a). The plane is squashed by the pitch,
+    sin(a), afterwards, so the side is drawn depth * cos(a) / sin(a) high on it: nothing from straight above, as high
+    as the face at 22-33 degrees. The training scenes' band is the style's, 0-0.7 of the width, at any angle."""
+    p = float(rng.uniform(*pitch))
+    depth = rng.uniform(0.55, 0.85) * TW
+    return int(depth * np.sqrt(1 - p * p) / p), (p, p)
+
+
 def _homography(rng: np.random.Generator, src_rect: tuple[float, float, float, float], out_w: int, out_h: int,
                 fill: float, tilt: tuple[float, float] | None = None,
                 pitch: tuple[float, float] = (0.55, 1.0), yaw: tuple[float, float] | None = None,
@@ -560,7 +572,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  one_block: bool = False, loose: float = 0.0,
                  loose_rng: np.random.Generator | None = None,
                  wall_rng: np.random.Generator | None = None,
-                 dead_wall: bool = False) -> tuple[np.ndarray, list[TileLabel]]:
+                 dead_wall: bool = False,
+                 sides_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
@@ -572,7 +585,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     (_laid_by_hand; drawn from ``loose_rng``, the same way as ``yaw_rng``); ``wall_rng``: the dora row shown as the
     dead wall's top tier, with backs right of the indicators too (_rest_of_the_dead_wall, drawn from it);
     ``dead_wall``: the dead wall alone instead of a hand (dead_wall_layout), as a second photo of the dora
-    indicators."""
+    indicators; ``sides_rng``: the tiles' front sides as high as a camera at the photo's angle sees them
+    (_side_height; the pitch and the tiles' depth drawn from it), instead of the style's fixed band."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -589,6 +603,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
         _rest_of_the_dead_wall(wall_rng, placed, st)
     turns = _laid_by_hand(loose_rng, placed, loose) if loose > 0 else {}
     band_t = int(st.thickness * TW)
+    if sides_rng is not None:
+        band_t, pitch = _side_height(sides_rng, pitch)
     xs = [p.x for p in placed] + [p.x + (TH if p.sideways else TW) for p in placed]
     ys = [p.y for p in placed] + [p.y + (TW if p.sideways else TH) + band_t * (2 if p.stacked else 1) for p in placed]
     pad = TW * 0.6
