@@ -551,7 +551,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "flowers",
                                                   "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-quick", "loc-b-slim",
-                                                  "loc-bright", "loc-quick", "loc-slim", "phone", "reds", "shake",
+                                                  "loc-bright", "loc-quick", "loc-slim", "low", "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}

@@ -28,19 +28,22 @@ HELD_OUT = "uni"
 LOC_H, LOC_W = 384, 512
 CROP_WIN = (192, 256)
 FAR_FILL = (0.25, 0.55)  # a scene photographed from further away: the tiles across a quarter to a half of the width
+LOW_PITCH = (0.3, 0.55)  # a scene photographed from a low angle (make_eval --pitch 0.3 0.5 --sides), below training's
 _BANK = None
 _FAR = 0.0
 _CLUTTER = 0.0
+_LOW = 0.0
 _VERIFY_MODELS: str | None = None  # the folder whose localisers the verifier's scenes are read with
 
 
 def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
-          n_maroon: int = 0, flower_art: bool = False, apart: bool = False) -> None:
-    global _BANK, _FAR, _CLUTTER
+          n_maroon: int = 0, flower_art: bool = False, apart: bool = False, low: float = 0.0) -> None:
+    global _BANK, _FAR, _CLUTTER, _LOW
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide,
                        n_maroon=n_maroon, flower_art=flower_art, apart=apart)
     _FAR = far
     _CLUTTER = clutter
+    _LOW = low
 
 
 def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
@@ -64,6 +67,8 @@ def gen_chunk(args: tuple[int, int]) -> dict:
         clutter = bool(_CLUTTER and rng.random() < _CLUTTER)
         if _FAR and rng.random() < _FAR:
             img, labels = render_scene(rng, _BANK, styles, fill=FAR_FILL, clutter=clutter)
+        elif _LOW and rng.random() < _LOW:  # seen from low, the tiles' sides as high as that angle shows them
+            img, labels = render_scene(rng, _BANK, styles, pitch=LOW_PITCH, clutter=clutter, sides_rng=rng)
         else:
             img, labels = render_scene(rng, _BANK, styles, clutter=clutter)
         t, scale = letterbox(img)
@@ -87,11 +92,11 @@ def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, in
 
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
              far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0, flower_art: bool = False,
-             apart: bool = False) -> dict:
+             apart: bool = False, low: float = 0.0) -> dict:
     check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
-              initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art, apart)) as pool:
+              initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art, apart, low)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -516,7 +521,7 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False, "phone": 0.0,
-            "bright": 0.0, "shake": 0.0}
+            "bright": 0.0, "shake": 0.0, "low": 0.0}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -553,6 +558,9 @@ RECIPES = {
     # of 76 and the table set 5 of 200, and misread the glare_hand fixture's South pon as red dragons, as the phone
     # stage did (TRAINING-LOG "Shaken photos") (OPTIONAL)
     "shake": {**GLARE, "apart": True, "shake": 0.3},
+    # the reds stage with a share of its scenes photographed from a low angle (LOW_PITCH, the tiles' sides as high as
+    # that angle shows them: scenes._side_height) (OPTIONAL)
+    "low": {**GLARE, "apart": True, "low": 0.4},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -565,13 +573,13 @@ RECIPES = {
 }
 OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
            "flowers": "classifier", "reds": "classifier", "phone": "classifier",
-           "bright": "classifier", "camera": "classifier", "shake": "classifier",
+           "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "loc-bright": "localiser", "loc-b-bright": "localiser-b"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
              "reds": "classifier.pt", "phone": "classifier.pt", "bright": "classifier.pt",
-             "camera": "classifier.pt", "shake": "classifier.pt", "loc-slim": "localiser.onnx",
+             "camera": "classifier.pt", "shake": "classifier.pt", "low": "classifier.pt", "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx"}
 # The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the shipped set's five nets from fewer steps: each localiser slim
@@ -600,7 +608,7 @@ OUTPUTS.update({"loc-quick": "localiser", "loc-b-quick": "localiser-b", "cls-qui
                 "cls-b-quick": "classifier-b", "verify-quick": "verifier"})
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "phone", "bright", "camera", "shake", "loc-bright", "loc-b-bright", *QUICK)
+OPTIONAL = ("slim", "flowers", "phone", "bright", "camera", "shake", "low", "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -623,12 +631,12 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
                              f"recipe that makes it into the same --out first, or give --init (e.g. "
                              f"models/{CONTINUES[name]})")
     key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
-           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"])
+           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"], cfg["low"])
     if scenes.get("key") != key:
         scenes.clear()  # the last scenes go before new ones are made
-        seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart = key
+        seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart, low = key
         scenes.update(key=key, data=generate(seed, n, styles, workers, varied, wide, far, clutter, maroon,
-                                             flower_art, apart))
+                                             flower_art, apart, low))
         print(f"{name}: generated {n} scenes in {time.time() - t0:.0f}s", flush=True)
     data = scenes["data"]
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
@@ -643,7 +651,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
             "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"],
-            "low_res": cfg["low_res"], "far": cfg["far"], "clutter": cfg["clutter"], "glare": cfg["glare"],
+            "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "clutter": cfg["clutter"], "glare": cfg["glare"],
             "phone": cfg["phone"], "bright": cfg["bright"], "shake": cfg["shake"],
             "slim": cfg["slim"],
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
@@ -720,6 +728,7 @@ def main(argv: list[str] | None = None) -> int:
                          "slimmed; not shipped), flowers (that classifier trained on over flowers told apart by name "
                          "only; not shipped), phone (the reds stage with crops processed as by a phone's camera; "
                          "not shipped), bright (the reds stage with crops overexposed), camera (with both), "
+                         "low (the reds stage with scenes photographed from a low angle), "
                          "loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), loc-bright and loc-b-bright (the localisers in --out, "
@@ -747,6 +756,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--far", type=float,
                     help="share of scenes photographed from further away (tiles across 25-55%% of the width); "
                          "0.2 helped far photos but cost normal ones (TRAINING-LOG), and the pipeline zooms in on them")
+    ap.add_argument("--low", type=float,
+                    help="share of scenes photographed from a low angle (the table foreshortened to 0.3-0.55, the "
+                         "tiles' sides as high as that shows them; the low stage: 0.4)")
     ap.add_argument("--clutter", type=float,
                     help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
                          "the second localiser (loc-b) is trained with 0.25")
