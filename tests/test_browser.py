@@ -560,6 +560,23 @@ def test_score_by_photo_dashes_the_dora_photos_unsure_tiles(photo_server, lang):
         assert page.locator(".dora-strip .hint").count() == 0
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_score_by_photo_says_how_to_take_the_photo_until_one_is_chosen(photo_server, lang):
+    # before the first photo the dialog says how a photo reads best (from above, still, close; the layout), in
+    # the player's language; the photo chosen takes its place
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, tmp_path, vision = photo_server
+    photo, _ = _dora_stand_in(vision, tmp_path)
+    with _photo_dialog(sync_api, base, "Bob", None, lang=lang) as page:
+        tip = page.text_content("[data-photo-tip]")
+        words = {"en": ["from above", "holding still", "winning tile a little apart", "dora indicators"],
+                 "de": ["von oben", "ruhig gehalten", "Gewinnstein etwas abgesetzt", "Dora-Anzeiger"]}
+        assert all(w in tip for w in words[lang]), tip
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".photo-wrap img")
+        assert page.locator("[data-photo-tip]").count() == 0
+
+
 def test_score_by_photo_a_tile_of_the_dora_photo_is_corrected_by_a_tap(photo_server):
     # the dora photo's 4p tapped and named 5p: shown corrected, its crop kept for fine-tuning (on the dora photo,
     # named by its id), and the photos read again with it when the hand is scored: the win entry gets the

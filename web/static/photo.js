@@ -63,7 +63,8 @@
     let stream = null;
 
     const status = el("p", { class: "grow" }, t("take_photo"));
-    const picture = el("div", { class: "photo-wrap" });
+    // how to take the photo, until one is chosen: from above, still, close, the layout the request is read from
+    const picture = el("div", { class: "photo-wrap" }, el("p", { class: "hint", "data-photo-tip": "" }, t("photo_tip")));
     const strip = el("div", { class: "tile-row strip" });
     const palette = el("div", { class: "palette", hidden: "" });
     const scored = el("div");
