@@ -536,6 +536,30 @@ def test_loose_tiles_change_where_the_tiles_lie_not_which_tiles_a_seed_draws(ban
     assert np.array_equal(a, c)  # 0: lined up, the very photo of the seed
 
 
+def test_a_tiles_side_is_drawn_as_high_as_the_cameras_angle_shows_it(banks):
+    # make_eval --sides: seen at an angle a above the table the face shows TH sin(a) high and the side depth cos(a)
+    # (depth 0.55-0.85 of TW); on the flat plane, which the pitch sin(a) squashes afterwards, depth cos(a) / sin(a)
+    import math
+
+    from training.scenes import TW, _side_height, render_scene
+
+    assert _side_height(np.random.default_rng(0), (1.0, 1.0)) == (0, (1.0, 1.0))  # from straight above: none
+    at_30 = [_side_height(np.random.default_rng(seed), (0.5, 0.5)) for seed in range(200)]
+    assert {pitch for _, pitch in at_30} == {(0.5, 0.5)}
+    lo, hi = 0.55 * TW * math.sqrt(3), 0.85 * TW * math.sqrt(3)  # cos 30 / sin 30 = sqrt(3)
+    sides = [side for side, _ in at_30]
+    assert lo - 1 <= min(sides) < lo + 3 and hi - 3 < max(sides) <= hi
+    drawn = [_side_height(np.random.default_rng(seed), (0.3, 0.9))[1][0] for seed in range(200)]
+    assert 0.3 <= min(drawn) < 0.33 and 0.87 < max(drawn) <= 0.9
+    # the scene's own draws are untouched: the same tiles as without, other pixels
+    plain, _ = banks
+    a, flat = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True,
+                           pitch=(0.4, 0.6))
+    b, sided = render_scene(np.random.default_rng(6), plain, plain.styles(), out_size=(640, 480), hand=True,
+                            pitch=(0.4, 0.6), sides_rng=np.random.default_rng(1))
+    assert [lb.cls for lb in flat] == [lb.cls for lb in sided] and not np.array_equal(a, b)
+
+
 def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_made_with():
     # python -m training.train --out models/ runs training.train.RECIPES; models/train-<name>.json records
     # what the shipped models were trained with (keys added later are absent from older records: 0 then).
