@@ -565,13 +565,17 @@ def test_score_by_photo_says_how_to_take_the_photo_until_one_is_chosen(photo_ser
     # before the first photo the dialog says how a photo reads best (from above, still, close; the layout), in
     # the player's language; the photo chosen takes its place
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    base, _, tmp_path, vision = photo_server
-    photo, _ = _dora_stand_in(vision, tmp_path)
+    import cv2
+    import numpy as np
+
+    words = {"en": ["from above", "holding still", "winning tile a little apart", "dora indicators"],
+             "de": ["von oben", "ruhig gehalten", "Gewinnstein etwas abgesetzt", "Dora-Anzeiger"]}[lang]
+    base, _, tmp_path, _ = photo_server
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
     with _photo_dialog(sync_api, base, "Bob", None, lang=lang) as page:
         tip = page.text_content("[data-photo-tip]")
-        words = {"en": ["from above", "holding still", "winning tile a little apart", "dora indicators"],
-                 "de": ["von oben", "ruhig gehalten", "Gewinnstein etwas abgesetzt", "Dora-Anzeiger"]}
-        assert all(w in tip for w in words[lang]), tip
+        assert all(w in tip for w in words), tip
         page.set_input_files("[data-photo-input]", str(photo))
         page.wait_for_selector(".photo-wrap img")
         assert page.locator("[data-photo-tip]").count() == 0
