@@ -1092,12 +1092,20 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     return _result(reading, turned or None, dora_image, image_bgr, dora_fixes)
 
 
-def read_dora_photo(image_bgr: np.ndarray) -> tuple[list[Det], Callable | None]:
+def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) -> tuple[list[Det], Callable | None]:
     """A second photo of the dora indicators (the dead wall, say) read: its tiles in reading order, backs read as
-    faces taken for backs as in a dora row (:func:`layout.dead_wall_backs`), and the way back for their boxes onto
-    the photo as taken (see :func:`_read`). Every face-up tile of it is an indicator."""
+    faces taken for backs as in a dora row (:func:`layout.dead_wall_backs`), the player's ``fixes`` (tile index ->
+    class, as for the hand in :func:`_read_hand`) applied, and the way back for their boxes onto the photo as taken
+    (see :func:`_read`). Every face-up tile of it is an indicator."""
     dets, groups, back = _read(image_bgr)
     dead_wall_backs(groups)
+    for i, tile in (fixes or {}).items():
+        if i >= len(dets):
+            from companion.errors import InvalidRequestError
+
+            raise InvalidRequestError(f"a correction for tile {i} (counted from 0) of the dora photo, but {len(dets)} "
+                                      "tiles were found in it: send the dora photo the corrections were made on")
+        _set_by_player(dets[i], tile)
     return dets, back
 
 
@@ -1122,15 +1130,7 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
     dora_unsure: list[int] = []
     photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:
-        dora_dets, dora_back = read_dora_photo(dora_image)
-        for i, tile in dora_fixes.items():
-            if i >= len(dora_dets):
-                from companion.errors import InvalidRequestError
-
-                raise InvalidRequestError(f"a correction for tile {i} (counted from 0) of the dora photo, but "
-                                          f"{len(dora_dets)} tiles were found in it: send the dora photo the "
-                                          "corrections were made on")
-            _set_by_player(dora_dets[i], tile)
+        dora_dets, dora_back = read_dora_photo(dora_image, dora_fixes)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))
