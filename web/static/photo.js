@@ -194,7 +194,7 @@
       const [id, photo] = onDora ? [result.dora_id, doraFile] : [result.photo_id, file];
       const correction = (byId) => {
         const form = new FormData();
-        if (byId && id) form.append("image_id", id); else form.append("image", photo);
+        addPhoto(form, byId, "image", id, photo);
         form.append("tile", code);
         form.append("box", tile.box.join(","));
         form.append("sideways", tile.sideways ? "true" : "false");
@@ -264,11 +264,13 @@
     // the photo (and the dora photo) in a form: named by the ids the server's first answer gave them (it holds
     // the photos it read last), or, byId false, sent again as files
     function withPhotos(form, byId, dora = true) {
-      if (byId && result.photo_id) form.append("image_id", result.photo_id); else form.append("image", file);
-      if (dora && doraFile) {
-        if (byId && result.dora_id) form.append("dora_id", result.dora_id); else form.append("dora", doraFile);
-      }
+      addPhoto(form, byId, "image", result.photo_id, file);
+      if (dora && doraFile) addPhoto(form, byId, "dora", result.dora_id, doraFile);
       return form;
+    }
+    // a photo in the form field `field`, or by the id the server holds it by (in `field`_id) where there is one
+    function addPhoto(form, byId, field, id, photo) {
+      if (byId && id) form.append(`${field}_id`, id); else form.append(field, photo);
     }
     // a POST naming the photos by id; where the server no longer holds them (restarted, many photos since), the
     // same request with the photos sent again
