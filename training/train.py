@@ -569,7 +569,9 @@ RECIPES = {
     "loc-b-slim": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # out/localiser-b.onnx
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
     # the localisers in --out trained on with a share of their photos overexposed; measured in session 23 and not
-    # shipped: they found more tiles on overexposed photos, but read 630 held-out requests of 800 (OPTIONAL)
+    # shipped: they found more tiles on overexposed photos, but read 630 held-out requests of 800 (OPTIONAL). With
+    # --bright 0 --low 0.4 (session 30, not shipped): low-angle photos read better, 190 of 400 requests against 173,
+    # the held-out four 637 of 800 (TRAINING-LOG "Localisers trained on from a low angle")
     "loc-bright": {"seed": 21, "loc_steps": 1500, "lr": 5e-4, "bright": 0.3},
     "loc-b-bright": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 5e-4, "bright": 0.3},
 }
@@ -597,7 +599,8 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # as the shipped pair is (TRAINING-LOG "Two classifiers in the quick plan"). Since session 29 the localisers train
 # 7000 steps on the full recipes' 2400 scenes each, where they trained 5000 on 1600: their side, done after 54 of the
 # plan's 78 minutes, now takes as long as the classifiers', and the set reads 641 of the 800 held-out requests
-# against 620 (TRAINING-LOG "Longer localisers in the quick plan").
+# against 620 (TRAINING-LOG "Longer localisers in the quick plan"). Run whole from a clean clone in session 30: 82
+# minutes, the two sides ending seven minutes apart (TRAINING-LOG "The quick plan run whole (session 30)").
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 2400, "loc_steps": 7000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 2400, "clutter": 0.25, "loc_steps": 7000, "slim": True},
