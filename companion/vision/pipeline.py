@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import InvalidRequestError
 from companion.paths import shipped
 from companion.photo_files import decode_photo
 from companion.vision.layout import (
@@ -184,8 +185,6 @@ def forget_sessions(name: str) -> None:
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    from companion.errors import InvalidRequestError
-
     if Path(path).is_dir():
         raise InvalidRequestError(f"{path} is a folder; name the photos in it (e.g. {Path(path) / '*.jpg'})")
     if not Path(path).is_file():
@@ -621,8 +620,6 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     tile lies that was not found: each is read as an upright tile there (:func:`_box_ahead`), marked ``restored``
     too; ``turn`` names tiles (after those added) lying the other way: each is read again in its box turned
     (:func:`_turned_box`), marked ``restored``."""
-    from companion.errors import InvalidRequestError
-
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     looked: dict = {}  # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -826,8 +823,6 @@ def _named(found: list, among: list[int], boxes: list, back: Callable | None, wh
     of them (on the photo as taken, as an answer gives them), the box that, mapped ``back``, overlaps it most, by at
     least half. A box that matches none is an error: the player's photo is not this one, or it was read another
     way round."""
-    from companion.errors import InvalidRequestError
-
     on_photo = _on_photo(found, among, back)
     out: set[int] = set()
     for box in boxes:
@@ -947,8 +942,6 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
     for what, i in named:
         if i >= len(ordered):
-            from companion.errors import InvalidRequestError
-
             raise InvalidRequestError(f"{what} tile {i} (counted from 0), but {len(ordered)} tiles were found in "
                                       "this photo: send the photo the corrections were made on")
     for i, tile in (fixes or {}).items():
@@ -969,8 +962,6 @@ def _set_by_player(d: Det, tile: str) -> None:
 
 def _checked_fixes(fixes: dict, what: str) -> None:
     """Corrections (tile index -> class) as a player sends them, checked: else a clear InvalidRequestError."""
-    from companion.errors import InvalidRequestError
-
     for i, tile in fixes.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise InvalidRequestError(f"{what} must map tile indices (0, 1, ...) to tiles; not {i!r}")
@@ -1062,8 +1053,6 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     of ``taps.restore`` kept as tiles and those of ``taps.drop`` taken for none, tiles read where ``taps.add``
     says one was missed, those of ``taps.turn`` read lying the other way, and the tile ``win`` as the winning
     tile; ``dora_fixes`` correct the dora photo's tiles."""
-    from companion.errors import InvalidRequestError
-
     _checked_fixes(fixes, "corrections")
     if dora_fixes and dora_image is None:
         raise InvalidRequestError("corrections of the dora photo's tiles were sent, but no dora photo")
@@ -1101,8 +1090,6 @@ def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) 
     dead_wall_backs(groups)
     for i, tile in (fixes or {}).items():
         if i >= len(dets):
-            from companion.errors import InvalidRequestError
-
             raise InvalidRequestError(f"a correction for tile {i} (counted from 0) of the dora photo, but {len(dets)} "
                                       "tiles were found in it: send the dora photo the corrections were made on")
         _set_by_player(dets[i], tile)
@@ -1279,8 +1266,6 @@ def annotate(image_bgr: np.ndarray, result: dict) -> np.ndarray:
 def _check_class(tile: str) -> None:
     """A clear error for a tile that is none of the classifier's classes (a correction, a saved crop)."""
     if tile not in classes():
-        from companion.errors import InvalidRequestError
-
         raise InvalidRequestError(f"unknown tile class {tile!r}; the tile classes are {' '.join(classes())}")
 
 
@@ -1292,8 +1277,6 @@ def save_correction(image_bgr: np.ndarray, box: list[int] | tuple[int, ...], til
     wider than tall), so unless `sideways` is given both ways are tried and the one in which the classifier
     finds the corrected tile more likely is kept.
     """
-    from companion.errors import InvalidRequestError
-
     _check_class(tile)
     x1, y1, x2, y2 = (float(v) for v in box)
     if not (x2 > x1 and y2 > y1):
