@@ -600,7 +600,10 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # 7000 steps on the full recipes' 2400 scenes each, where they trained 5000 on 1600: their side, done after 54 of the
 # plan's 78 minutes, now takes as long as the classifiers', and the set reads 641 of the 800 held-out requests
 # against 620 (TRAINING-LOG "Longer localisers in the quick plan"). Run whole from a clean clone in session 30: 82
-# minutes, the two sides ending seven minutes apart (TRAINING-LOG "The quick plan run whole (session 30)").
+# minutes, the two sides ending seven minutes apart (TRAINING-LOG "The quick plan run whole (session 30)"). The whole
+# command's localiser recipes in their place (loc, loc-slim, loc-b, loc-b-slim; session 31) read as many held-out
+# requests, 641, and would make the localisers' side the longer (TRAINING-LOG "The full localiser recipes in the
+# quick plan").
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 2400, "loc_steps": 7000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 2400, "clutter": 0.25, "loc_steps": 7000, "slim": True},
