@@ -574,8 +574,9 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
     models = Path(__file__).resolve().parents[1] / "models"
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "flowers",
                                                   "glare", "glare2",
-                                                  "loc", "loc-b", "loc-b-bright", "loc-b-quick", "loc-b-slim",
-                                                  "loc-bright", "loc-quick", "loc-slim", "low", "phone", "reds", "shake",
+                                                  "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-quick",
+                                                  "loc-b-slim", "loc-bright", "loc-low", "loc-quick", "loc-slim", "low",
+                                                  "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}

@@ -2,7 +2,8 @@
 
     python -m training.quantize --models models/          # writes models/localiser.int8.onnx, classifier.int8.onnx
                                                           # (and localiser-b.int8.onnx, classifier-b.int8.onnx
-                                                          # when localiser-b.onnx, classifier-b.onnx are there)
+                                                          # when localiser-b.onnx, classifier-b.onnx are there,
+                                                          # and those of the low-angle localisers when shipped)
 
 The pipeline prefers `<name>.int8.onnx` when present (COMPANION_PRECISION=fp32 forces the float files).
 Calibration photos are rendered from the training styles only (seeded), never from the held-out style, so
@@ -89,7 +90,7 @@ def _quantize(args: argparse.Namespace) -> int:
     photos = calibration_photos(args.seed, args.photos)
     batches = classifier_batches(photos)
     written = []
-    for name in pipeline.localisers():  # the float files here (_float_models_in)
+    for name in pipeline.localisers() + pipeline.low_localisers():  # the float files here (_float_models_in)
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")

@@ -1,9 +1,11 @@
 """Train the localisers, the classifier and the verifier on synthetic scenes and export them to ONNX.
 
-    python -m training.train --out models/            # the five models (the classifier and each localiser in
-                                                      # two stages) and the int8 copies, seeded, CPU
-    python -m training.train --out DIR --quick        # the two-hour plan: the same five nets from fewer steps,
-                                                      # the localisers beside the two classifiers
+    python -m training.train --out models/            # the models (the classifier and each localiser in
+                                                      # two stages, the localisers' low-angle pair after them)
+                                                      # and the int8 copies, seeded, CPU
+    python -m training.train --out DIR --quick        # the two-hour plan: the five usual nets from fewer steps,
+                                                      # the localisers beside the two classifiers (no low-angle
+                                                      # pair: --only loc-low and loc-b-low on DIR make it)
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
@@ -567,6 +569,12 @@ RECIPES = {
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
     "loc-b-slim": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # out/localiser-b.onnx
+    # the low-angle pair (since session 32): out/localiser.onnx and localiser-b.onnx trained on 1500 steps with 40%
+    # of their scenes seen from 17-33 degrees, written as localiser-low and localiser-b-low; the pipeline reads
+    # with them too only where the usual pair finds the tiles flat (pipeline.low_localisers; TRAINING-LOG "A
+    # low-angle pair for flat-looking photos")
+    "loc-low": {"seed": 21, "loc_steps": 1500, "lr": 5e-4, "low": 0.4},
+    "loc-b-low": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 5e-4, "low": 0.4},
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
     # the localisers in --out trained on with a share of their photos overexposed; measured in session 23 and not
     # shipped: they found more tiles on overexposed photos, but read 630 held-out requests of 800 (OPTIONAL). With
@@ -579,12 +587,14 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "flowers": "classifier", "reds": "classifier", "phone": "classifier",
            "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
-           "verify": "verifier", "loc-bright": "localiser", "loc-b-bright": "localiser-b"}
+           "verify": "verifier", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
+           "loc-low": "localiser-low", "loc-b-low": "localiser-b-low"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
              "reds": "classifier.pt", "phone": "classifier.pt", "bright": "classifier.pt",
              "camera": "classifier.pt", "shake": "classifier.pt", "low": "classifier.pt", "loc-slim": "localiser.onnx",
-             "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx"}
+             "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx",
+             "loc-low": "localiser.onnx", "loc-b-low": "localiser-b.onnx"}
 # The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the shipped set's five nets from fewer steps: each localiser slim
 # from the start, the classifiers with highlights on a share of their crops from the start. The localisers and the
@@ -743,7 +753,9 @@ def main(argv: list[str] | None = None) -> int:
                          "loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), loc-bright and loc-b-bright (the localisers in --out, "
-                         "or --init, trained on with overexposed photos), verify (the verifier: tile or something else on "
+                         "or --init, trained on with overexposed photos), loc-low and loc-b-low (the localisers in --out, "
+                         "or --init, trained on with low-angle photos: the low-angle pair, localiser-low and "
+                         "localiser-b-low), verify (the verifier: tile or something else on "
                          "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, cls-b-quick, "
                          "verify-quick")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
