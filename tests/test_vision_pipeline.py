@@ -774,6 +774,8 @@ def test_a_photo_taken_from_a_low_angle_is_read_stretched_in_height(monkeypatch:
     label = json.loads((FIXTURES / "low_angle.json").read_text())
     assert pipeline._upright_aspect(pipeline.localise(photo)) < pipeline.STRETCH_BELOW
     monkeypatch.setattr(pipeline, "STRETCH_BELOW", 0.0)
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers alone: the low-angle pair reads it
+    #                                                      right unstretched too
     flat = pipeline.recognize_image(photo, turns=False)
     assert _norm(flat["request"]) != _norm(label["request"])
 
@@ -790,8 +792,74 @@ def test_flat_tiles_found_in_pieces_are_read_from_the_stretched_photo_with_fewer
     first = pipeline.localise(photo)
     assert len(first) > len(label["tiles"]) and pipeline._upright_aspect(first) < pipeline.STRETCH_BELOW
     monkeypatch.setattr(pipeline, "_mean_confidence", lambda probs, found: 0.0)  # never surer: more boxes win
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers alone, whose first look found pieces
     pieces = pipeline.recognize_image(photo, turns=False)
     assert len(pieces["tiles"]) > len(label["tiles"]) and _norm(pieces["request"]) != _norm(label["request"])
+
+
+def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_reading_kept(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    # pipeline._low_or_usual: below LOW_ASPECT, only with the low-angle pair in the models folder, and only where the
+    # usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8), the photo is read with the pair
+    # too; a reading with a request beats one without, else the higher mean confidence wins
+    from companion.vision import pipeline
+    from companion.vision.layout import Det
+
+    def reading(request: dict | None, confidences: list[float]) -> pipeline.Reading:
+        tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=c) for c in confidences]
+        return pipeline.Reading(tiles, [], request, "" if request else "no hand", [], None)
+
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    low_read: list = []
+    monkeypatch.setattr(pipeline, "_read_hand", lambda image, nets=None: low_read.append(nets) or other)
+    usual = reading({"hand": "usual"}, [0.9, 0.5])  # mean 0.7
+    other = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
+    image = np.zeros((8, 8, 3), np.uint8)
+    assert pipeline.low_localisers() == []
+    assert pipeline._low_or_usual(image, usual, 0.5) == (usual, None) and low_read == []  # no pair shipped
+    (tmp_path / "localiser-low.onnx").write_bytes(b"")
+    (tmp_path / "localiser-b-low.onnx").write_bytes(b"")
+    pair = ["localiser-low", "localiser-b-low"]
+    assert pipeline.low_localisers() == pair
+    assert pipeline._low_or_usual(image, usual, pipeline.LOW_ASPECT) == (usual, None) and low_read == []  # not flat
+    assert pipeline._low_or_usual(image, usual, 0.6) == (other, pair) and low_read == [pair]  # 0.75 > 0.7
+    other = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
+    assert pipeline._low_or_usual(image, usual, 0.6) == (usual, None)
+    other = reading(None, [1.0, 1.0])  # surer tiles, but no hand in them
+    assert pipeline._low_or_usual(image, usual, 0.6) == (usual, None)
+    low_read.clear()
+    sure = reading({"hand": "usual"}, [0.9, 0.7])  # mean 0.8: read surely enough, not read again
+    other = reading({"hand": "low"}, [1.0, 1.0])
+    assert pipeline._low_or_usual(image, sure, 0.6) == (sure, None) and low_read == []
+    usual, other = reading(None, [0.9, 0.9]), reading({"hand": "low"}, [0.4, 0.4])  # a hand beats none, however
+    assert pipeline._low_or_usual(image, usual, 0.6) == (other, pair) and low_read == [pair]  # sure its tiles
+
+
+def test_a_photo_from_low_above_the_table_is_read_right_with_the_low_angle_pair(monkeypatch: pytest.MonkeyPatch):
+    # low_sides.jpg: taken from 17-30 degrees, the tiles' front sides as high as that angle shows them. The
+    # parametrised test above checks that it is read exactly, as its generator labelled it; the usual
+    # localisers alone read it wrong
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
+    label = json.loads((FIXTURES / "low_sides.json").read_text())
+    assert pipeline._upright_aspect(pipeline.localise(photo)) < pipeline.LOW_ASPECT
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())
+    usual = pipeline.recognize_image(photo)
+    assert _norm(usual["request"]) != _norm(label["request"])
+
+
+def test_corrections_of_a_photo_read_with_the_low_angle_pair_are_applied_to_that_reading():
+    # a correction names a tile by its index in the answer the player saw: the photo is read again with the
+    # localisers that answer came from, else the indices would name other tiles (the usual pair reads this photo
+    # differently: the test above)
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
+    first = [t["tile"] for t in pipeline.recognize_image(photo)["tiles"]]
+    again = pipeline.recognize_image(photo, fixes={2: "7z"})
+    assert [t["tile"] for t in again["tiles"]] == first[:2] + ["7z"] + first[3:]
+    assert [t["tile"] for t in pipeline.recognize_image(photo, turned=0, fixes={})["tiles"]] == first
 
 
 def test_mean_confidence_scales_down_tiles_the_localiser_was_unsure_of():
@@ -864,8 +932,8 @@ def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more
     real = pipeline.class_probabilities
     monkeypatch.setattr(pipeline, "class_probabilities",
                         lambda image, boxes, batch=None: calls.append(1) or real(image, boxes, batch))
-    assert pipeline._read(photo, max_rows=1) == ([], [], None) and not calls
-    ordered, groups, _ = pipeline._read(photo, max_rows=2)
+    assert pipeline._read(photo, max_rows=1)[:3] == ([], [], None) and not calls
+    ordered, groups, _, _ = pipeline._read(photo, max_rows=2)
     assert len(ordered) == len(label["tiles"]) and len(groups) == 2 and calls == [1]
 
 
@@ -1530,7 +1598,7 @@ def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypat
     photo[100:200, 100:300] = 200
     seen = []
 
-    def once(image, verify=True, looked=None):  # noqa: ANN001, ANN202
+    def once(image, verify=True, looked=None, nets=None):  # noqa: ANN001, ANN202
         seen.append(image.copy())
         if len(seen) == 1:
             return [], 1.0
@@ -1544,7 +1612,7 @@ def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypat
     mean = round(90 + 110 * (100 * 200) / (300 * 400))  # 108: the photo's mean colour around the small one
     assert (canvas[:100] == mean).all() and (canvas[200:] == mean).all() and (canvas[:, :133] == mean).all()
     assert (canvas[100 + 34:100 + 66, 133 + 34:133 + 99] == 200).all()  # the bright patch, a third of its size
-    monkeypatch.setattr(pipeline, "_localise_once", lambda image, verify=True, looked=None: ([], 1.0))
+    monkeypatch.setattr(pipeline, "_localise_once", lambda image, verify=True, looked=None, nets=None: ([], 1.0))
     assert pipeline.localise(photo) == []
 
 

@@ -566,7 +566,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
     # The shipped classifier came from a chain of runs (TRAINING-LOG), so its record is not the cls recipe.
     import json
 
-    from training.train import DEFAULTS, OUTPUTS, RECIPES
+    from training.train import CONTINUES, DEFAULTS, OUTPUTS, RECIPES
 
     keys = {"seed": "seed", "scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles",
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
@@ -589,6 +589,14 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
         for ours, theirs in {**keys, "lr": "lr", "slim": "slim"}.items():
+            assert cfg[ours] == shipped[theirs], (name, ours)
+    # the low-angle pair (session 32): those two trained on with low-angle scenes, shipped beside them
+    for name, shipped_as in (("loc-low", "localiser-low"), ("loc-b-low", "localiser-b-low")):
+        cfg = {**DEFAULTS, **RECIPES[name]}
+        shipped = json.loads((models / f"train-{name}.json").read_text())
+        assert OUTPUTS[name] == shipped["shipped_as"] == shipped_as and (models / f"{shipped_as}.onnx").exists()
+        assert cfg["low"] > 0 and shipped["init"].startswith(f"models/{CONTINUES[name]}")
+        for ours, theirs in {**keys, "lr": "lr", "slim": "slim", "low": "low", "bright": "bright"}.items():
             assert cfg[ours] == shipped[theirs], (name, ours)
     # both shipped classifiers went through the glare stage with its settings, on the cls recipe's scenes
     # (classifier-b from the cls recipe's own classifier, so the one command remakes it)
@@ -629,7 +637,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
-    # TRAINING-LOG "The int8 run-time models": the four 8-bit files are remade from the float files. The weights
+    # TRAINING-LOG "The int8 run-time models": the six 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
     # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
@@ -640,7 +648,7 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
     from training import quantize
 
     models = Path(__file__).resolve().parents[1] / "models"
-    names = ("localiser", "localiser-b", "classifier", "classifier-b")
+    names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b")
     for name in names:
         shutil.copy(models / f"{name}.onnx", tmp_path)
     try:
@@ -676,7 +684,7 @@ def test_the_shipped_int8_weights_use_seven_bits():
     # weights it can, and the same files then read fewer tiles there than on CPUs with VNNI
     pytest.importorskip("onnx")
     models = Path(__file__).resolve().parents[1] / "models"
-    for name in ("localiser", "localiser-b", "classifier", "classifier-b"):
+    for name in ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b"):
         weights = [v for k, v in _initializers(models / f"{name}.int8.onnx").items() if v.dtype == np.int8]
         assert weights, name
         assert max(int(np.abs(w.astype(int)).max()) for w in weights) <= 64, name
@@ -710,7 +718,8 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
     # one command: cls and glare share their scene settings (seed 4, 3000 scenes ...), so the scenes are made once;
     # the localisers' are other scenes, made when their turn comes and after the classifier's are let go, and
     # each localiser's slim stage goes on from the net just made, on the same scenes. The reds stage draws some
-    # sets in other colours, so it makes scenes of its own (of the same seed and size)
+    # sets in other colours, so it makes scenes of its own (of the same seed and size); so do the low-angle pair's
+    # stages (a share of theirs seen from low), each going on from the slimmed localiser it is written beside
     from training import train
 
     made, trained = [], []
@@ -725,14 +734,17 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
     run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
-    assert run == ["cls", "glare", "glare2", "reds", "loc", "loc-slim", "loc-b", "loc-b-slim"]
+    assert run == ["cls", "glare", "glare2", "reds", "loc", "loc-slim", "loc-b", "loc-b-slim", "loc-low", "loc-b-low"]
     for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
-    assert made == [(4, 3000), (4, 3000), (28, 2400), (28, 2400)]  # loc, loc-b: seed 21 + 7, other clutter
+    assert made == [(4, 3000), (4, 3000), (28, 2400), (28, 2400), (28, 2400), (28, 2400)]  # loc, loc-b, loc-low,
+    #                                                                         loc-b-low: seed 21 + 7, other clutter or low
     assert trained[0] is trained[1] is trained[2] is fake["crops"]
     assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
         (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),
-        (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True)]
+        (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True),
+        (1500, "localiser-low", tmp_path / "localiser.onnx", False),
+        (1500, "localiser-b-low", tmp_path / "localiser-b.onnx", False)]
     assert localisers[0][0] is localisers[1][0] and localisers[2][0] is localisers[3][0]
 
 

@@ -73,6 +73,10 @@ ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for comp
 COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
+LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
+LOW_ASPECT = 0.85  # a photo whose upright tiles look flatter than this at the first look (_upright_aspect; seen from
+#                  above about 1.3), read with no request or less surely than CONFIDENCE_MIN on average, is read with
+#                  the low-angle pair too, and the surer reading kept (_low_or_usual)
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
 CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the second classifiers (_probabilities;
 #                      above 1: every crop is read by all)
@@ -251,6 +255,14 @@ def localisers() -> list[str]:
     return _nets("localiser", SECOND_LOCALISERS)
 
 
+def low_localisers() -> list[str]:
+    """The low-angle localisers, "localiser-low" and "localiser-b-low" as far as they are in the models folder
+    (none: empty): the usual pair trained on with 40% of their photos taken from 17-33 degrees above the table.
+    Used alone they read low photos better and the rest worse (models/TRAINING-LOG.md, "Localisers trained on
+    from a low angle"), so they read only photos whose tiles look flat (:func:`_low_or_usual`)."""
+    return [name for name in LOW_LOCALISERS if model_path(name).exists()]
+
+
 def classifiers() -> list[str]:
     """The classifier models to run: "classifier", and "classifier-b" when it is in the models folder (two nets
     trained apart, a chain of runs and the one command's recipe; their probabilities are averaged where the first
@@ -288,12 +300,14 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
 
 
 def _localise_once(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = None,
+                   nets: list[str] | None = None,
                    ) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
-    """The tiles the localisers find in one look (:func:`localise`); with ``looked``, the verifier's odds of those
-    kept and their crops go into it, keyed by (box, sideways): (odds, crop as crops_to_batch gives it), so that
-    neither :func:`verified` nor the classifiers need cut and read them again (:func:`_crops_of`)."""
+    """The tiles the localisers (``nets``, else :func:`localisers`) find in one look (:func:`localise`); with
+    ``looked``, the verifier's odds of those kept and their crops go into it, keyed by (box, sideways): (odds,
+    crop as crops_to_batch gives it), so that neither :func:`verified` nor the classifiers need cut and read them
+    again (:func:`_crops_of`)."""
     x, scale = letterbox(image_bgr)
-    maps = np.mean([out[0] for out in run_nets(localisers(), {"image": x})], axis=0)
+    maps = np.mean([out[0] for out in run_nets(nets or localisers(), {"image": x})], axis=0)
     found = decode_maps(maps, scale, image_bgr.shape[:2])
     if not verify:
         return found, scale
@@ -408,7 +422,8 @@ def _spacing(found: list) -> float:
     return float(np.median(np.hypot(*_neighbour_steps(found).T)))
 
 
-def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool) -> list | None:
+def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool,
+                  nets: list[str] | None = None) -> list | None:
     """The tiles found in the photo made smaller: shrunk by as much as brings tiles as far apart as those ``found``
     (at the localiser's ``scale``) to ZOOM_TARGET, or ZOOM_OUT_BLIND times where none was found, and set in the
     middle of a canvas of its size and mean colour; boxes on the photo. None where the tiles are not far apart,
@@ -429,27 +444,28 @@ def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool
     canvas[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
     fx, fy = width / small.shape[1], height / small.shape[0]
     back = np.array([[fx, 0.0, -x0 * fx], [0.0, fy, -y0 * fy]])  # the canvas onto the photo, as straighten's
-    further = [(_box_back(b, back, width, height), s, sc) for b, s, sc in _localise_once(canvas, verify)[0]
+    further = [(_box_back(b, back, width, height), s, sc) for b, s, sc in _localise_once(canvas, verify, nets=nets)[0]
                if _inside(b, back, width, height)]
     return further if further and len(further) >= len(found) else None
 
 
-def localise(image_bgr: np.ndarray, verify: bool = True,
-             looked: dict | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = None,
+             nets: list[str] | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
     localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`); where they are
     large, or none is found, at the photo made smaller (:func:`_from_further`). Boxes the verifier gives less
     than VERIFY_EARLY are left out, unless ``verify`` is False; ``looked`` gets the verifier's odds of the boxes of
-    the first look and their crops (:func:`_localise_once`)."""
-    found, scale = _localise_once(image_bgr, verify, looked)
-    further = _from_further(image_bgr, found, scale, verify)
+    the first look and their crops (:func:`_localise_once`). ``nets``: the localisers to look with (None:
+    :func:`localisers`)."""
+    found, scale = _localise_once(image_bgr, verify, looked, nets)
+    further = _from_further(image_bgr, found, scale, verify, nets)
     if further is not None:
         return further
     region = zoom_region(found, scale, image_bgr.shape)
     if region is None:
         return found
     x0, y0, x1, y1 = region
-    closer, _ = _localise_once(image_bgr[y0:y1, x0:x1], verify)
+    closer, _ = _localise_once(image_bgr[y0:y1, x0:x1], verify, nets=nets)
     if len(closer) < len(found):  # the closer look lost tiles: keep the first
         return found
     return [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
@@ -532,13 +548,14 @@ def _upright_aspect(found: list) -> float:
 
 
 def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float,
-                better: Callable[[np.ndarray, list], bool] | None = None) -> tuple | None:
+                better: Callable[[np.ndarray, list], bool] | None = None,
+                nets: list[str] | None = None) -> tuple | None:
     """(picture, way back, tiles) of the photo turned level and/or stretched, if the localiser finds at least
     as many tiles there as ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called
     with the new picture and its tiles) prefers; otherwise None."""
     view, inverse = straighten(image_bgr, angle, stretch)
     height, width = image_bgr.shape[:2]
-    again = [f for f in localise(view) if _inside(f[0], inverse, width, height)]
+    again = [f for f in localise(view, nets=nets) if _inside(f[0], inverse, width, height)]
     if len(again) < len(found) and (better is None or not better(view, again)):
         return None
     return view, partial(_box_back, back=inverse, width=width, height=height), again
@@ -606,10 +623,12 @@ def _turned_box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
 
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
-          outer: Callable | None = None, taps: Taps = NO_TAPS) -> tuple[list[Det], list, Callable | None]:
-    """Located and classified tiles in reading order, their groups per row, and None or the way back from the
+          outer: Callable | None = None, taps: Taps = NO_TAPS,
+          nets: list[str] | None = None) -> tuple[list[Det], list, Callable | None, float]:
+    """Located and classified tiles in reading order, their groups per row, None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
-    when its tiles look flatter than STRETCH_BELOW) onto the photo as taken.
+    when its tiles look flatter than STRETCH_BELOW) onto the photo as taken, and how flat the upright tiles of the
+    first look were (:func:`_upright_aspect`). ``nets``: the localisers to look with (None: :func:`localisers`).
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
@@ -623,16 +642,17 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     looked: dict = {}  # the verifier's odds and the crops of the first look's boxes, for the photo as taken
-    taken, found = image_bgr, localise(image_bgr, looked=looked)
+    taken, found = image_bgr, localise(image_bgr, looked=looked, nets=nets)
+    first_aspect = _upright_aspect(found)
     even = evened_colours(image_bgr, found)
     if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
         looked = {}
-        taken, found = even, localise(even, looked=looked)
+        taken, found = even, localise(even, looked=looked, nets=nets)
         image_bgr = even
     view, back, seen = image_bgr, None, found
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
-    level = _look_again(image_bgr, found, angle, 1.0) if abs(angle) >= DESKEW_MIN else None
+    level = _look_again(image_bgr, found, angle, 1.0, nets=nets) if abs(angle) >= DESKEW_MIN else None
     if level is not None:
         view, back, seen = level
     else:
@@ -650,12 +670,13 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
             probs = new if keep else old
             return keep
 
-        view, back, seen = _look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect, surer) or (view, back, seen)
+        view, back, seen = (_look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect, surer, nets)
+                            or (view, back, seen))
     image_bgr, found = view, seen
     dets = [Det(box=b, sideways=s) for b, s, _ in found]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
-        return [], [], None
+        return [], [], None, first_aspect
     batch = None  # the crops, cut once for the classifiers and the verifier
     if probs is None:
         batch = _crops_of(image_bgr, found, looked if image_bgr is taken else None)
@@ -705,7 +726,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         d.tile = names[int(best[0])]
         d.confidence = _confidence(float(p[best[0]]), sc)
         d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
-    return [d for r in layout.rows for d in r], assign_groups(layout), back
+    return [d for r in layout.rows for d in r], assign_groups(layout), back, first_aspect
 
 
 def _box_ahead(box: list | tuple, found: list, to_photo: Callable | None) -> tuple[float, float, float, float]:
@@ -922,6 +943,13 @@ class Reading:
     changed: list[Det]
     back: Callable | None
     dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
+    aspect: float = 1.0  # how flat the upright tiles of the first look were (_upright_aspect)
+
+    def sureness(self) -> tuple[bool, float]:
+        """How good a reading this is, to choose between two of one photo: a request first, then the tiles'
+        mean confidence."""
+        mean = float(np.mean([d.confidence for d in self.ordered])) if self.ordered else 0.0
+        return self.request is not None, mean
 
     def mend_melds(self) -> None:
         """No request: the melds mended if a likely reading makes them melds (:func:`mend_melds`)."""
@@ -932,13 +960,14 @@ class Reading:
 
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
-               outer: Callable | None = None, win: int | None = None, taps: Taps = NO_TAPS) -> Reading:
+               outer: Callable | None = None, win: int | None = None, taps: Taps = NO_TAPS,
+               nets: list[str] | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
     applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
-    the winning tile; ``outer`` and ``taps`` as for :func:`_read`."""
+    the winning tile; ``outer``, ``taps`` and ``nets`` as for :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back = _read(image_bgr, max_rows, dropped, outer, taps)
+    ordered, groups, back, aspect = _read(image_bgr, max_rows, dropped, outer, taps, nets)
     named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
     for what, i in named:
         if i >= len(ordered):
@@ -952,7 +981,36 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     changed = complete_hand(groups, request)
     if changed:
         request, reason = build_request(groups)
-    return Reading(ordered, groups, request, reason, changed, back, dropped)
+    return Reading(ordered, groups, request, reason, changed, back, dropped, aspect)
+
+
+def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None, aspect: float) -> tuple[Reading | None, list[str] | None]:
+    """The reading of the photo as taken to go on with, and the localisers that made it (None: the usual ones).
+    ``usual`` is its reading with the usual localisers (None: not made yet), ``aspect`` how flat their first look
+    found the upright tiles. Where they look flatter than LOW_ASPECT, the low-angle pair ships
+    (:func:`low_localisers`) and ``usual`` gives no request or reads its tiles less surely than CONFIDENCE_MIN on
+    average, the photo is read with that pair too and the surer reading kept (:meth:`Reading.sureness`); else
+    ``usual`` as it is.
+
+    Photos taken from low above the table show flat tiles, the lower the flatter; a quarter of those taken from
+    training's angles do too (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"): the low pair
+    reads the first better and the others worse, and where the usual pair reads surely there is little to gain."""
+    low = low_localisers()
+    if not low or aspect >= LOW_ASPECT:
+        return usual, None
+    usual = usual or _read_hand(image_bgr)
+    if usual.request is not None and usual.sureness()[1] >= CONFIDENCE_MIN:
+        return usual, None
+    other = _read_hand(image_bgr, nets=low)
+    return (other, low) if other.sureness() > usual.sureness() else (usual, None)
+
+
+def _localisers_for(image_bgr: np.ndarray) -> list[str] | None:
+    """The localisers :func:`recognize_image` read the photo with at first (None: the usual ones), chosen again as
+    it chose them, so that a player's corrections are applied to the same reading."""
+    if not low_localisers():
+        return None
+    return _low_or_usual(image_bgr, None, _upright_aspect(localise(image_bgr)))[1]
 
 
 def _set_by_player(d: Det, tile: str) -> None:
@@ -1019,14 +1077,15 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
     if fixes is not None or turned or taps or win is not None or dora_fixes:
         return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {})
-    reading = _read_hand(image_bgr)
+    first = _read_hand(image_bgr)
+    reading, nets = _low_or_usual(image_bgr, first, first.aspect)
     turn = None
     if reading.request is None and reading.ordered and turns:
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
         # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
         # and kept if a winning hand comes out
         for angle, degrees in _turns_to_try(reading.ordered, reading.groups):
-            again = _read_turned(image_bgr, angle)
+            again = _read_turned(image_bgr, angle, nets=nets)
             if again.request is not None and _is_complete(again.request):
                 reading, turn = again, degrees
                 break
@@ -1036,13 +1095,14 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
-                 win: int | None = None, taps: Taps = NO_TAPS) -> Reading:
+                 win: int | None = None, taps: Taps = NO_TAPS, nets: list[str] | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
     height, width = image_bgr.shape[:2]
     view, inverse = straighten(image_bgr, angle)
     turn_back = partial(_box_back, back=inverse, width=width, height=height)
-    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, outer=turn_back, win=win, taps=taps)
+    reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, outer=turn_back, win=win, taps=taps,
+                         nets=nets)
     reading.back = _then(reading.back, turn_back)
     return reading
 
@@ -1070,13 +1130,14 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         if not (0 <= (box[0] + box[2]) / 2 < width and 0 <= (box[1] + box[3]) / 2 < height):
             raise InvalidRequestError(f"the box {list(box)} to add a tile in lies outside the photo ({width} x "
                                       f"{height} px)")
+    angle = next((a for a, degrees in _TURNS if degrees == turned), None) if turned else 0.0
+    if angle is None:
+        raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
+    nets = _localisers_for(image_bgr)
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps)
+        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps, nets=nets)
     else:
-        angle = next((a for a, degrees in _TURNS if degrees == turned), None)
-        if angle is None:
-            raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-        reading = _read_turned(image_bgr, angle, fixes, win, taps)
+        reading = _read_turned(image_bgr, angle, fixes, win, taps, nets)
     reading.mend_melds()
     return _result(reading, turned or None, dora_image, image_bgr, dora_fixes)
 
@@ -1086,7 +1147,7 @@ def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) 
     faces taken for backs as in a dora row (:func:`layout.dead_wall_backs`), the player's ``fixes`` (tile index ->
     class, as for the hand in :func:`_read_hand`) applied, and the way back for their boxes onto the photo as taken
     (see :func:`_read`). Every face-up tile of it is an indicator."""
-    dets, groups, back = _read(image_bgr)
+    dets, groups, back, _ = _read(image_bgr)
     dead_wall_backs(groups)
     for i, tile in (fixes or {}).items():
         if i >= len(dets):
