@@ -574,8 +574,9 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
     models = Path(__file__).resolve().parents[1] / "models"
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "flowers",
                                                   "glare", "glare2",
-                                                  "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-quick",
-                                                  "loc-b-slim", "loc-bright", "loc-low", "loc-quick", "loc-slim", "low",
+                                                  "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
+                                                  "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
+                                                  "loc-quick", "loc-slim", "low",
                                                   "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
@@ -858,19 +859,22 @@ def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(
                      ("loc", Path("models/localiser.onnx"))]
 
 
-def test_the_quick_plan_makes_the_five_nets_and_keeps_out_of_the_whole_command():
-    # --quick: each localiser and both classifiers trained from scratch, the localisers and then the verifier
-    # (which reads its scenes with them) on one side and the classifiers on the other; the whole command without
-    # --quick runs none of them
-    from training.train import DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_SIDES, RECIPES
+def test_the_quick_plan_makes_the_shipped_nets_and_keeps_out_of_the_whole_command():
+    # --quick: each localiser and both classifiers trained from scratch, the localisers, then the verifier
+    # (which reads its scenes with them) and the localisers' low-angle pair on one side and the classifiers on the
+    # other; the whole command without --quick runs none of them
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_SIDES, RECIPES
 
-    assert [[OUTPUTS[name] for name in side] for side in QUICK_SIDES] == [["localiser", "localiser-b", "verifier"],
-                                                                          ["classifier", "classifier-b"]]
+    assert [[OUTPUTS[name] for name in side] for side in QUICK_SIDES] == [
+        ["localiser", "localiser-b", "verifier", "localiser-low", "localiser-b-low"], ["classifier", "classifier-b"]]
     assert sorted(name for side in QUICK_SIDES for name in side) == sorted(QUICK)
     assert all(name in OPTIONAL for name in QUICK)
     for name in QUICK:
         cfg = {**DEFAULTS, **RECIPES[name]}
         assert cfg["init"] is None, name
+    # the low-angle pair: the full recipes' settings, on the localisers the plan made before it
+    for quick, full in (("loc-low-quick", "loc-low"), ("loc-b-low-quick", "loc-b-low")):
+        assert RECIPES[quick] == RECIPES[full] and CONTINUES[quick] == CONTINUES[full]
     # the localisers' quick recipes differ from their full ones only in size and in being slim from the start
     for quick, full in (("loc-quick", "loc"), ("loc-b-quick", "loc-b")):
         a, b = {**DEFAULTS, **RECIPES[quick]}, {**DEFAULTS, **RECIPES[full]}
@@ -904,7 +908,8 @@ def test_quick_and_only_together_are_refused(tmp_path: Path, capsys):
 
 def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     # the whole --quick command with a few scenes and steps (a few seconds of training, most of the time goes on
-    # drawing the tile sets): both localisers, both classifiers and the verifier, each with its record (nets of two
+    # drawing the tile sets): both localisers, both classifiers, the verifier and the localisers' low-angle pair
+    # (from the localisers made before it), each with its record (nets of two
     # steps find no tile to calibrate int8 copies on). A seed given is each stage's, but the second classifier draws
     # with the one after it
     import json
@@ -914,15 +919,20 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     fonts_or_skip()
     main(["--out", str(tmp_path), "--quick", "--scenes", "4", "--styles", "2", "--varied", "0", "--wide", "0",
           "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2", "--seed", "40"])
-    for name in ("localiser", "localiser-b", "classifier", "classifier-b", "verifier"):
+    for name in ("localiser", "localiser-b", "classifier", "classifier-b", "verifier", "localiser-low",
+                 "localiser-b-low"):
         assert (tmp_path / f"{name}.onnx").stat().st_size > 10_000, name
     assert (tmp_path / "classifier-b.pt").exists()
     seeds = {}
-    for name in ("loc-quick", "loc-b-quick", "cls-quick", "cls-b-quick", "verify-quick"):
+    for name in ("loc-quick", "loc-b-quick", "cls-quick", "cls-b-quick", "verify-quick", "loc-low-quick",
+                 "loc-b-low-quick"):
         record = json.loads((tmp_path / f"train-{name}.json").read_text())
         assert record["recipe"] == name and record["scenes"] == 4
         seeds[name] = record["seed"]
-    assert seeds == {"loc-quick": 40, "loc-b-quick": 40, "cls-quick": 40, "cls-b-quick": 41, "verify-quick": 40}
+    assert seeds == {"loc-quick": 40, "loc-b-quick": 40, "cls-quick": 40, "cls-b-quick": 41, "verify-quick": 40,
+                     "loc-low-quick": 40, "loc-b-low-quick": 40}
+    low = json.loads((tmp_path / "train-loc-low-quick.json").read_text())
+    assert low["low"] > 0 and low["init"] == str(tmp_path / "localiser.onnx")
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True
     assert json.loads((tmp_path / "train-cls-quick.json").read_text())["fives_apart"] is True
 

@@ -3,9 +3,9 @@
     python -m training.train --out models/            # the models (the classifier and each localiser in
                                                       # two stages, the localisers' low-angle pair after them)
                                                       # and the int8 copies, seeded, CPU
-    python -m training.train --out DIR --quick        # the two-hour plan: the five usual nets from fewer steps,
-                                                      # the localisers beside the two classifiers (no low-angle
-                                                      # pair: --only loc-low and loc-b-low on DIR make it)
+    python -m training.train --out DIR --quick        # the two-hour plan: the same nets from fewer steps, the
+                                                      # localisers (and their low-angle pair) beside the two
+                                                      # classifiers
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
@@ -613,20 +613,30 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # minutes, the two sides ending seven minutes apart (TRAINING-LOG "The quick plan run whole (session 30)"). The whole
 # command's localiser recipes in their place (loc, loc-slim, loc-b, loc-b-slim; session 31) read as many held-out
 # requests, 641, and would make the localisers' side the longer (TRAINING-LOG "The full localiser recipes in the
-# quick plan").
+# quick plan"). Since session 32 the localisers' side ends with their low-angle pair, about 23 minutes more: the plan
+# an estimated 98 minutes on that machine, the classifiers' side done after 82 (measured stage by stage, not run
+# whole since).
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 2400, "loc_steps": 7000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 2400, "clutter": 0.25, "loc_steps": 7000, "slim": True},
     "cls-quick": {**CLS_SCENES, "cls_steps": 4000, "glare": 0.2, "apart": True},
     "cls-b-quick": {**CLS_SCENES, "seed": 5, "cls_steps": 4000, "glare": 0.2, "apart": True},
     "verify-quick": {"seed": 31, "scenes": 1000, "verify_steps": 1500},
+    # the low-angle pair from the plan's localisers: the full recipes' settings (session 32: beside the quick set
+    # they read 649 of the 800 held-out requests instead of 641, 185 of the 400 low-angle ones instead of 163;
+    # 678 and 683 s side by side; TRAINING-LOG "The low-angle pair in the quick plan")
+    "loc-low-quick": dict(RECIPES["loc-low"]),
+    "loc-b-low-quick": dict(RECIPES["loc-b-low"]),
 }
-QUICK_SIDES = (("loc-quick", "loc-b-quick", "verify-quick"), ("cls-quick", "cls-b-quick"))
+QUICK_SIDES = (("loc-quick", "loc-b-quick", "verify-quick", "loc-low-quick", "loc-b-low-quick"),
+               ("cls-quick", "cls-b-quick"))
 SEED_AFTER = {"cls-b-quick": 1}  # a --seed given: this recipe draws with the seed this far after it (the pair's
 #                                  second classifier its own scenes and weights, not the first's again)
 RECIPES.update(QUICK)
 OUTPUTS.update({"loc-quick": "localiser", "loc-b-quick": "localiser-b", "cls-quick": "classifier",
-                "cls-b-quick": "classifier-b", "verify-quick": "verifier"})
+                "cls-b-quick": "classifier-b", "verify-quick": "verifier", "loc-low-quick": "localiser-low",
+                "loc-b-low-quick": "localiser-b-low"})
+CONTINUES.update({"loc-low-quick": "localiser.onnx", "loc-b-low-quick": "localiser-b.onnx"})
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", "phone", "bright", "camera", "shake", "low", "loc-bright", "loc-b-bright", *QUICK)
@@ -757,7 +767,7 @@ def main(argv: list[str] | None = None) -> int:
                          "or --init, trained on with low-angle photos: the low-angle pair, localiser-low and "
                          "localiser-b-low), verify (the verifier: tile or something else on "
                          "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, cls-b-quick, "
-                         "verify-quick")
+                         "verify-quick, loc-low-quick, loc-b-low-quick")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--scenes", type=int)
@@ -803,8 +813,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true",
-                    help="the two-hour plan: the quick recipes (QUICK), the localisers and then the verifier beside "
-                         "the two classifiers, on a thread each, then the int8 copies")
+                    help="the two-hour plan: the quick recipes (QUICK), the localisers, the verifier and the "
+                         "localisers' low-angle pair beside the two classifiers, on a thread each, then the int8 "
+                         "copies")
     args = ap.parse_args(argv)
     if args.quick and args.only:
         ap.error("--quick runs its own stages; --only runs one stage: give one of them")
