@@ -623,7 +623,7 @@ QUICK = {
     "cls-b-quick": {**CLS_SCENES, "seed": 5, "cls_steps": 4000, "glare": 0.2, "apart": True},
     "verify-quick": {"seed": 31, "scenes": 1000, "verify_steps": 1500},
     # the low-angle pair from the plan's localisers: the full recipes' settings (session 32: beside the quick set
-    # they read 649 of the 800 held-out requests instead of 641, 185 of the 400 low-angle ones instead of 163;
+    # they read 651 of the 800 held-out requests instead of 641, 188 of the 400 low-angle ones instead of 163;
     # 678 and 683 s side by side; TRAINING-LOG "The low-angle pair in the quick plan")
     "loc-low-quick": dict(RECIPES["loc-low"]),
     "loc-b-low-quick": dict(RECIPES["loc-b-low"]),
