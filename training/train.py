@@ -625,8 +625,7 @@ QUICK = {
     # the low-angle pair from the plan's localisers: the full recipes' settings (session 32: beside the quick set
     # they read 651 of the 800 held-out requests instead of 641, 188 of the 400 low-angle ones instead of 163;
     # 678 and 683 s side by side; TRAINING-LOG "The low-angle pair in the quick plan")
-    "loc-low-quick": dict(RECIPES["loc-low"]),
-    "loc-b-low-quick": dict(RECIPES["loc-b-low"]),
+    **{f"{name}-quick": dict(RECIPES[name]) for name in ("loc-low", "loc-b-low")},
 }
 QUICK_SIDES = (("loc-quick", "loc-b-quick", "verify-quick", "loc-low-quick", "loc-b-low-quick"),
                ("cls-quick", "cls-b-quick"))
@@ -634,9 +633,9 @@ SEED_AFTER = {"cls-b-quick": 1}  # a --seed given: this recipe draws with the se
 #                                  second classifier its own scenes and weights, not the first's again)
 RECIPES.update(QUICK)
 OUTPUTS.update({"loc-quick": "localiser", "loc-b-quick": "localiser-b", "cls-quick": "classifier",
-                "cls-b-quick": "classifier-b", "verify-quick": "verifier", "loc-low-quick": "localiser-low",
-                "loc-b-low-quick": "localiser-b-low"})
-CONTINUES.update({"loc-low-quick": "localiser.onnx", "loc-b-low-quick": "localiser-b.onnx"})
+                "cls-b-quick": "classifier-b", "verify-quick": "verifier"})
+for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the full recipes' outputs and inputs
+    OUTPUTS[f"{_low}-quick"], CONTINUES[f"{_low}-quick"] = OUTPUTS[_low], CONTINUES[_low]
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", "phone", "bright", "camera", "shake", "low", "loc-bright", "loc-b-bright", *QUICK)

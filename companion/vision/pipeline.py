@@ -997,8 +997,10 @@ def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None, aspect: float) -
     Photos taken from low above the table show flat tiles, the lower the flatter; a quarter of those taken from
     training's angles do too (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"): the low pair
     reads the first better and the others worse, and where the usual pair reads surely there is little to gain."""
+    if aspect >= LOW_ASPECT:  # most photos: decided before looking for the pair's files
+        return usual, None
     low = low_localisers()
-    if not low or aspect >= LOW_ASPECT:
+    if not low:
         return usual, None
     usual = usual or _read_hand(image_bgr)
     if usual.request is not None and usual.sureness()[1] >= CONFIDENCE_MIN:
