@@ -911,7 +911,8 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     # drawing the tile sets): both localisers, both classifiers, the verifier and the localisers' low-angle pair
     # (from the localisers made before it), each with its record (nets of two
     # steps find no tile to calibrate int8 copies on). A seed given is each stage's, but the second classifier draws
-    # with the one after it
+    # with the one after it; SHA256SUMS lists every net written
+    import hashlib
     import json
 
     from training.train import main
@@ -935,6 +936,9 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     assert low["low"] > 0 and low["init"] == str(tmp_path / "localiser.onnx")
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True
     assert json.loads((tmp_path / "train-cls-quick.json").read_text())["fives_apart"] is True
+    listed = dict(reversed(line.split("  ", 1)) for line in (tmp_path / "SHA256SUMS").read_text().splitlines())
+    assert sorted(listed) == sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".onnx", ".pt"))
+    assert listed["localiser-b-low.onnx"] == hashlib.sha256((tmp_path / "localiser-b-low.onnx").read_bytes()).hexdigest()
 
 
 def test_quantizing_in_the_same_process_leaves_the_pipeline_reading_what_it_read_before(tmp_path: Path, monkeypatch):

@@ -25,6 +25,7 @@ import numpy as np
 
 from companion.vision.preprocess import crop_tile, letterbox, to_tensor
 from companion.vision.quantize import LOCALISER_FLOAT_NODES, quantize_model
+from training import sums
 
 
 def calibration_photos(seed: int, n: int) -> list[np.ndarray]:
@@ -98,7 +99,7 @@ def _quantize(args: argparse.Namespace) -> int:
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "crops", batches)
         written.append(args.models / f"{name}.int8.onnx")
     print(f"calibrated on {len(photos)} photos ({sum(len(b) for b in batches)} crops); wrote "
-          f"{', '.join(map(str, written))} in {time.time() - t0:.0f}s")
+          f"{', '.join(map(str, written))} in {time.time() - t0:.0f}s, and {sums.write(args.models)}")
     return 0
 
 

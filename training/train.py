@@ -24,6 +24,7 @@ import numpy as np
 
 from companion.paths import shipped
 from companion.vision.preprocess import CROP_H, CROP_W, STRIDE, crop_tile, letterbox
+from training import sums
 from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank, check_inputs
 
 HELD_OUT = "uni"
@@ -836,7 +837,7 @@ def main(argv: list[str] | None = None) -> int:
             quantize.main(["--models", str(args.out)])
         except SystemExit as exc:
             print(f"no int8 copies written: {exc}", flush=True)
-    print(f"done in {time.time() - t0:.0f}s", flush=True)
+    print(f"done in {time.time() - t0:.0f}s; wrote {sums.write(args.out)}", flush=True)
     return 0
 
 
