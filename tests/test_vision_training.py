@@ -861,13 +861,14 @@ def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(
 
 def test_the_quick_plan_makes_the_shipped_nets_and_keeps_out_of_the_whole_command():
     # --quick: each localiser and both classifiers trained from scratch, the localisers, then the verifier
-    # (which reads its scenes with them) and the localisers' low-angle pair on one side and the classifiers on the
-    # other; the whole command without --quick runs none of them
-    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_SIDES, RECIPES
+    # (which reads its scenes with them) on one side and the classifiers on the other; after both, the localisers'
+    # low-angle pair, a net a side; the whole command without --quick runs none of them
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_PHASES, RECIPES
 
-    assert [[OUTPUTS[name] for name in side] for side in QUICK_SIDES] == [
-        ["localiser", "localiser-b", "verifier", "localiser-low", "localiser-b-low"], ["classifier", "classifier-b"]]
-    assert sorted(name for side in QUICK_SIDES for name in side) == sorted(QUICK)
+    assert [[[OUTPUTS[name] for name in side] for side in sides] for sides in QUICK_PHASES] == [
+        [["localiser", "localiser-b", "verifier"], ["classifier", "classifier-b"]],
+        [["localiser-low"], ["localiser-b-low"]]]
+    assert sorted(name for sides in QUICK_PHASES for side in sides for name in side) == sorted(QUICK)
     assert all(name in OPTIONAL for name in QUICK)
     for name in QUICK:
         cfg = {**DEFAULTS, **RECIPES[name]}

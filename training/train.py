@@ -599,7 +599,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # The two-hour plan (--quick; TRAINING-LOG "Training in under two hours"). On the 2-core AMD CPU of sessions 12-15
 # the recipes above take four to five hours; these make the shipped set's five nets from fewer steps: each localiser slim
 # from the start, the classifiers with highlights on a share of their crops from the start. The localisers and the
-# classifiers train side by side, one thread each (QUICK_SIDES): measured there, that did 1.05-1.3 times the work
+# classifiers train side by side, one thread each (QUICK_PHASES): measured there, that did 1.05-1.3 times the work
 # per second of the two one after the other on two threads. The verifier follows the localisers on their side
 # (it reads its scenes with them), while the classifiers, the longer side, still train (session 19: the localiser
 # side took 5199 s and the classifier side 6176 s in session 18, the verifier after both 305 s); then the int8
@@ -614,9 +614,10 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # minutes, the two sides ending seven minutes apart (TRAINING-LOG "The quick plan run whole (session 30)"). The whole
 # command's localiser recipes in their place (loc, loc-slim, loc-b, loc-b-slim; session 31) read as many held-out
 # requests, 641, and would make the localisers' side the longer (TRAINING-LOG "The full localiser recipes in the
-# quick plan"). Since session 32 the localisers' side ends with their low-angle pair, about 23 minutes more: the plan
-# an estimated 98 minutes on that machine, the classifiers' side done after 82 (measured stage by stage, not run
-# whole since).
+# quick plan"). Since session 32 the plan trains the localisers' low-angle pair too. Session 33 ran it whole with the
+# pair at the end of the localisers' side: 88 minutes on a 2-core Intel Xeon, the classifiers' side idle for the
+# last 19 of them. So the pair now trains after both sides, the two side by side (QUICK_PHASES): the localisers'
+# side ends with the verifier, and the pair's two stages, about 11 minutes each, take one core each.
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 2400, "loc_steps": 7000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 2400, "clutter": 0.25, "loc_steps": 7000, "slim": True},
@@ -628,8 +629,8 @@ QUICK = {
     # 678 and 683 s side by side; TRAINING-LOG "The low-angle pair in the quick plan")
     **{f"{name}-quick": dict(RECIPES[name]) for name in ("loc-low", "loc-b-low")},
 }
-QUICK_SIDES = (("loc-quick", "loc-b-quick", "verify-quick", "loc-low-quick", "loc-b-low-quick"),
-               ("cls-quick", "cls-b-quick"))
+QUICK_PHASES = ((("loc-quick", "loc-b-quick", "verify-quick"), ("cls-quick", "cls-b-quick")),
+                (("loc-low-quick",), ("loc-b-low-quick",)))  # each phase's sides side by side, phase after phase
 SEED_AFTER = {"cls-b-quick": 1}  # a --seed given: this recipe draws with the seed this far after it (the pair's
 #                                  second classifier its own scenes and weights, not the first's again)
 RECIPES.update(QUICK)
@@ -813,9 +814,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true",
-                    help="the two-hour plan: the quick recipes (QUICK), the localisers, the verifier and the "
-                         "localisers' low-angle pair beside the two classifiers, on a thread each, then the int8 "
-                         "copies")
+                    help="the two-hour plan: the quick recipes (QUICK), the localisers and the verifier beside "
+                         "the two classifiers, then the localisers' low-angle pair, the two side by side, each side "
+                         "on a thread, then the int8 copies")
     args = ap.parse_args(argv)
     if args.quick and args.only:
         ap.error("--quick runs its own stages; --only runs one stage: give one of them")
@@ -826,7 +827,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if args.quick:
-        side_by_side(QUICK_SIDES, given, args.out)  # every quick stage, the verifier on the localisers' side
+        for sides in QUICK_PHASES:  # every quick stage, the verifier on the localisers' side
+            side_by_side(sides, given, args.out)
     else:
         stages = [args.only] if args.only else [name for name in RECIPES if name not in OPTIONAL]
         run_stages(stages, given, args.out, args.workers)  # its scenes are let go before the int8 copies
