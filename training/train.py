@@ -4,8 +4,8 @@
                                                       # two stages, the localisers' low-angle pair after them)
                                                       # and the int8 copies, seeded, CPU
     python -m training.train --out DIR --quick        # the two-hour plan: the same nets from fewer steps, the
-                                                      # localisers (and their low-angle pair) beside the two
-                                                      # classifiers
+                                                      # localisers beside the two classifiers, then the
+                                                      # localisers' low-angle pair
     python -m training.train --out DIR --only cls --scenes 1500 --cls-steps 3000    # one model, other settings
 
 The art style "uni" (ffalt/mah, Unicode chart drawings) never enters training; evaluate.py measures it.
