@@ -832,14 +832,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         stages = [args.only] if args.only else [name for name in RECIPES if name not in OPTIONAL]
         run_stages(stages, given, args.out, args.workers)  # its scenes are let go before the int8 copies
+    summed = None
     if not args.only:
         from training import quantize
 
         try:
-            quantize.main(["--models", str(args.out)])
+            quantize.main(["--models", str(args.out)])  # its last step writes out/SHA256SUMS
+            summed = args.out / sums.NAME
         except SystemExit as exc:
             print(f"no int8 copies written: {exc}", flush=True)
-    print(f"done in {time.time() - t0:.0f}s; wrote {sums.write(args.out)}", flush=True)
+    print(f"done in {time.time() - t0:.0f}s; wrote {summed or sums.write(args.out)}", flush=True)
     return 0
 
 

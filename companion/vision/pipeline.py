@@ -540,6 +540,12 @@ def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0) -> tup
     return out, cv2.invertAffineTransform(m[:2])
 
 
+def _first_look(image_bgr: np.ndarray, nets: list[str] | None = None) -> tuple[list, dict]:
+    """The tiles :func:`localise` finds in the photo and the verifier's odds and crops of them (its ``looked``)."""
+    looked: dict = {}
+    return localise(image_bgr, looked=looked, nets=nets), looked
+
+
 def _upright_aspect(found: list) -> float:
     """Median height / width of the upright tiles' boxes (1.0 without any): about 1.3 seen from above, less
     the lower the camera looks across the table."""
@@ -623,12 +629,14 @@ def _turned_box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
 
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
-          outer: Callable | None = None, taps: Taps = NO_TAPS,
-          nets: list[str] | None = None) -> tuple[list[Det], list, Callable | None, float]:
+          outer: Callable | None = None, taps: Taps = NO_TAPS, nets: list[str] | None = None,
+          first: tuple[list, dict] | None = None) -> tuple[list[Det], list, Callable | None, float]:
     """Located and classified tiles in reading order, their groups per row, None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken, and how flat the upright tiles of the
-    first look were (:func:`_upright_aspect`). ``nets``: the localisers to look with (None: :func:`localisers`).
+    first look were (:func:`_upright_aspect`). ``nets``: the localisers to look with (None: :func:`localisers`);
+    ``first``: their first look at the photo where it was made already, (tiles found, verifier's odds and crops)
+    as :func:`localise` gives them with ``looked``.
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
@@ -641,8 +649,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     (:func:`_turned_box`), marked ``restored``."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
-    looked: dict = {}  # the verifier's odds and the crops of the first look's boxes, for the photo as taken
-    taken, found = image_bgr, localise(image_bgr, looked=looked, nets=nets)
+    # the verifier's odds and the crops of the first look's boxes, for the photo as taken
+    found, looked = first or _first_look(image_bgr, nets)
+    taken = image_bgr
     first_aspect = _upright_aspect(found)
     even = evened_colours(image_bgr, found)
     if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
@@ -963,13 +972,13 @@ class Reading:
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
                outer: Callable | None = None, win: int | None = None, taps: Taps = NO_TAPS,
-               nets: list[str] | None = None) -> Reading:
+               nets: list[str] | None = None, first: tuple[list, dict] | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
     applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
-    the winning tile; ``outer``, ``taps`` and ``nets`` as for :func:`_read`."""
+    the winning tile; ``outer``, ``taps``, ``nets`` and ``first`` as for :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back, aspect = _read(image_bgr, max_rows, dropped, outer, taps, nets)
+    ordered, groups, back, aspect = _read(image_bgr, max_rows, dropped, outer, taps, nets, first)
     named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
     for what, i in named:
         if i >= len(ordered):
@@ -1009,12 +1018,13 @@ def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None, aspect: float) -
     return (other, low) if other.sureness() > usual.sureness() else (usual, None)
 
 
-def _localisers_for(image_bgr: np.ndarray) -> list[str] | None:
+def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list, dict] | None]:
     """The localisers :func:`recognize_image` read the photo with at first (None: the usual ones), chosen again as
-    it chose them, so that a player's corrections are applied to the same reading."""
-    if not low_localisers():
-        return None
-    return _low_or_usual(image_bgr, None, _upright_aspect(localise(image_bgr)))[1]
+    it chose them, so that a player's corrections are applied to the same reading; and, where they are the usual
+    ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from."""
+    first = _first_look(image_bgr)
+    nets = _low_or_usual(image_bgr, None, _upright_aspect(first[0]))[1]
+    return nets, first if nets is None else None
 
 
 def _set_by_player(d: Det, tile: str) -> None:
@@ -1137,9 +1147,9 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     angle = next((a for a, degrees in _TURNS if degrees == turned), None) if turned else 0.0
     if angle is None:
         raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-    nets = _localisers_for(image_bgr)
+    nets, first = _localisers_for(image_bgr)
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps, nets=nets)
+        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps, nets=nets, first=first)
     else:
         reading = _read_turned(image_bgr, angle, fixes, win, taps, nets)
     reading.mend_melds()
