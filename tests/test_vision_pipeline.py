@@ -1875,3 +1875,75 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
                           ({"turn": "[[0, 0, 6, 6]]"}, "no tile lies at")):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())
+
+
+@pytest.mark.parametrize("name", ["far_hand", "tilted_hand", "low_angle", "sticks_hand"])
+def test_every_box_found_is_judged_by_the_verifier_once(monkeypatch: pytest.MonkeyPatch, name: str):
+    # far_hand's tiles are looked at again closer, tilted_hand's on the photo turned level, low_angle's on it
+    # stretched: the verifier judges the boxes of each look as they are found, and what it said then (and the
+    # crops cut for it) is what the tiles kept are verified and classified with, not read a second time
+    import cv2
+
+    from companion.vision import pipeline
+
+    looks, runs = [], []
+    once, session = pipeline._localise_once, pipeline.session
+
+    def counted_look(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        found, scale = once(*args, **kwargs)
+        looks.append(len(found))
+        return found, scale
+
+    class Counted:
+        def __init__(self, name: str, threads: int | None) -> None:
+            self.name, self.inner = name, session(name, threads)
+
+        def run(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+            runs.append(self.name)
+            return self.inner.run(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_localise_once", counted_look)
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=None: Counted(name, threads))
+    pipeline.recognize_image(cv2.imread(str(FIXTURES / f"{name}.jpg")))
+    assert sum(n > 0 for n in looks) >= 2  # looked at more than once
+    assert runs.count(pipeline.VERIFIER) == sum(n > 0 for n in looks)
+
+
+def test_the_closer_looks_crops_are_the_photos_own():
+    # far_hand's tiles are found in a window of the photo; the crops and odds kept for them are those the photo's
+    # own boxes give: cut afresh from the photo and read by the verifier, they come out the same
+    import cv2
+
+    from companion.vision import pipeline
+    from companion.vision.preprocess import crop_tile, crops_to_batch
+
+    photo = cv2.imread(str(FIXTURES / "far_hand.jpg"))
+    first, scale = pipeline._localise_once(photo)
+    assert pipeline.zoom_region(first, scale, photo.shape) is not None  # it is looked at closer
+    looked: dict = {}
+    found = pipeline.localise(photo, looked=looked)
+    assert len(found) == 14 and all((b, s) in looked for b, s, _ in found)
+    fresh = crops_to_batch([crop_tile(photo, b, s) for b, s, _ in found])
+    assert np.array_equal(np.stack([looked[(b, s)][1] for b, s, _ in found]), fresh)
+    odds = pipeline._tile_odds(photo, found, fresh)  # read anew: nothing known
+    assert [looked[(b, s)][0] for b, s, _ in found] == pytest.approx(odds, abs=1e-5)
+
+
+def test_a_crop_the_closer_looks_window_clips_is_cut_again_from_the_photo():
+    # crop_tile adds a margin of CROP_MARGIN of the box's size; where that margin reaches a window's edge the window
+    # clips the crop, so the crop cut from the photo differs and the closer look's is not kept
+    from companion.vision.pipeline import _cut_alike
+    from companion.vision.preprocess import crop_tile
+
+    rng = np.random.default_rng(0)
+    photo = rng.integers(0, 256, (200, 300, 3), np.uint8)
+    window = photo[50:150, 100:200]
+    inside, at_edge = (20.0, 20.0, 60.0, 80.0), (2.0, 20.0, 42.0, 80.0)  # margin 2.4 x 3.6 px; the second reaches x < 0
+    assert _cut_alike(window, inside, False) and not _cut_alike(window, at_edge, False)
+    assert not _cut_alike(window, (20.0, 20.0, 60.0, 99.0), True)  # the margin below reaches y 102.6 of 100
+
+    def on_photo(b: tuple) -> tuple:
+        return (b[0] + 100, b[1] + 50, b[2] + 100, b[3] + 50)
+
+    assert np.array_equal(crop_tile(window, inside, False), crop_tile(photo, on_photo(inside), False))
+    assert not np.array_equal(crop_tile(window, at_edge, False), crop_tile(photo, on_photo(at_edge), False))

@@ -31,7 +31,15 @@ from companion.vision.layout import (
     group_rows,
     win_tile_apart,
 )
-from companion.vision.preprocess import LOC_LONG, STRIDE, crop_tile, crops_to_batch, letterbox, scaled_box
+from companion.vision.preprocess import (
+    CROP_MARGIN,
+    LOC_LONG,
+    STRIDE,
+    crop_tile,
+    crops_to_batch,
+    letterbox,
+    scaled_box,
+)
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is listed as uncertain (_unsure)
@@ -455,8 +463,9 @@ def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = N
     localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`); where they are
     large, or none is found, at the photo made smaller (:func:`_from_further`). Boxes the verifier gives less
     than VERIFY_EARLY are left out, unless ``verify`` is False; ``looked`` gets the verifier's odds of the boxes of
-    the first look and their crops (:func:`_localise_once`). ``nets``: the localisers to look with (None:
-    :func:`localisers`)."""
+    the first look and their crops (:func:`_localise_once`), and those of the closer look's boxes that
+    :func:`_cut_alike` cuts alike from the window and from the photo (not the photo made smaller's). ``nets``:
+    the localisers to look with (None: :func:`localisers`)."""
     found, scale = _localise_once(image_bgr, verify, looked, nets)
     further = _from_further(image_bgr, found, scale, verify, nets)
     if further is not None:
@@ -465,10 +474,25 @@ def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = N
     if region is None:
         return found
     x0, y0, x1, y1 = region
-    closer, _ = _localise_once(image_bgr[y0:y1, x0:x1], verify, nets=nets)
+    window = image_bgr[y0:y1, x0:x1]
+    near: dict | None = {} if looked is not None else None
+    closer, _ = _localise_once(window, verify, near, nets)
     if len(closer) < len(found):  # the closer look lost tiles: keep the first
         return found
-    return [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
+    moved = [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
+    if near:  # the closer look's odds and crops, for the boxes on the photo
+        looked.update(((m, s), near[(b, s)]) for (b, s, _), (m, _, _) in zip(closer, moved, strict=True)
+                      if (b, s) in near and _cut_alike(window, b, s))
+    return moved
+
+
+def _cut_alike(window: np.ndarray, box: tuple[float, float, float, float], sideways: bool) -> bool:
+    """Whether crop_tile cuts the box from a window of the photo as from the photo: its margin stays off the
+    window's edges (else the window clips it, and the photo's crop is to be cut afresh)."""
+    x1, y1, x2, y2 = box
+    mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
+    h, w = window.shape[:2]
+    return x1 - mx >= 1 and y1 - my >= 1 and x2 + mx <= w - 1 and y2 + my <= h - 1
 
 
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:
@@ -554,17 +578,19 @@ def _upright_aspect(found: list) -> float:
 
 
 def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float,
-                better: Callable[[np.ndarray, list], bool] | None = None,
+                better: Callable[[np.ndarray, list, dict], bool] | None = None,
                 nets: list[str] | None = None) -> tuple | None:
-    """(picture, way back, tiles) of the photo turned level and/or stretched, if the localiser finds at least
-    as many tiles there as ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called
-    with the new picture and its tiles) prefers; otherwise None."""
+    """(picture, way back, tiles, the verifier's odds and crops of them as :func:`localise` leaves them in its
+    ``looked``) of the photo turned level and/or stretched, if the localiser finds at least as many tiles there as
+    ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called with the new picture,
+    its tiles and their odds and crops) prefers; otherwise None."""
     view, inverse = straighten(image_bgr, angle, stretch)
     height, width = image_bgr.shape[:2]
-    again = [f for f in localise(view, nets=nets) if _inside(f[0], inverse, width, height)]
-    if len(again) < len(found) and (better is None or not better(view, again)):
+    looked: dict = {}
+    again = [f for f in localise(view, looked=looked, nets=nets) if _inside(f[0], inverse, width, height)]
+    if len(again) < len(found) and (better is None or not better(view, again, looked)):
         return None
-    return view, partial(_box_back, back=inverse, width=width, height=height), again
+    return view, partial(_box_back, back=inverse, width=width, height=height), again, looked
 
 
 def _confidence(probability: float, score: float) -> float:
@@ -573,9 +599,11 @@ def _confidence(probability: float, score: float) -> float:
     return probability * min(1.0, score / 0.5)
 
 
-def _tile_probabilities(image_bgr: np.ndarray, found: list) -> np.ndarray:
-    """:func:`class_probabilities` of the tiles found (box, sideways, score)."""
-    return class_probabilities(image_bgr, [(b, s) for b, s, _ in found])
+def _tile_probabilities(image_bgr: np.ndarray, found: list, looked: dict | None = None) -> np.ndarray:
+    """:func:`class_probabilities` of the tiles found (box, sideways, score); their crops taken from ``looked``
+    where it holds them all (:func:`_crops_of`)."""
+    batch = _crops_of(image_bgr, found, looked) if found else None
+    return class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
 
 
 def _mean_confidence(probs: np.ndarray, found: list) -> float:
@@ -651,19 +679,16 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
     found, looked = first or _first_look(image_bgr, nets)
-    taken = image_bgr
     first_aspect = _upright_aspect(found)
     even = evened_colours(image_bgr, found)
     if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
-        looked = {}
-        taken, found = even, localise(even, looked=looked, nets=nets)
-        image_bgr = even
-    view, back, seen = image_bgr, None, found
+        image_bgr, (found, looked) = even, _first_look(even, nets)
+    view, back, seen, seen_looked = image_bgr, None, found, looked
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
     level = _look_again(image_bgr, found, angle, 1.0, nets=nets) if abs(angle) >= DESKEW_MIN else None
     if level is not None:
-        view, back, seen = level
+        view, back, seen, seen_looked = level
     else:
         angle = 0.0
     aspect = _upright_aspect(seen)
@@ -674,25 +699,27 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         # are taken if they are read more surely. Not for the low-angle pair (the only other ``nets``), trained on
         # tiles this flat: unstretched it read 5 more of the 400 low-angle requests, 1 more of the 800 held-out,
         # in two thirds of the time (TRAINING-LOG "A low-angle pair for flat-looking photos")
-        def surer(v: np.ndarray, f: list, v0: np.ndarray = view, f0: list = seen) -> bool:
+        def surer(v: np.ndarray, f: list, lk: dict, v0: np.ndarray = view, f0: list = seen,
+                  lk0: dict = seen_looked) -> bool:
             nonlocal probs
-            new, old = _tile_probabilities(v, f), _tile_probabilities(v0, f0)
+            new, old = _tile_probabilities(v, f, lk), _tile_probabilities(v0, f0, lk0)
             keep = _mean_confidence(new, f) > _mean_confidence(old, f0)
             probs = new if keep else old
             return keep
 
-        view, back, seen = (_look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect, surer, nets)
-                            or (view, back, seen))
-    image_bgr, found = view, seen
+        view, back, seen, seen_looked = (_look_again(image_bgr, seen, angle, STRETCH_TARGET / aspect, surer, nets)
+                                         or (view, back, seen, seen_looked))
+    # the picture read, its tiles, and the verifier's odds and crops of them from the look that found them
+    image_bgr, found, looked = view, seen, seen_looked
     dets = [Det(box=b, sideways=s) for b, s, _ in found]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
         return [], [], None, first_aspect
     batch = None  # the crops, cut once for the classifiers and the verifier
     if probs is None:
-        batch = _crops_of(image_bgr, found, looked if image_bgr is taken else None)
+        batch = _crops_of(image_bgr, found, looked)
         probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
-    keep = verified(image_bgr, found, probs, batch, looked if image_bgr is taken else None)
+    keep = verified(image_bgr, found, probs, batch, looked)
     to_photo = _then(back, outer) if outer else back
     dropped_at = [i for i, k in enumerate(keep) if not k]
     put_back = _named(found, dropped_at, taps.restore, to_photo, "box taken for no tile") if taps.restore else set()
