@@ -617,7 +617,9 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
 # quick plan"). Since session 32 the plan trains the localisers' low-angle pair too. Session 33 ran it whole with the
 # pair at the end of the localisers' side: 88 minutes on a 2-core Intel Xeon, the classifiers' side idle for the
 # last 19 of them. So the pair now trains after both sides, the two side by side (QUICK_PHASES): the localisers'
-# side ends with the verifier, and the pair's two stages, about 11 minutes each, take one core each.
+# side ends with the verifier, and the pair's two stages, about 11 minutes each, take one core each. Run whole so in
+# session 34: the same 16 files byte for byte, about 81 minutes by its undisturbed stages (TRAINING-LOG "The
+# two-phase quick plan run whole").
 QUICK = {
     "loc-quick": {"seed": 21, "scenes": 2400, "loc_steps": 7000, "slim": True},
     "loc-b-quick": {"seed": 21, "scenes": 2400, "clutter": 0.25, "loc_steps": 7000, "slim": True},
