@@ -1939,8 +1939,8 @@ def test_a_crop_the_closer_looks_window_clips_is_cut_again_from_the_photo():
     photo = rng.integers(0, 256, (200, 300, 3), np.uint8)
     window = photo[50:150, 100:200]
     inside, at_edge = (20.0, 20.0, 60.0, 80.0), (2.0, 20.0, 42.0, 80.0)  # margin 2.4 x 3.6 px; the second reaches x < 0
-    assert _cut_alike(window, inside, False) and not _cut_alike(window, at_edge, False)
-    assert not _cut_alike(window, (20.0, 20.0, 60.0, 99.0), True)  # the margin below reaches y 102.6 of 100
+    assert _cut_alike(window, inside) and not _cut_alike(window, at_edge)
+    assert not _cut_alike(window, (20.0, 20.0, 60.0, 99.0))  # the margin below reaches y 102.6 of 100
 
     def on_photo(b: tuple) -> tuple:
         return (b[0] + 100, b[1] + 50, b[2] + 100, b[3] + 50)

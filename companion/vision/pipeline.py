@@ -482,13 +482,14 @@ def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = N
     moved = [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
     if near:  # the closer look's odds and crops, for the boxes on the photo
         looked.update(((m, s), near[(b, s)]) for (b, s, _), (m, _, _) in zip(closer, moved, strict=True)
-                      if (b, s) in near and _cut_alike(window, b, s))
+                      if (b, s) in near and _cut_alike(window, b))
     return moved
 
 
-def _cut_alike(window: np.ndarray, box: tuple[float, float, float, float], sideways: bool) -> bool:
-    """Whether crop_tile cuts the box from a window of the photo as from the photo: its margin stays off the
-    window's edges (else the window clips it, and the photo's crop is to be cut afresh)."""
+def _cut_alike(window: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    """Whether crop_tile cuts the box from a window of the photo as from the photo (lying sideways or not: the
+    same pixels, turned): its margin stays off the window's edges (else the window clips it, and the photo's crop
+    is to be cut afresh)."""
     x1, y1, x2, y2 = box
     mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
     h, w = window.shape[:2]
