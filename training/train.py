@@ -547,7 +547,10 @@ RECIPES = {
     # the reds stage with a share of the crops processed as a phone's camera does (sharpened, tone-mapped, smoothed,
     # compressed: _phone); measured in session 22 and not shipped: both shipped classifiers through it read 639
     # held-out requests of 800 instead of 636 and photos processed so 285 of 400 instead of 273, but misread the
-    # South pon of the glare_hand fixture (TRAINING-LOG "Photos as a phone processes them") (OPTIONAL)
+    # South pon of the glare_hand fixture (TRAINING-LOG "Photos as a phone processes them"). Against its control (the
+    # reds stage once more, session 34) the shipped first classifier through it read 4 more held-out requests, 12
+    # more with sides, 11 more phone-processed ones, and misread that pon again: both the processing's (TRAINING-LOG
+    # "The phone stage against its control") (OPTIONAL)
     "phone": {**GLARE, "apart": True, "phone": 0.4},
     # the reds stage with a share of the crops overexposed (_bright), and with those and phone-processed ones too;
     # measured in session 23 and not shipped: both shipped classifiers through bright read 629 held-out requests of
