@@ -32,9 +32,9 @@ from companion.vision.layout import (
     win_tile_apart,
 )
 from companion.vision.preprocess import (
-    CROP_MARGIN,
     LOC_LONG,
     STRIDE,
+    crop_bounds,
     crop_tile,
     crops_to_batch,
     letterbox,
@@ -490,10 +490,9 @@ def _cut_alike(window: np.ndarray, box: tuple[float, float, float, float]) -> bo
     """Whether crop_tile cuts the box from a window of the photo as from the photo (lying sideways or not: the
     same pixels, turned): its margin stays off the window's edges (else the window clips it, and the photo's crop
     is to be cut afresh)."""
-    x1, y1, x2, y2 = box
-    mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
+    xa, ya, xb, yb = crop_bounds(box)
     h, w = window.shape[:2]
-    return x1 - mx >= 1 and y1 - my >= 1 and x2 + mx <= w - 1 and y2 + my <= h - 1
+    return xa >= 0 and ya >= 0 and xb <= w and yb <= h
 
 
 def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]]) -> tuple[np.ndarray, np.ndarray]:

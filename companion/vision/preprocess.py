@@ -63,14 +63,20 @@ def scaled_box(box: tuple[float, float, float, float], f: float) -> tuple[float,
     return (cx - w, cy - h, cx + w, cy + h)
 
 
+def crop_bounds(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    """The pixels crop_tile cuts for a box, its margin included (x1, y1, x2, y2, ends excluded), before the
+    picture's edges clip them."""
+    x1, y1, x2, y2 = box
+    mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
+    return int(np.floor(x1 - mx)), int(np.floor(y1 - my)), int(np.ceil(x2 + mx)), int(np.ceil(y2 + my))
+
+
 def crop_tile(image_bgr: np.ndarray, box: tuple[float, float, float, float], sideways: bool,
               turn: int = 1) -> np.ndarray:
     """Cut one tile out (with a small margin), turn a sideways tile upright, resize to CROP_H x CROP_W (BGR uint8)."""
-    x1, y1, x2, y2 = box
-    mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
     h, w = image_bgr.shape[:2]
-    xa, ya = int(max(0, np.floor(x1 - mx))), int(max(0, np.floor(y1 - my)))
-    xb, yb = int(min(w, np.ceil(x2 + mx))), int(min(h, np.ceil(y2 + my)))
+    xa, ya, xb, yb = crop_bounds(box)
+    xa, ya, xb, yb = max(0, xa), max(0, ya), min(w, xb), min(h, yb)
     if xb - xa < 2 or yb - ya < 2:
         return np.zeros((CROP_H, CROP_W, 3), np.uint8)
     crop = image_bgr[ya:yb, xa:xb]
