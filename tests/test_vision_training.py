@@ -138,13 +138,14 @@ def test_phone_processing_changes_every_crop_it_picks_and_keeps_its_size():
     assert (face[:, 20:44, 12:36] == 30).all()  # the input is not changed in place
 
 
-def test_the_phone_stage_is_the_reds_stage_with_crops_processed_as_by_a_phone_and_stays_out_of_the_command():
+def test_the_phone_stage_is_the_reds_stage_with_a_fifth_of_the_crops_processed_as_by_a_phone():
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
 
     phone, reds = {**DEFAULTS, **RECIPES["phone"]}, {**DEFAULTS, **RECIPES["reds"]}
-    assert phone["phone"] == 0.4 and reds["phone"] == 0.0
+    assert phone["phone"] == 0.2 and reds["phone"] == 0.0  # 0.4 misread the glare_hand fixture (sessions 22, 34)
     assert {k: v for k, v in phone.items() if k != "phone"} == {k: v for k, v in reds.items() if k != "phone"}
-    assert OUTPUTS["phone"] == "classifier" and CONTINUES["phone"] == "classifier.pt" and "phone" in OPTIONAL
+    # since session 35 the shipped classifiers' chain ends with it, so the whole command runs it
+    assert OUTPUTS["phone"] == "classifier" and CONTINUES["phone"] == "classifier.pt" and "phone" not in OPTIONAL
 
 
 def test_an_overexposed_crop_burns_its_face_out_and_keeps_its_ink_dark():
@@ -416,9 +417,10 @@ def test_the_reds_stage_is_the_glare_stage_on_sets_with_their_fives_apart():
     assert reds["apart"] and not glare["apart"]
     assert {k: v for k, v in reds.items() if k != "apart"} == {k: v for k, v in glare.items() if k != "apart"}
     assert OUTPUTS["reds"] == "classifier" and CONTINUES["reds"] == "classifier.pt" and "reds" not in OPTIONAL
-    # the whole command runs it after the two glare passes (the shipped classifiers' chain)
+    # the whole command runs it after the two glare passes, and the phone stage after it (the shipped classifiers'
+    # chain)
     stages = [name for name in RECIPES if name not in OPTIONAL]
-    assert stages[:4] == ["cls", "glare", "glare2", "reds"]
+    assert stages[:5] == ["cls", "glare", "glare2", "reds", "phone"]
 
 
 def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
@@ -719,7 +721,8 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
     # one command: cls and glare share their scene settings (seed 4, 3000 scenes ...), so the scenes are made once;
     # the localisers' are other scenes, made when their turn comes and after the classifier's are let go, and
     # each localiser's slim stage goes on from the net just made, on the same scenes. The reds stage draws some
-    # sets in other colours, so it makes scenes of its own (of the same seed and size); so do the low-angle pair's
+    # sets in other colours, so it makes scenes of its own (of the same seed and size; the phone stage after it
+    # trains on them again, made once: no third (4, 3000) below); so do the low-angle pair's
     # stages (a share of theirs seen from low), each going on from the slimmed localiser it is written beside
     from training import train
 
@@ -735,12 +738,13 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
     run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
-    assert run == ["cls", "glare", "glare2", "reds", "loc", "loc-slim", "loc-b", "loc-b-slim", "loc-low", "loc-b-low"]
+    assert run == ["cls", "glare", "glare2", "reds", "phone", "loc", "loc-slim", "loc-b", "loc-b-slim", "loc-low",
+                   "loc-b-low"]
     for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
     assert made == [(4, 3000), (4, 3000), (28, 2400), (28, 2400), (28, 2400), (28, 2400)]  # loc, loc-b, loc-low,
     #                                                                         loc-b-low: seed 21 + 7, other clutter or low
-    assert trained[0] is trained[1] is trained[2] is fake["crops"]
+    assert len(trained) == 5 and trained[0] is trained[1] is trained[2] is fake["crops"]
     assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
         (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),
         (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True),
