@@ -564,9 +564,9 @@ RECIPES = {
     # and the held-out sets as before (651 of 800), but a fresh held-out set 6 of 200 worse, the training styles 4
     # of 76 and the table set 5 of 200, and misread the glare_hand fixture's South pon as red dragons, as the phone
     # stage did (TRAINING-LOG "Shaken photos"). With --shake 0.1 --phone 0.2 on the first classifier as shipped since
-    # session 35: 671 held-out requests instead of 666, shaken photos 125 of 400 instead of 116, every fixture right;
-    # no control run yet, and classifier-b not through it (TRAINING-LOG "Shaken crops beside phone-processed ones")
-    # (OPTIONAL)
+    # session 35: 671 held-out requests instead of 666, shaken photos 125 of 400 instead of 116, 51 more over the
+    # card's 50 sets than its control (the phone stage once more), every fixture right; a candidate, not shipped yet
+    # (TRAINING-LOG "Shaken crops beside phone-processed ones") (OPTIONAL)
     "shake": {**GLARE, "apart": True, "shake": 0.3},
     # the reds stage with a share of its scenes photographed from a low angle (LOW_PITCH, the tiles' sides as high as
     # that angle shows them: scenes._side_height); measured in session 29 and not shipped: both shipped classifiers
