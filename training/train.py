@@ -517,7 +517,7 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 # classifier came from a chain of runs, followed by the glare stage: the same scenes again for 1500 steps at a
 # lower rate, a share of the crops with highlights on them (_glare), twice, and the reds stage (the glare stage's
 # settings on those scenes with no plain five drawn reddish: faces.fives_apart) and the phone stage (the reds stage's
-# with a fifth of the crops processed as a phone's camera does: _phone); the verifier's comes last, because its
+# settings with a fifth of the crops processed as a phone's camera does: _phone); the verifier's comes last, because its
 # scenes are read with the localisers the run has just made (gen_verify_chunk). Without --only the command runs
 # them all (but the classifier's slim stage, OPTIONAL), one after the other, the localisers on their own scenes,
 # then writes the int8 copies of the localisers and classifiers; a flag given on the command line overrides that
