@@ -862,6 +862,65 @@ def test_corrections_of_a_photo_read_with_the_low_angle_pair_are_applied_to_that
     assert [t["tile"] for t in pipeline.recognize_image(photo, turned=0, fixes={})["tiles"]] == first
 
 
+def test_a_classifiers_low_angle_twin_reads_in_its_place_only_for_the_low_angle_pair(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    # stand-ins: each classifier gives its own class the logit ln 90 (90 / 135 = 2/3 over 46 classes, below
+    # CASCADE_SURE, so the second reads every crop too; below TURN_CHECK only if averaged with a stranger).
+    # "classifier-low" stands in for "classifier" where asked for the low-angle pair's crops, "classifier-b"
+    # stays: averaged, classes 2 and 1 get (2/3 + 1/135) / 2 each; the usual reading averages classes 0 and 1
+    from companion.vision import pipeline
+
+    class Own:
+        def __init__(self, k: int) -> None:
+            self.k = k
+
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            z = np.zeros((len(feeds["crops"]), 46), np.float32)
+            z[:, self.k] = np.log(90.0)
+            return [z]
+
+    for name in ("classifier.onnx", "classifier-b.onnx"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.delenv("COMPANION_PRECISION", raising=False)
+    monkeypatch.setattr(pipeline, "TURN_CHECK", 0.3)  # one read per crop: the averages below are the first read's
+    stand_ins = {"classifier": Own(0), "classifier-b": Own(1), "classifier-low": Own(2)}
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=2: stand_ins[name])
+    assert pipeline.classifiers(low=True) == pipeline.classifiers() == ["classifier", "classifier-b"]  # no twin
+    (tmp_path / "classifier-low.onnx").write_bytes(b"")
+    assert pipeline.classifiers() == ["classifier", "classifier-b"]
+    assert pipeline.classifiers(low=True) == ["classifier-low", "classifier-b"]
+    image = np.full((100, 100, 3), 128, np.uint8)
+    half = (2 / 3 + 1 / 135) / 2
+    usual = pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])
+    low = pipeline.class_probabilities(image, [((10, 10, 40, 50), False)], low=True)
+    assert usual[0, 0] == pytest.approx(half, abs=1e-5) and usual[0, 2] == pytest.approx(1 / 135, abs=1e-5)
+    assert low[0, 2] == pytest.approx(half, abs=1e-5) and low[0, 0] == pytest.approx(1 / 135, abs=1e-5)
+    assert low[0, 1] == pytest.approx(half, abs=1e-5)
+
+
+def test_the_low_angle_pairs_reads_ask_for_the_low_angle_twins_and_the_usual_reads_do_not(
+        monkeypatch: pytest.MonkeyPatch):
+    # the shipped nets on low_sides.jpg: every classification of a read by the low-angle pair asks for the twins
+    # (low=True), every one of the usual pair's reads does not; as the models folder has no twin, both read alike
+    from companion.vision import pipeline
+
+    asked: list[bool] = []
+    real = pipeline.class_probabilities
+
+    def recording(image, boxes, batch=None, low=False):  # noqa: ANN001, ANN202
+        asked.append(low)
+        return real(image, boxes, batch, low)
+
+    monkeypatch.setattr(pipeline, "class_probabilities", recording)
+    photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
+    pipeline._read_hand(photo, nets=pipeline.low_localisers())
+    assert asked and all(asked)
+    asked.clear()
+    pipeline._read_hand(photo)
+    assert asked and not any(asked)
+
+
 def test_mean_confidence_scales_down_tiles_the_localiser_was_unsure_of():
     # hand-worked: probabilities 0.9 and 0.6; localiser peaks 0.8 (kept) and 0.25 (halved): (0.9 + 0.3) / 2
     from companion.vision import pipeline
@@ -931,7 +990,7 @@ def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more
     calls = []
     real = pipeline.class_probabilities
     monkeypatch.setattr(pipeline, "class_probabilities",
-                        lambda image, boxes, batch=None: calls.append(1) or real(image, boxes, batch))
+                        lambda image, boxes, batch=None, low=False: calls.append(1) or real(image, boxes, batch, low))
     assert pipeline._read(photo, max_rows=1)[:3] == ([], [], None) and not calls
     ordered, groups, _, _ = pipeline._read(photo, max_rows=2)
     assert len(ordered) == len(label["tiles"]) and len(groups) == 2 and calls == [1]
@@ -1646,8 +1705,8 @@ def _misread(monkeypatch: pytest.MonkeyPatch, label_box: list[float], as_class: 
     real = pipeline.class_probabilities
     x1, y1, x2, y2 = label_box
 
-    def wrong(image, boxes, batch=None):  # noqa: ANN001, ANN202
-        p = real(image, boxes, batch)
+    def wrong(image, boxes, batch=None, low=False):  # noqa: ANN001, ANN202
+        p = real(image, boxes, batch, low)
         for k, (box, _) in enumerate(boxes):
             if x1 <= (box[0] + box[2]) / 2 <= x2 and y1 <= (box[1] + box[3]) / 2 <= y2:
                 p[k] = 0.0

@@ -86,6 +86,8 @@ LOW_ASPECT = 0.85  # a photo whose upright tiles look flatter than this at the f
 #                  above about 1.3), read with no request or less surely than CONFIDENCE_MIN on average, is read with
 #                  the low-angle pair too, and the surer reading kept (_low_or_usual)
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
+LOW_TWIN = "-low"  # a classifier's twin trained on with low-angle photos too ("classifier-low"): where shipped, it
+#                    reads in its place the crops of the low-angle pair's reads (classifiers(low=True))
 CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the second classifiers (_probabilities;
 #                      above 1: every crop is read by all)
 VERIFIER = "verifier"  # tile or not, run on every box the localisers find when shipped (verified())
@@ -271,15 +273,20 @@ def low_localisers() -> list[str]:
     return [name for name in LOW_LOCALISERS if model_path(name).exists()]
 
 
-def classifiers() -> list[str]:
+def classifiers(low: bool = False) -> list[str]:
     """The classifier models to run: "classifier", and "classifier-b" when it is in the models folder (two nets
     trained apart, a chain of runs and the one command's recipe; their probabilities are averaged where the first
     is unsure (:func:`_probabilities`), which read more whole hands on every held-out set than either alone:
-    models/TRAINING-LOG.md, "Two classifiers averaged")."""
-    return _nets("classifier", SECOND_CLASSIFIERS)
+    models/TRAINING-LOG.md, "Two classifiers averaged"). With ``low`` (the crops of a read by the low-angle pair,
+    :func:`low_localisers`), each one's low-angle twin ("classifier-low", LOW_TWIN) in its place where that is in
+    the folder."""
+    names = _nets("classifier", SECOND_CLASSIFIERS)
+    if low:
+        names = [twin if model_path(twin := name + LOW_TWIN).exists() else name for name in names]
+    return names
 
 
-def _probabilities(batch: np.ndarray) -> np.ndarray:
+def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
     """Class probabilities of a batch of crops: the classifiers' softmax outputs averaged, where the first reads
     a crop less surely than CASCADE_SURE; its own where it reads it that surely or more. A models folder with
     one classifier (what ``training.train --quick`` makes) has it read those crops a second
@@ -293,8 +300,8 @@ def _probabilities(batch: np.ndarray) -> np.ndarray:
     (uni, won hands, point sticks, printed mat: a scratch count). The held-out sets read exactly as many tiles and
     hands as with every crop read by both, and recognize_image was 1.01-1.07x faster on an AVX2 CPU (TRAINING-LOG,
     "Asking the second classifier less"). At 0.9 a confidently misread honour of the sticks fixture was no longer
-    outvoted."""
-    first, *seconds = classifiers()
+    outvoted. ``low``: read by the low-angle twins where shipped (:func:`classifiers`)."""
+    first, *seconds = classifiers(low)
     p = _softmax(run_split(first, "crops", batch))
     doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE)
     if len(doubt):
@@ -502,7 +509,7 @@ def classify(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float,
 
 
 def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, float, float, float], bool]],
-                        batch: np.ndarray | None = None) -> np.ndarray:
+                        batch: np.ndarray | None = None, low: bool = False) -> np.ndarray:
     """The probability of every class for each box (one row per box).
 
     Every crop is read once (by the classifiers, :func:`_probabilities`). A crop read with less than
@@ -511,20 +518,21 @@ def class_probabilities(image_bgr: np.ndarray, boxes: list[tuple[tuple[float, fl
     box is regressed, so the symbol may sit off-centre or lose its rim); the four readings are averaged.
     Measured with the int8 models: on the held-out style 91.6% -> 92.0% of tiles and 38.0% -> 41.0% of
     hands, on unseen training-style scenes 94.3% -> 94.6% and 49% -> 50%; about a quarter of the crops
-    took the three extra reads with TURN_CHECK at 0.8 (until session 13), fewer at 0.6.
+    took the three extra reads with TURN_CHECK at 0.8 (until session 13), fewer at 0.6. ``low``: read by the
+    low-angle twins where shipped (:func:`classifiers`).
     """
     if not boxes:
         return np.zeros((0, len(classes())), np.float32)
     if batch is None:  # the crops, unless cut already (crops_to_batch of crop_tile, as here)
         batch = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in boxes])
-    p = _probabilities(batch)
+    p = _probabilities(batch, low)
     doubt = np.flatnonzero(p.max(axis=1) < TURN_CHECK)
     if len(doubt):
         again = [batch[doubt, :, ::-1, ::-1]]
         for f in RECUT:
             again.append(crops_to_batch([crop_tile(image_bgr, scaled_box(boxes[i][0], f), boxes[i][1])
                                          for i in doubt]))
-        q = _probabilities(np.ascontiguousarray(np.concatenate(again)))
+        q = _probabilities(np.ascontiguousarray(np.concatenate(again)), low)
         n = len(doubt)
         p[doubt] = (p[doubt] + sum(q[k * n:(k + 1) * n] for k in range(len(again)))) / (1 + len(again))
     return p
@@ -662,7 +670,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     """Located and classified tiles in reading order, their groups per row, None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken, and how flat the upright tiles of the
-    first look were (:func:`_upright_aspect`). ``nets``: the localisers to look with (None: :func:`localisers`);
+    first look were (:func:`_upright_aspect`). ``nets``: the localisers to look with (None: :func:`localisers`; the
+    low-angle pair's crops are read by the classifiers' low-angle twins where shipped, :func:`classifiers`);
     ``first``: their first look at the photo where it was made already, (tiles found, verifier's odds and crops)
     as :func:`localise` gives them with ``looked``.
 
@@ -684,6 +693,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
         image_bgr, (found, looked) = even, _first_look(even, nets)
     view, back, seen, seen_looked = image_bgr, None, found, looked
+    low = bool(nets) and set(nets) <= set(LOW_LOCALISERS)  # the low-angle pair's read: its crops to their classifiers
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
     level = _look_again(image_bgr, found, angle, 1.0, nets=nets) if abs(angle) >= DESKEW_MIN else None
@@ -718,7 +728,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     batch = None  # the crops, cut once for the classifiers and the verifier
     if probs is None:
         batch = _crops_of(image_bgr, found, looked)
-        probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch)
+        probs = class_probabilities(image_bgr, [(b, s) for b, s, _ in found], batch, low)
     keep = verified(image_bgr, found, probs, batch, looked)
     to_photo = _then(back, outer) if outer else back
     dropped_at = [i for i, k in enumerate(keep) if not k]
@@ -745,14 +755,14 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         extra = [_box_ahead(box, found, to_photo) for box in taps.add]
         put_back |= set(range(len(found), len(found) + len(extra)))
         found = found + [(b, False, 1.0) for b in extra]
-        probs = np.concatenate([probs, class_probabilities(image_bgr, [(b, False) for b in extra])])
+        probs = np.concatenate([probs, class_probabilities(image_bgr, [(b, False) for b in extra], low=low)])
     if taps.turn:
         turned = sorted(_named(found, range(len(found)), taps.turn, to_photo, "tile"))
         found = list(found)
         for i in turned:
             b, s, sc = found[i]
             found[i] = (_turned_box(b), not s, sc)
-        probs[turned] = class_probabilities(image_bgr, [found[i][:2] for i in turned])
+        probs[turned] = class_probabilities(image_bgr, [found[i][:2] for i in turned], low=low)
         put_back |= set(turned)
     if not all(keep) or taps.add or taps.turn:  # tiles taken out, added or turned: the rows again from the boxes
         dets = [Det(box=b, sideways=s) for b, s, _ in found]
