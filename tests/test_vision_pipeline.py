@@ -255,8 +255,9 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     (out / "classifier.int8.onnx").write_bytes(b"stale copy of an older classifier")
     report = finetune(tmp_path / "corr", out, steps=3)
     assert "6 corrected crops" in report
-    # both shipped classifiers are adapted: the pipeline averages them, so one left alone would halve the change
-    for name in ("classifier", "classifier-b"):
+    # both shipped classifiers are adapted: the pipeline averages them, so one left alone would halve the change;
+    # and their low-angle twins, which read the low-angle localisers' crops in their place
+    for name in ("classifier", "classifier-b", "classifier-low", "classifier-b-low"):
         assert f"{name}: accuracy" in report
         assert (out / f"{name}.onnx").stat().st_size > 100_000 and (out / f"{name}.pt").exists()
         # the pipeline prefers the int8 file, so the fine-tune must replace it, never leave the old one in front
@@ -902,7 +903,7 @@ def test_a_classifiers_low_angle_twin_reads_in_its_place_only_for_the_low_angle_
 def test_the_low_angle_pairs_reads_ask_for_the_low_angle_twins_and_the_usual_reads_do_not(
         monkeypatch: pytest.MonkeyPatch):
     # the shipped nets on low_sides.jpg: every classification of a read by the low-angle pair asks for the twins
-    # (low=True), every one of the usual pair's reads does not; as the models folder has no twin, both read alike
+    # (low=True), every one of the usual pair's reads does not
     from companion.vision import pipeline
 
     asked: list[bool] = []

@@ -419,9 +419,36 @@ def test_the_reds_stage_is_the_glare_stage_on_sets_with_their_fives_apart():
     assert {k: v for k, v in reds.items() if k != "apart"} == {k: v for k, v in glare.items() if k != "apart"}
     assert OUTPUTS["reds"] == "classifier" and CONTINUES["reds"] == "classifier.pt" and "reds" not in OPTIONAL
     # the whole command runs it after the two glare passes, and the phone and shake stages after it (the shipped
-    # first classifier's chain)
+    # first classifier's chain), then the low stage, which writes the classifier's low-angle twin beside it
     stages = [name for name in RECIPES if name not in OPTIONAL]
-    assert stages[:6] == ["cls", "glare", "glare2", "reds", "phone", "shake"]
+    assert stages[:7] == ["cls", "glare", "glare2", "reds", "phone", "shake", "low"]
+
+
+def test_the_low_stage_is_the_shake_stage_with_low_angle_scenes_and_writes_the_classifiers_twin():
+    # since session 37 the shipped classifiers each have a low-angle twin, which reads the crops of the low-angle
+    # localisers' reads (pipeline.classifiers(low=True)): the shake stage's settings with 40% of the scenes seen
+    # from a low angle, continuing the classifier in --out and written beside it, never over it
+    import json
+
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    low, shake = ({**DEFAULTS, **RECIPES[n]} for n in ("low", "shake"))
+    assert low["low"] == 0.4 and shake["low"] == 0.0
+    assert {k: v for k, v in low.items() if k != "low"} == {k: v for k, v in shake.items() if k != "low"}
+    assert OUTPUTS["low"] == "classifier-low" and CONTINUES["low"] == "classifier.pt" and "low" not in OPTIONAL
+    # the shipped twins were made by it, from the shipped classifiers
+    models = Path(__file__).resolve().parents[1] / "models"
+    keys = {"seed": "seed", "scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles",
+            "wide": "wide_styles", "maroon": "maroon_styles", "low_res": "low_res", "glare": "glare",
+            "phone": "phone", "shake": "shake", "low": "low", "apart": "fives_apart", "lr": "lr",
+            "cls_steps": "cls_steps"}
+    for record, shipped_as, init in (("train-low.json", "classifier-low", "classifier"),
+                                     ("train-low-b.json", "classifier-b-low", "classifier-b")):
+        shipped = json.loads((models / record).read_text())
+        assert shipped["recipe"] == "low" and shipped["shipped_as"] == shipped_as
+        assert shipped["init"].startswith(f"models/{init}.pt") and (models / f"{shipped_as}.pt").exists()
+        for ours, theirs in keys.items():
+            assert low[ours] == shipped[theirs], (record, ours)
 
 
 def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
@@ -641,7 +668,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
-    # TRAINING-LOG "The int8 run-time models": the six 8-bit files are remade from the float files. The weights
+    # TRAINING-LOG "The int8 run-time models": the eight 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
     # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
@@ -652,7 +679,8 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
     from training import quantize
 
     models = Path(__file__).resolve().parents[1] / "models"
-    names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b")
+    names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b",
+             "classifier-low", "classifier-b-low")
     for name in names:
         shutil.copy(models / f"{name}.onnx", tmp_path)
     try:
@@ -688,7 +716,8 @@ def test_the_shipped_int8_weights_use_seven_bits():
     # weights it can, and the same files then read fewer tiles there than on CPUs with VNNI
     pytest.importorskip("onnx")
     models = Path(__file__).resolve().parents[1] / "models"
-    for name in ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b"):
+    for name in ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b",
+                 "classifier-low", "classifier-b-low"):
         weights = [v for k, v in _initializers(models / f"{name}.int8.onnx").items() if v.dtype == np.int8]
         assert weights, name
         assert max(int(np.abs(w.astype(int)).max()) for w in weights) <= 64, name
@@ -723,15 +752,18 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
     # the localisers' are other scenes, made when their turn comes and after the classifier's are let go, and
     # each localiser's slim stage goes on from the net just made, on the same scenes. The reds stage draws some
     # sets in other colours, so it makes scenes of its own (of the same seed and size; the phone and shake stages
-    # after it train on them again, made once: no third (4, 3000) below); so do the low-angle pair's
-    # stages (a share of theirs seen from low), each going on from the slimmed localiser it is written beside
+    # after it train on them again, made once: no third (4, 3000) below), and so does the low stage (a share of
+    # its scenes seen from low), which goes on from the classifier and writes its twin beside it; so do the
+    # low-angle pair's stages, each going on from the slimmed localiser it is written beside
     from training import train
 
     made, trained = [], []
     fake = {"loc": np.zeros((1, 3, 4, 4), np.uint8), "targets": [], "crops": np.zeros((1, 64, 48, 3), np.uint8),
             "ys": np.zeros(1, np.int64)}
     monkeypatch.setattr(train, "generate", lambda seed, n, *rest: made.append((seed, n)) or fake)
-    monkeypatch.setattr(train, "train_classifier", lambda crops, ys, steps, seed, out, **kw: trained.append(crops))
+    classifiers = []
+    monkeypatch.setattr(train, "train_classifier", lambda crops, ys, steps, seed, out, **kw: trained.append(crops)
+                        or classifiers.append((kw["name"], kw["init"])))
     localisers = []
     monkeypatch.setattr(train, "train_localiser", lambda data, steps, seed, out, name, **kw: localisers.append(
         (data, steps, name, kw["init"], kw["slim"])))
@@ -739,13 +771,15 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
     run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
-    assert run == ["cls", "glare", "glare2", "reds", "phone", "shake", "loc", "loc-slim", "loc-b", "loc-b-slim",
-                   "loc-low", "loc-b-low"]
+    assert run == ["cls", "glare", "glare2", "reds", "phone", "shake", "low", "loc", "loc-slim", "loc-b",
+                   "loc-b-slim", "loc-low", "loc-b-low"]
     for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
-    assert made == [(4, 3000), (4, 3000), (28, 2400), (28, 2400), (28, 2400), (28, 2400)]  # loc, loc-b, loc-low,
-    #                                                                         loc-b-low: seed 21 + 7, other clutter or low
-    assert len(trained) == 6 and trained[0] is trained[1] is trained[2] is fake["crops"]
+    assert made == [(4, 3000), (4, 3000), (4, 3000), (28, 2400), (28, 2400), (28, 2400), (28, 2400)]  # cls, reds,
+    #                                                   low; loc, loc-b, loc-low, loc-b-low: seed 21 + 7, other clutter or low
+    assert len(trained) == 7 and trained[0] is trained[1] is trained[2] is fake["crops"]
+    assert classifiers[0] == ("classifier", None) and classifiers[5] == ("classifier", tmp_path / "classifier.pt")
+    assert classifiers[6] == ("classifier-low", tmp_path / "classifier.pt")  # the twin beside it, not over it
     assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
         (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),
         (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True),

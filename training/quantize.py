@@ -3,7 +3,8 @@
     python -m training.quantize --models models/          # writes models/localiser.int8.onnx, classifier.int8.onnx
                                                           # (and localiser-b.int8.onnx, classifier-b.int8.onnx
                                                           # when localiser-b.onnx, classifier-b.onnx are there,
-                                                          # and those of the low-angle localisers when shipped)
+                                                          # and those of the low-angle localisers and the
+                                                          # classifiers' low-angle twins when shipped)
 
 The pipeline prefers `<name>.int8.onnx` when present (COMPANION_PRECISION=fp32 forces the float files).
 Calibration photos are rendered from the training styles only (seeded), never from the held-out style, so
