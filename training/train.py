@@ -813,7 +813,7 @@ def main(argv: list[str] | None = None) -> int:
                          "0.2 helped far photos but cost normal ones (TRAINING-LOG), and the pipeline zooms in on them")
     ap.add_argument("--low", type=float,
                     help="share of scenes photographed from a low angle (the table foreshortened to 0.3-0.55, the "
-                         "tiles' sides as high as that shows them; the low stage: 0.4)")
+                         "tiles' sides as high as that shows them; the low stage: 0.8, the low-angle pair: 0.4)")
     ap.add_argument("--clutter", type=float,
                     help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
                          "the second localiser (loc-b) is trained with 0.25")
