@@ -891,6 +891,7 @@ def test_a_classifiers_low_angle_twin_reads_in_its_place_only_for_the_low_angle_
     (tmp_path / "classifier-low.onnx").write_bytes(b"")
     assert pipeline.classifiers() == ["classifier", "classifier-b"]
     assert pipeline.classifiers(low=True) == ["classifier-low", "classifier-b"]
+    assert pipeline.every_classifier() == ["classifier", "classifier-b", "classifier-low"]  # quantised, fine-tuned
     image = np.full((100, 100, 3), 128, np.uint8)
     half = (2 / 3 + 1 / 135) / 2
     usual = pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])

@@ -95,15 +95,15 @@ def _cut(image: np.ndarray, t: dict) -> np.ndarray:
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
              photos: Path | None = None) -> str:
-    """Adapt every shipped classifier (``pipeline.classifiers()``, and their low-angle twins, which read the crops of
-    the low-angle localisers' reads: ``classifiers(low=True)``; each from its ``<name>.pt`` weights) to the
+    """Adapt every shipped classifier and its low-angle twin, which reads the crops of the low-angle localisers' reads
+    (``pipeline.every_classifier()``; each from its ``<name>.pt`` weights) to the
     corrected crops, and to every tile of the checked photos in ``photos`` where given, and write it to ``out``
     (default: the models folder), with its int8 copy. The pipeline averages the classifiers, so one left as
     shipped would halve the adaptation, and a twin left so would read the club's set as shipped. Where the checked
     photos list boxes that are no tiles, the verifier is adapted too, to those and to the photos' tiles
     (:func:`_finetune_verifier`)."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
-    names = list(dict.fromkeys(pipeline.classifiers() + pipeline.classifiers(low=True)))
+    names = pipeline.every_classifier()
     missing = [pipeline.MODELS_DIR / f"{name}.pt" for name in names if not (pipeline.MODELS_DIR / f"{name}.pt").exists()]
     if missing:
         raise FileNotFoundError(f"{missing[0]} (the shipped classifier's weights) is missing")

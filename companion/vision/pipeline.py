@@ -286,6 +286,12 @@ def classifiers(low: bool = False) -> list[str]:
     return names
 
 
+def every_classifier() -> list[str]:
+    """The classifiers of the models folder and their low-angle twins (:func:`classifiers`), each once: what is
+    quantised (training.quantize) and fine-tuned (finetune) together."""
+    return list(dict.fromkeys(classifiers() + classifiers(low=True)))
+
+
 def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
     """Class probabilities of a batch of crops: the classifiers' softmax outputs averaged, where the first reads
     a crop less surely than CASCADE_SURE; its own where it reads it that surely or more. A models folder with
