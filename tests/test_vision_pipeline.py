@@ -798,6 +798,43 @@ def test_flat_tiles_found_in_pieces_are_read_from_the_stretched_photo_with_fewer
     assert len(pieces["tiles"]) > len(label["tiles"]) and _norm(pieces["request"]) != _norm(label["request"])
 
 
+def test_the_stretched_and_the_flat_look_are_judged_by_first_readings_and_only_the_kept_one_reads_doubts_again(
+        monkeypatch: pytest.MonkeyPatch):
+    # low_angle_pieces.jpg: the stretched look finds fewer tiles than the first, so the two are judged by how surely
+    # their tiles are read. Each look's crops are read once for that; then only the kept look's doubtful crops are
+    # read again (turned and re-cut), in one call given that first reading, not both looks' in full
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "low_angle_pieces.jpg")
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers, which stretch the photo
+    calls: list[bool] = []
+    real = pipeline.class_probabilities
+
+    def counted(image_bgr, boxes, batch=None, low=False, **given):  # noqa: ANN001, ANN003, ANN202
+        calls.append(given.get("first") is not None)
+        return real(image_bgr, boxes, batch, low, **given)
+
+    monkeypatch.setattr(pipeline, "class_probabilities", counted)
+    ordered, *_ = pipeline._read(photo)
+    assert calls == [True] and ordered  # one look's doubts, read after its first reading
+
+
+def test_class_probabilities_given_the_first_reading_reads_the_doubts_as_from_scratch():
+    # where the classifiers' first reading is passed in, the crops are not read again, and the doubtful ones come
+    # out as class_probabilities reads them from the crops alone
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "low_angle_pieces.jpg")
+    found = pipeline.localise(photo)
+    crops, first = pipeline._first_reading(photo, found)
+    boxes = [(b, s) for b, s, _ in found]
+    assert (first.max(axis=1) < pipeline.TURN_CHECK).any()  # some doubts to read again
+    given = pipeline.class_probabilities(photo, boxes, crops, first=first.copy())
+    np.testing.assert_allclose(given, pipeline.class_probabilities(photo, boxes, crops), atol=1e-6)
+    assert not np.allclose(given, first)  # the doubts were read again
+    assert pipeline._first_reading(photo, [])[1].shape == (0, len(pipeline.classes()))
+
+
 def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_reading_kept(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     # pipeline._low_or_usual: below LOW_ASPECT, only with the low-angle pair in the models folder, and only where the
