@@ -819,18 +819,24 @@ def test_the_stretched_and_the_flat_look_are_judged_by_first_readings_and_only_t
     assert calls == [True] and ordered  # one look's doubts, read after its first reading
 
 
-def test_class_probabilities_given_the_first_reading_reads_the_doubts_as_from_scratch():
-    # where the classifiers' first reading is passed in, the crops are not read again, and the doubtful ones come
-    # out as class_probabilities reads them from the crops alone
+def test_class_probabilities_given_the_first_reading_reads_the_doubts_as_from_scratch(monkeypatch: pytest.MonkeyPatch):
+    # where the classifiers' first reading is passed in, the crops are not read again, only the doubtful ones'
+    # turned and re-cut copies, and they come out as class_probabilities reads them from the crops alone
     from companion.vision import pipeline
 
     photo = pipeline.load_image(FIXTURES / "low_angle_pieces.jpg")
     found = pipeline.localise(photo)
     crops, first = pipeline._first_reading(photo, found)
     boxes = [(b, s) for b, s, _ in found]
-    assert (first.max(axis=1) < pipeline.TURN_CHECK).any()  # some doubts to read again
+    doubts = int((first.max(axis=1) < pipeline.TURN_CHECK).sum())
+    assert doubts  # some doubts to read again
+    read: list[int] = []
+    real = pipeline._probabilities
+    monkeypatch.setattr(pipeline, "_probabilities", lambda batch, low=False: read.append(len(batch)) or real(batch, low))
     given = pipeline.class_probabilities(photo, boxes, crops, first=first.copy())
+    assert read == [3 * doubts]  # turned, and cut 10% smaller and larger
     np.testing.assert_allclose(given, pipeline.class_probabilities(photo, boxes, crops), atol=1e-6)
+    assert read == [3 * doubts, len(boxes), 3 * doubts]
     assert not np.allclose(given, first)  # the doubts were read again
     assert pipeline._first_reading(photo, [])[1].shape == (0, len(pipeline.classes()))
 
