@@ -843,7 +843,7 @@ def test_class_probabilities_given_the_first_reading_reads_the_doubts_as_from_sc
 
 def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_reading_kept(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    # pipeline._low_or_usual: below LOW_ASPECT, only with the low-angle pair in the models folder, and only where the
+    # pipeline._low_or_usual: below LOW_ASPECT (every photo), only with the low-angle pair in the models folder, and only where the
     # usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8), the photo is read with the pair
     # too; a reading with a request beats one without, else the higher mean confidence wins
     from companion.vision import pipeline
@@ -865,8 +865,11 @@ def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_
     (tmp_path / "localiser-b-low.onnx").write_bytes(b"")
     pair = ["localiser-low", "localiser-b-low"]
     assert pipeline.low_localisers() == pair
-    assert pipeline._low_or_usual(image, usual, pipeline.LOW_ASPECT) == (usual, None) and low_read == []  # not flat
     assert pipeline._low_or_usual(image, usual, 0.6) == (other, pair) and low_read == [pair]  # 0.75 > 0.7
+    # since session 38 (0.85 before) a doubtful photo of any angle is read with the pair too, also one seen from
+    # straight above (1.3): with the classifiers' low-angle twins the pair's reading is the surer one often enough
+    assert pipeline._low_or_usual(image, usual, 0.9) == (other, pair) and low_read == [pair, pair]
+    assert pipeline._low_or_usual(image, usual, 1.3) == (other, pair) and low_read == [pair, pair, pair]
     other = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
     assert pipeline._low_or_usual(image, usual, 0.6) == (usual, None)
     other = reading(None, [1.0, 1.0])  # surer tiles, but no hand in them
@@ -1335,6 +1338,9 @@ def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypa
 
     monkeypatch.setattr(pipeline, "_tile_odds", odds)
     monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
+    # the usual localisers' reading, whose boxes these are: read so doubtfully, the photo is read with the low-angle
+    # pair too (pipeline.LOW_ASPECT), whose boxes lie a pixel or so apart
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())
     after = pipeline.recognize_image(photo)
     assert len(after["tiles"]) == len(before["tiles"]) - 1
     assert [t["box"] for t in after["not_tiles"]] == [target]
@@ -1354,6 +1360,8 @@ def _doubt_one_box(monkeypatch: pytest.MonkeyPatch, target: list[int], turn_back
 
     monkeypatch.setattr(pipeline, "_tile_odds", odds)
     monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers' reading, whose boxes these are (the
+    #                                                      low-angle pair reads doubtful photos too: LOW_ASPECT)
 
 
 def test_a_box_taken_for_no_tile_that_the_player_restores_is_a_tile_again_listed_for_a_check(

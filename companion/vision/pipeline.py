@@ -82,9 +82,13 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
-LOW_ASPECT = 0.85  # a photo whose upright tiles look flatter than this at the first look (_upright_aspect; seen from
-#                  above about 1.3), read with no request or less surely than CONFIDENCE_MIN on average, is read with
-#                  the low-angle pair too, and the surer reading kept (_low_or_usual)
+LOW_ASPECT = float("inf")  # a photo whose upright tiles look flatter than this at the first look (_upright_aspect;
+#                  seen from above about 1.3), read with no request or less surely than CONFIDENCE_MIN on average, is
+#                  read with the low-angle pair too, and the surer reading kept (_low_or_usual). 0.85 until session 38;
+#                  with the classifiers' low-angle twins, that pair's reading of any doubtful photo was the surer one
+#                  often enough to read 94 more requests over the 50 evaluation sets (1.05: 67 more), at about a tenth
+#                  more time on held-out won hands (models/TRAINING-LOG.md, "The low-angle pair for every doubtful
+#                  photo")
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
 LOW_TWIN = "-low"  # a classifier's twin trained on with low-angle photos too ("classifier-low"): where shipped, it
 #                    reads in its place the crops of the low-angle pair's reads (classifiers(low=True))
@@ -269,7 +273,8 @@ def low_localisers() -> list[str]:
     """The low-angle localisers, "localiser-low" and "localiser-b-low" as far as they are in the models folder
     (none: empty): the usual pair trained on with 40% of their photos taken from 17-33 degrees above the table.
     Used alone they read low photos better and the rest worse (models/TRAINING-LOG.md, "Localisers trained on
-    from a low angle"), so they read only photos whose tiles look flat (:func:`_low_or_usual`)."""
+    from a low angle"), so they read only photos that the usual pair reads doubtfully, and their reading is kept
+    where it is surer (:func:`_low_or_usual`)."""
     return [name for name in LOW_LOCALISERS if model_path(name).exists()]
 
 
@@ -1056,8 +1061,10 @@ def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None, aspect: float) -
     ``usual`` as it is.
 
     Photos taken from low above the table show flat tiles, the lower the flatter; a quarter of those taken from
-    training's angles do too (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"): the low pair
-    reads the first better and the others worse, and where the usual pair reads surely there is little to gain."""
+    training's angles do too (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"). Without the
+    classifiers' low-angle twins the low pair read the first better and the others worse; with them its reading
+    is kept on doubtful photos of every angle where it is surer, and since session 38 every doubtful photo is read
+    with it (LOW_ASPECT). Where the usual pair reads surely there is little to gain."""
     if aspect >= LOW_ASPECT:  # most photos: decided before looking for the pair's files
         return usual, None
     low = low_localisers()
