@@ -1360,8 +1360,6 @@ def _doubt_one_box(monkeypatch: pytest.MonkeyPatch, target: list[int], turn_back
 
     monkeypatch.setattr(pipeline, "_tile_odds", odds)
     monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
-    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers' reading, whose boxes these are (the
-    #                                                      low-angle pair reads doubtful photos too: LOW_ASPECT)
 
 
 def test_a_box_taken_for_no_tile_that_the_player_restores_is_a_tile_again_listed_for_a_check(
@@ -1376,6 +1374,8 @@ def test_a_box_taken_for_no_tile_that_the_player_restores_is_a_tile_again_listed
     label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
     target = pipeline.recognize_image(photo)["tiles"][3]["box"]
     _doubt_one_box(monkeypatch, target)
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers' reading, whose boxes these are (the
+    #                                                      low-angle pair reads doubtful photos too: LOW_ASPECT)
     dropped = pipeline.recognize_image(photo)
     assert [t["box"] for t in dropped["not_tiles"]] == [target]
 
