@@ -843,9 +843,9 @@ def test_class_probabilities_given_the_first_reading_reads_the_doubts_as_from_sc
 
 def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_reading_kept(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    # pipeline._low_or_usual: below LOW_ASPECT (every photo), only with the low-angle pair in the models folder, and only where the
-    # usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8), the photo is read with the pair
-    # too; a reading with a request beats one without, else the higher mean confidence wins
+    # pipeline._low_or_usual: only with the low-angle pair in the models folder, and only where the usual reading
+    # gives no request or a mean confidence below CONFIDENCE_MIN (0.8), the photo is read with the pair too; a
+    # reading with a request beats one without, else the higher mean confidence wins
     from companion.vision import pipeline
     from companion.vision.layout import Det
 
@@ -860,26 +860,26 @@ def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_
     other = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
     image = np.zeros((8, 8, 3), np.uint8)
     assert pipeline.low_localisers() == []
-    assert pipeline._low_or_usual(image, usual, 0.5) == (usual, None) and low_read == []  # no pair shipped
+    assert pipeline._low_or_usual(image, usual) == (usual, None) and low_read == []  # no pair shipped
     (tmp_path / "localiser-low.onnx").write_bytes(b"")
     (tmp_path / "localiser-b-low.onnx").write_bytes(b"")
     pair = ["localiser-low", "localiser-b-low"]
     assert pipeline.low_localisers() == pair
-    assert pipeline._low_or_usual(image, usual, 0.6) == (other, pair) and low_read == [pair]  # 0.75 > 0.7
-    # since session 38 (0.85 before) a doubtful photo of any angle is read with the pair too, also one seen from
-    # straight above (1.3): with the classifiers' low-angle twins the pair's reading is the surer one often enough
-    assert pipeline._low_or_usual(image, usual, 0.9) == (other, pair) and low_read == [pair, pair]
-    assert pipeline._low_or_usual(image, usual, 1.3) == (other, pair) and low_read == [pair, pair, pair]
+    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair]  # 0.75 > 0.7
+    # since session 38 a doubtful photo of any angle is read with the pair, each time (before: only photos whose
+    # tiles looked flatter than 0.85): with the classifiers' low-angle twins its reading is the surer one often enough
+    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair, pair]
+    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair, pair, pair]
     other = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
-    assert pipeline._low_or_usual(image, usual, 0.6) == (usual, None)
+    assert pipeline._low_or_usual(image, usual) == (usual, None)
     other = reading(None, [1.0, 1.0])  # surer tiles, but no hand in them
-    assert pipeline._low_or_usual(image, usual, 0.6) == (usual, None)
+    assert pipeline._low_or_usual(image, usual) == (usual, None)
     low_read.clear()
     sure = reading({"hand": "usual"}, [0.9, 0.7])  # mean 0.8: read surely enough, not read again
     other = reading({"hand": "low"}, [1.0, 1.0])
-    assert pipeline._low_or_usual(image, sure, 0.6) == (sure, None) and low_read == []
+    assert pipeline._low_or_usual(image, sure) == (sure, None) and low_read == []
     usual, other = reading(None, [0.9, 0.9]), reading({"hand": "low"}, [0.4, 0.4])  # a hand beats none, however
-    assert pipeline._low_or_usual(image, usual, 0.6) == (other, pair) and low_read == [pair]  # sure its tiles
+    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair]  # sure its tiles
 
 
 def test_a_photo_from_low_above_the_table_is_read_right_with_the_low_angle_pair(monkeypatch: pytest.MonkeyPatch):
@@ -890,7 +890,7 @@ def test_a_photo_from_low_above_the_table_is_read_right_with_the_low_angle_pair(
 
     photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
     label = json.loads((FIXTURES / "low_sides.json").read_text())
-    assert pipeline._upright_aspect(pipeline.localise(photo)) < pipeline.LOW_ASPECT
+    assert pipeline._upright_aspect(pipeline.localise(photo)) < 0.85  # flat: upright tiles from above are about 1.3
     monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())
     usual = pipeline.recognize_image(photo)
     assert _norm(usual["request"]) != _norm(label["request"])
@@ -1040,7 +1040,7 @@ def test_a_read_that_asks_for_at_most_so_many_rows_stops_before_classifying_more
     monkeypatch.setattr(pipeline, "class_probabilities",
                         lambda image, boxes, batch=None, low=False: calls.append(1) or real(image, boxes, batch, low))
     assert pipeline._read(photo, max_rows=1)[:3] == ([], [], None) and not calls
-    ordered, groups, _, _ = pipeline._read(photo, max_rows=2)
+    ordered, groups, _ = pipeline._read(photo, max_rows=2)
     assert len(ordered) == len(label["tiles"]) and len(groups) == 2 and calls == [1]
 
 
@@ -1339,7 +1339,7 @@ def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypa
     monkeypatch.setattr(pipeline, "_tile_odds", odds)
     monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
     # the usual localisers' reading, whose boxes these are: read so doubtfully, the photo is read with the low-angle
-    # pair too (pipeline.LOW_ASPECT), whose boxes lie a pixel or so apart
+    # pair too (pipeline._low_or_usual), whose boxes lie a pixel or so apart
     monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())
     after = pipeline.recognize_image(photo)
     assert len(after["tiles"]) == len(before["tiles"]) - 1
@@ -1375,7 +1375,7 @@ def test_a_box_taken_for_no_tile_that_the_player_restores_is_a_tile_again_listed
     target = pipeline.recognize_image(photo)["tiles"][3]["box"]
     _doubt_one_box(monkeypatch, target)
     monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers' reading, whose boxes these are (the
-    #                                                      low-angle pair reads doubtful photos too: LOW_ASPECT)
+    #                                                      low-angle pair reads doubtful photos too: _low_or_usual)
     dropped = pipeline.recognize_image(photo)
     assert [t["box"] for t in dropped["not_tiles"]] == [target]
 

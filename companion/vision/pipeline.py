@@ -82,13 +82,6 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
-LOW_ASPECT = float("inf")  # a photo whose upright tiles look flatter than this at the first look (_upright_aspect;
-#                  seen from above about 1.3), read with no request or less surely than CONFIDENCE_MIN on average, is
-#                  read with the low-angle pair too, and the surer reading kept (_low_or_usual). 0.85 until session 38;
-#                  with the classifiers' low-angle twins, that pair's reading of any doubtful photo was the surer one
-#                  often enough to read 94 more requests over the 50 evaluation sets (1.05: 67 more), at about a tenth
-#                  more time on held-out won hands (models/TRAINING-LOG.md, "The low-angle pair for every doubtful
-#                  photo")
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
 LOW_TWIN = "-low"  # a classifier's twin trained on with low-angle photos too ("classifier-low"): where shipped, it
 #                    reads in its place the crops of the low-angle pair's reads (classifiers(low=True))
@@ -682,11 +675,11 @@ def _turned_box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
           outer: Callable | None = None, taps: Taps = NO_TAPS, nets: list[str] | None = None,
-          first: tuple[list, dict] | None = None) -> tuple[list[Det], list, Callable | None, float]:
-    """Located and classified tiles in reading order, their groups per row, None or the way back from the
+          first: tuple[list, dict] | None = None) -> tuple[list[Det], list, Callable | None]:
+    """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
-    when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken, and how flat the upright tiles of the
-    first look were (:func:`_upright_aspect`). ``nets``: the localisers to look with (None: :func:`localisers`; the
+    when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken. ``nets``: the
+    localisers to look with (None: :func:`localisers`; the
     low-angle pair's crops are read by the classifiers' low-angle twins where shipped, :func:`classifiers`);
     ``first``: their first look at the photo where it was made already, (tiles found, verifier's odds and crops)
     as :func:`localise` gives them with ``looked``.
@@ -704,7 +697,6 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
     found, looked = first or _first_look(image_bgr, nets)
-    first_aspect = _upright_aspect(found)
     even = evened_colours(image_bgr, found)
     if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
         image_bgr, (found, looked) = even, _first_look(even, nets)
@@ -744,7 +736,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     dets = [Det(box=b, sideways=s) for b, s, _ in found]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
-        return [], [], None, first_aspect
+        return [], [], None
     batch = None  # the crops, cut once for the classifiers and the verifier
     if probs is None:
         batch = _crops_of(image_bgr, found, looked)
@@ -794,7 +786,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         d.tile = names[int(best[0])]
         d.confidence = _confidence(float(p[best[0]]), sc)
         d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
-    return [d for r in layout.rows for d in r], assign_groups(layout), back, first_aspect
+    return [d for r in layout.rows for d in r], assign_groups(layout), back
 
 
 def _box_ahead(box: list | tuple, found: list, to_photo: Callable | None) -> tuple[float, float, float, float]:
@@ -1011,7 +1003,6 @@ class Reading:
     changed: list[Det]
     back: Callable | None
     dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
-    aspect: float = 1.0  # how flat the upright tiles of the first look were (_upright_aspect)
 
     def sureness(self) -> tuple[bool, float]:
         """How good a reading this is, to choose between two of one photo: a request first, then the tiles'
@@ -1035,7 +1026,7 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
     the winning tile; ``outer``, ``taps``, ``nets`` and ``first`` as for :func:`_read`."""
     dropped: list[Det] = []
-    ordered, groups, back, aspect = _read(image_bgr, max_rows, dropped, outer, taps, nets, first)
+    ordered, groups, back = _read(image_bgr, max_rows, dropped, outer, taps, nets, first)
     named = [("a correction for", i) for i in fixes or ()] + [("the winning tile is", win)] * (win is not None)
     for what, i in named:
         if i >= len(ordered):
@@ -1049,28 +1040,27 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     changed = complete_hand(groups, request)
     if changed:
         request, reason = build_request(groups)
-    return Reading(ordered, groups, request, reason, changed, back, dropped, aspect)
+    return Reading(ordered, groups, request, reason, changed, back, dropped)
 
 
-def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None, aspect: float) -> tuple[Reading | None, list[str] | None]:
+def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None,
+                  first: tuple[list, dict] | None = None) -> tuple[Reading | None, list[str] | None]:
     """The reading of the photo as taken to go on with, and the localisers that made it (None: the usual ones).
-    ``usual`` is its reading with the usual localisers (None: not made yet), ``aspect`` how flat their first look
-    found the upright tiles. Where they look flatter than LOW_ASPECT, the low-angle pair ships
-    (:func:`low_localisers`) and ``usual`` gives no request or reads its tiles less surely than CONFIDENCE_MIN on
-    average, the photo is read with that pair too and the surer reading kept (:meth:`Reading.sureness`); else
-    ``usual`` as it is.
+    ``usual`` is its reading with the usual localisers (None: not made yet; then made from their ``first`` look
+    where given). Where the low-angle pair ships (:func:`low_localisers`) and ``usual`` gives no request or reads
+    its tiles less surely than CONFIDENCE_MIN on average, the photo is read with that pair too and the surer
+    reading kept (:meth:`Reading.sureness`); else ``usual`` as it is.
 
-    Photos taken from low above the table show flat tiles, the lower the flatter; a quarter of those taken from
-    training's angles do too (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"). Without the
-    classifiers' low-angle twins the low pair read the first better and the others worse; with them its reading
-    is kept on doubtful photos of every angle where it is surer, and since session 38 every doubtful photo is read
-    with it (LOW_ASPECT). Where the usual pair reads surely there is little to gain."""
-    if aspect >= LOW_ASPECT:  # most photos: decided before looking for the pair's files
-        return usual, None
+    Until session 38 only photos whose upright tiles the first look found flatter than 0.85 (height / width; about
+    1.3 seen from above) were read so: without the classifiers' low-angle twins the pair read photos taken from low
+    better and the others worse (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"). With them
+    its reading of a doubtful photo of any angle is the surer one often enough to read 94 more requests over the
+    50 evaluation sets, at about a tenth more time on held-out won hands (TRAINING-LOG, "The low-angle pair for
+    every doubtful photo"). Where the usual pair reads surely there is little to gain."""
     low = low_localisers()
     if not low:
         return usual, None
-    usual = usual or _read_hand(image_bgr)
+    usual = usual or _read_hand(image_bgr, first=first)
     if usual.request is not None and usual.sureness()[1] >= CONFIDENCE_MIN:
         return usual, None
     other = _read_hand(image_bgr, nets=low)
@@ -1082,7 +1072,7 @@ def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list
     it chose them, so that a player's corrections are applied to the same reading; and, where they are the usual
     ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from."""
     first = _first_look(image_bgr)
-    nets = _low_or_usual(image_bgr, None, _upright_aspect(first[0]))[1]
+    nets = _low_or_usual(image_bgr, None, first)[1]
     return nets, first if nets is None else None
 
 
@@ -1151,7 +1141,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     if fixes is not None or turned or taps or win is not None or dora_fixes:
         return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {})
     first = _read_hand(image_bgr)
-    reading, nets = _low_or_usual(image_bgr, first, first.aspect)
+    reading, nets = _low_or_usual(image_bgr, first)
     turn = None
     if reading.request is None and reading.ordered and turns:
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
@@ -1220,7 +1210,7 @@ def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) 
     faces taken for backs as in a dora row (:func:`layout.dead_wall_backs`), the player's ``fixes`` (tile index ->
     class, as for the hand in :func:`_read_hand`) applied, and the way back for their boxes onto the photo as taken
     (see :func:`_read`). Every face-up tile of it is an indicator."""
-    dets, groups, back, _ = _read(image_bgr)
+    dets, groups, back = _read(image_bgr)
     dead_wall_backs(groups)
     for i, tile in (fixes or {}).items():
         if i >= len(dets):
