@@ -190,10 +190,16 @@ def photo_server(tmp_path, monkeypatch):
     module.dora_photo = None  # what a dora photo gives, when one is sent (tiles, uncertain)
     module.dora_reads = []  # the corrections of the dora photo's tiles each read was sent
     module.no_request = False  # the photo gives no request (a hand laid down as one block, say)
+    module.low_angle = False  # the answers say the photo was read with the low-angle localisers
+    module.low_angles = []  # the "low_angle" each read was sent (None: none)
+    module.taps = []  # the boxes each read was sent ("drop": [...], ...)
 
-    def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None):
+    def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None, low_angle=None, **taps):
+        # (taps: boxes put back, dropped, added or turned over, as sent; the stand-in reads the same tiles)
         codes = list(module.codes)
         module.reads.append((fixes, turned))
+        module.taps.append(taps)
+        module.low_angles.append(low_angle)
         module.dora_reads.append(dora_fixes)
         for i, code in (fixes or {}).items():  # the player's corrections, as the pipeline applies them
             codes[i] = code
@@ -209,6 +215,8 @@ def photo_server(tmp_path, monkeypatch):
             answer["dora_photo"] = {"tiles": fixed, "uncertain": [i for i in module.dora_photo["uncertain"]
                                                                   if i not in (dora_fixes or {})]}
             answer["request"]["dora_indicators"] = [t["tile"] for t in fixed if t["tile"] != "x"]
+        if module.low_angle:
+            answer["low_angle"] = True
         if module.no_request:
             answer.update(request=None, reason="the winning tile is not set apart at the right end of the concealed "
                                                "tiles")
@@ -281,8 +289,9 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         state = page.evaluate("window.Companion.state")
         assert state["scores"] == {"Ann": 30000, "Bob": 31000, "Cid": 29000, "Dan": 30000}
         assert saved == [((10, 20, 50, 80), "2m")]  # the correction was kept for fine-tuning
-        # the photo was read twice: as sent, then with the correction (the request built anew from it)
-        assert reads == [(None, None), ({0: "2m"}, 0)]
+        # the photo was read twice: as sent, then with the correction (the request built anew from it), with the
+        # usual localisers named as the answer had no "low_angle"
+        assert reads == [(None, None), ({0: "2m"}, 0)] and vision.low_angles == [None, False]
         # and kept with its tiles as checked, the corrected one included, as a labelled example
         [label] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
         assert [t["tile"] for t in label["tiles"]] == ["2m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s",
@@ -327,6 +336,31 @@ def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost
     # it was named by id again
     assert uploads == ["recognize", "recognize"]
     assert vision.reads == [(None, None), ({0: "2m"}, 0)]
+
+
+def test_score_by_photo_reads_a_low_angle_answer_again_with_the_same_localisers(photo_server):
+    # an answer read with the low-angle localisers says "low_angle": true; the page sends it back with each reading
+    # that follows (a tile taken out, the correction before scoring), so that the server reads the photo with those
+    # localisers at once instead of choosing them again
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    base, saved, tmp_path, vision = photo_server
+    vision.low_angle = True
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid") as page:
+        page.wait_for_selector(".tilebox.unsure")
+        page.click('.tilebox[data-index="13"]')
+        with page.expect_response("**/api/recognize"):
+            page.click(".palette [data-no-tile]")
+        _correct(page, 0, "2m")
+        with page.expect_response("**/api/photos"):
+            page.click("#photo-overlay .primary")
+    assert vision.low_angles == [None, True, True]
+    assert [fixes for fixes, _ in vision.reads] == [None, None, {0: "2m"}]
+    assert vision.taps == [{}, {"drop": [[595, 20, 635, 80]]}, {"drop": [[595, 20, 635, 80]]}]
 
 
 def _new_game(base: str) -> str:

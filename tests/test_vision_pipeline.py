@@ -903,10 +903,44 @@ def test_corrections_of_a_photo_read_with_the_low_angle_pair_are_applied_to_that
     from companion.vision import pipeline
 
     photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
-    first = [t["tile"] for t in pipeline.recognize_image(photo)["tiles"]]
+    answer = pipeline.recognize_image(photo)
+    first = [t["tile"] for t in answer["tiles"]]
+    assert answer["low_angle"] is True
     again = pipeline.recognize_image(photo, fixes={1: "5p"})  # its second dora indicator, a red five, made plain
     assert [t["tile"] for t in again["tiles"]] == first[:1] + ["5p"] + first[2:]
+    assert again["low_angle"] is True
     assert [t["tile"] for t in pipeline.recognize_image(photo, turned=0, fixes={})["tiles"]] == first
+
+
+def test_corrections_sent_with_the_answers_low_angle_are_read_with_the_localisers_it_names_at_once(
+        monkeypatch: pytest.MonkeyPatch):
+    # the page sends the answer's "low_angle" back with every correction: the photo is then read once, with the
+    # localisers named, instead of read in full again (pipeline._localisers_for) to choose them; low_sides.jpg is
+    # read with the low-angle pair (the test above), the usual pair reads it otherwise (the one before)
+    from companion.errors import InvalidRequestError
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
+    first = pipeline.recognize_image(photo)
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())
+    usual = pipeline.recognize_image(photo)
+    monkeypatch.undo()
+    assert "low_angle" not in usual and [t["box"] for t in usual["tiles"]] != [t["box"] for t in first["tiles"]]
+    looks: list = []  # the localisers of each look at the photo
+    real = pipeline.run_nets
+    monkeypatch.setattr(pipeline, "run_nets", lambda names, feed: looks.append(list(names)) or real(names, feed))
+    monkeypatch.setattr(pipeline, "_localisers_for", lambda image: pytest.fail("the localisers were chosen again"))
+    low = pipeline.recognize_image(photo, fixes={1: "5p"}, low_angle=True)
+    assert looks and all(nets == pipeline.low_localisers() for nets in looks)
+    assert [t["tile"] for t in low["tiles"]] == [t["tile"] for t in first["tiles"][:1]] + ["5p"] + \
+        [t["tile"] for t in first["tiles"][2:]]
+    assert [t["box"] for t in low["tiles"]] == [t["box"] for t in first["tiles"]] and low["low_angle"] is True
+    looks.clear()
+    plain = pipeline.recognize_image(photo, low_angle=False)
+    assert looks and all(nets == pipeline.localisers() for nets in looks)
+    assert plain == usual
+    with pytest.raises(InvalidRequestError, match='"low_angle" must be true or false'):
+        pipeline.recognize_image(photo, low_angle="yes")
 
 
 def test_a_classifiers_low_angle_twin_reads_in_its_place_only_for_the_low_angle_pair(

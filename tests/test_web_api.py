@@ -282,7 +282,7 @@ def fake_vision(monkeypatch, tmp_path):
     calls: dict = {"saved": []}
 
     def recognize_image(image, dora_image=None, **options):  # companion.vision.recognize_image's signature
-        calls["shape"] = image.shape
+        calls["shape"], calls["options"] = image.shape, options
         return {"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "confidence": 0.97, "sideways": False, "group": 0}],
                 "request": None}
 
@@ -307,6 +307,25 @@ def test_recognize_decodes_the_photo_and_returns_the_tiles(client, fake_vision):
     body = r.get_json()
     assert body["tiles"][0]["tile"] == "5m" and (body["width"], body["height"]) == (60, 40)
     assert fake_vision["shape"] == (40, 60, 3)
+
+
+def test_a_correction_names_the_localisers_of_the_answer_by_its_low_angle(client, fake_vision):
+    # the page sends the answer's "low_angle" back as 1 or 0 (curl users may write true or false); it reaches
+    # recognize_image as a bool, and anything else is refused before the photo is read
+    photo = _png()
+    for sent, passed in (("1", True), ("0", False), ("true", True), ("false", False)):
+        r = client.post("/api/recognize", data={"image": (io.BytesIO(photo), "hand.png"), "turned": "0",
+                                                "low_angle": sent}, content_type="multipart/form-data")
+        assert r.status_code == 200, r.get_json()
+        assert fake_vision["options"] == {"turned": 0, "low_angle": passed}
+    client.post("/api/recognize", data={"image": (io.BytesIO(photo), "hand.png"), "turned": "0"},
+                content_type="multipart/form-data")
+    assert fake_vision["options"] == {"turned": 0}  # not sent: the server chooses the localisers again
+    del fake_vision["options"]
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(photo), "hand.png"), "low_angle": "yes"},
+                             content_type="multipart/form-data"), 400)
+    assert '"low_angle" must be 1 or 0' in err["error"] and "'yes'" in err["error"]
+    assert "options" not in fake_vision
 
 
 def test_a_photo_read_once_is_named_by_its_id_after_that_and_not_sent_again(client, fake_vision, tmp_path):

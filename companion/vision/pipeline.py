@@ -1070,7 +1070,9 @@ def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None,
 def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list, dict] | None]:
     """The localisers :func:`recognize_image` read the photo with at first (None: the usual ones), chosen again as
     it chose them, so that a player's corrections are applied to the same reading; and, where they are the usual
-    ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from."""
+    ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from. Only for
+    corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full, and where
+    that reading is doubtful reads it with the low-angle pair too."""
     first = _first_look(image_bgr)
     nets = _low_or_usual(image_bgr, None, first)[1]
     return nets, first if nets is None else None
@@ -1093,7 +1095,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
                     restore: list | None = None, drop: list | None = None, win: int | None = None,
                     add: list | None = None, turn: list | None = None,
-                    dora_fixes: dict[int, str] | None = None) -> dict:
+                    dora_fixes: dict[int, str] | None = None, low_angle: bool | None = None) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     "left_out" lists the tiles of rows the request leaves out (the wall, discards, a die below the hand:
     layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
@@ -1108,6 +1110,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
     is the result ("turned": the degrees; boxes on the photo as taken). ``turns=False`` skips those reads
     (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
+    "low_angle" (true) says the photo was read with the localisers trained on photos taken from low
+    (LOW_LOCALISERS), chosen because the usual ones read it doubtfully (:func:`_low_or_usual`).
 
     `dora_image`, a second photo of the dora indicators (e.g. the dead wall; its backs read as faces are taken
     as backs as in a dora row, :func:`layout.dead_wall_backs`), adds every face-up tile on it to the request's
@@ -1131,15 +1135,18 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     found upright or added, or the reverse; each is read again in its box turned, listed as uncertain until
     corrected, and the rows are found anew with it (``fixes`` count the tiles of the answer read with the same
     ``turn``). ``dora_fixes`` maps indices of that result's "dora_photo" "tiles" to the classes the player chose:
-    they count as sure, and the request's indicators are taken from the dora photo as corrected.
+    they count as sure, and the request's indicators are taken from the dora photo as corrected. ``low_angle`` is
+    that result's "low_angle" (False where it had none): the photo is read again with the localisers it names,
+    which the indices need. Left out (None), they are chosen again as they were at first, reading the photo in
+    full once or twice more (:func:`_localisers_for`).
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
     taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
-    if fixes is not None or turned or taps or win is not None or dora_fixes:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {})
+    if fixes is not None or turned or taps or win is not None or dora_fixes or low_angle is not None:
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {}, low_angle)
     first = _read_hand(image_bgr)
     reading, nets = _low_or_usual(image_bgr, first)
     turn = None
@@ -1154,7 +1161,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                 break
     # melds mended only now: a photo on its side read as taken could be "mended" into some hand
     reading.mend_melds()
-    return _result(reading, turn, dora_image, image_bgr, {})
+    return _result(reading, turn, nets is not None, dora_image, image_bgr, {})
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
@@ -1171,11 +1178,12 @@ def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | No
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                taps: Taps, win: int | None, dora_fixes: dict[int, str]) -> dict:
+                taps: Taps, win: int | None, dora_fixes: dict[int, str], low_angle: bool | None) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
     of ``taps.restore`` kept as tiles and those of ``taps.drop`` taken for none, tiles read where ``taps.add``
     says one was missed, those of ``taps.turn`` read lying the other way, and the tile ``win`` as the winning
-    tile; ``dora_fixes`` correct the dora photo's tiles."""
+    tile; ``dora_fixes`` correct the dora photo's tiles. ``low_angle``: with the low-angle localisers or the
+    usual ones (None: as :func:`_localisers_for` chooses them again)."""
     _checked_fixes(fixes, "corrections")
     if dora_fixes and dora_image is None:
         raise InvalidRequestError("corrections of the dora photo's tiles were sent, but no dora photo")
@@ -1196,13 +1204,18 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     angle = next((a for a, degrees in _TURNS if degrees == turned), None) if turned else 0.0
     if angle is None:
         raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-    nets, first = _localisers_for(image_bgr)
+    if low_angle is None:
+        nets, first = _localisers_for(image_bgr)
+    elif isinstance(low_angle, bool):
+        nets, first = (low_localisers() or None) if low_angle else None, None
+    else:
+        raise InvalidRequestError(f'"low_angle" must be true or false (the first answer\'s "low_angle"), not {low_angle!r}')
     if turned == 0:
         reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps, nets=nets, first=first)
     else:
         reading = _read_turned(image_bgr, angle, fixes, win, taps, nets)
     reading.mend_melds()
-    return _result(reading, turned or None, dora_image, image_bgr, dora_fixes)
+    return _result(reading, turned or None, nets is not None, dora_image, image_bgr, dora_fixes)
 
 
 def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) -> tuple[list[Det], Callable | None]:
@@ -1220,9 +1233,10 @@ def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) 
     return dets, back
 
 
-def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, image_bgr: np.ndarray,
+def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarray | None, image_bgr: np.ndarray,
             dora_fixes: dict[int, str]) -> dict:
-    """recognize_image's answer from the read it settled on, the dora photo's tiles corrected by ``dora_fixes``."""
+    """recognize_image's answer from the read it settled on (``low``: made with the low-angle localisers), the
+    dora photo's tiles corrected by ``dora_fixes``."""
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
@@ -1233,6 +1247,8 @@ def _result(reading: Reading, turn: int | None, dora_image: np.ndarray | None, i
                                for t in _tile_dicts(reading.dropped, reading.back)]
     if turn is not None:
         result["turned"] = turn
+    if low:
+        result["low_angle"] = True
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     won = [i for i, d in enumerate(ordered) if d.won]

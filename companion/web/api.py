@@ -292,8 +292,8 @@ def _tile_fixes(field: str) -> dict[int, str] | None:
 
 
 def _corrections_of_a_reading() -> dict:
-    """The form fields "fixes", "dora_fixes", "turned", "restore", "drop", "add", "turn" and "win" of
-    /api/recognize, checked; {} when none is sent."""
+    """The form fields "fixes", "dora_fixes", "turned", "low_angle", "restore", "drop", "add", "turn" and "win"
+    of /api/recognize, checked; {} when none is sent."""
     options: dict = {}
     for field in ("fixes", "dora_fixes"):
         fixes = _tile_fixes(field)
@@ -304,6 +304,12 @@ def _corrections_of_a_reading() -> dict:
         if turned not in ("0", "90", "180", "270"):
             raise InvalidRequestError(f'"turned" must be 0, 90, 180 or 270 (the first answer\'s "turned"), not {turned!r}')
         options["turned"] = int(turned)
+    low_angle = request.form.get("low_angle")
+    if low_angle not in (None, ""):
+        if low_angle not in ("0", "1", "false", "true"):
+            raise InvalidRequestError(f'"low_angle" must be 1 or 0 (true or false: whether the first answer has '
+                                      f'"low_angle": true), not {low_angle!r}')
+        options["low_angle"] = low_angle in ("1", "true")
     win = request.form.get("win")
     if win not in (None, ""):
         if not win.isdigit():
@@ -349,10 +355,11 @@ def recognize():  # noqa: ANN201
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "dora_fixes": the same for
-    # its "dora_photo" tiles, "turned": its "turned", "restore": JSON [box, ...] of its "not_tiles" that are tiles,
-    # "drop": of its "tiles" that are none, "add": boxes on the photo where a tile lies that was not found, "turn":
-    # of its "tiles" that lie the other way, "win": the index of the tile the player says is the winning tile): the
-    # photo is read again that way round and the request built from the corrected tiles
+    # its "dora_photo" tiles, "turned": its "turned", "low_angle": its "low_angle", "restore": JSON [box, ...] of
+    # its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add": boxes on the photo where a tile
+    # lies that was not found, "turn": of its "tiles" that lie the other way, "win": the index of the tile the
+    # player says is the winning tile): the photo is read again that way round, with the localisers it was read
+    # with, and the request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
     try:

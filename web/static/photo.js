@@ -282,10 +282,12 @@
         return C.api("POST", path, undefined, { form: build(false) });
       }
     }
-    // the photo(s) read again, the way round the answer says, with the boxes put back, taken out, added and turned
+    // the photo(s) read again, the way round the answer says and with the localisers it names (so that the server
+    // need not choose them again), with the boxes put back, taken out, added and turned
     function readingForm(boxes, byId) {
       const form = withPhotos(new FormData(), byId);
       form.append("turned", String(result.turned || 0));
+      form.append("low_angle", result.low_angle ? "1" : "0");
       for (const key of ["restore", "drop", "add", "turn"]) if (boxes[key].length) form.append(key, JSON.stringify(boxes[key]));
       return form;
     }
