@@ -841,11 +841,13 @@ def test_class_probabilities_given_the_first_reading_reads_the_doubts_as_from_sc
     assert pipeline._first_reading(photo, [])[1].shape == (0, len(pipeline.classes()))
 
 
-def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_reading_kept(
+def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_too_and_the_surer_reading_is_kept(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    # pipeline._low_or_usual: only with the low-angle pair in the models folder, and only where the usual reading
-    # gives no request or a mean confidence below CONFIDENCE_MIN (0.8), the photo is read with the pair too; a
-    # reading with a request beats one without, else the higher mean confidence wins
+    # pipeline._low_or_usual, with the low-angle pair in the models folder: a photo whose upright tiles the usual
+    # pair's first look finds flatter than STRETCH_BELOW (0.7, height / width) is read with the pair first, kept
+    # where it gives a request read LOW_FIRST_SURE (0.6) surely; any other photo is read with the pair only where
+    # the usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8). Of two readings, one with
+    # a request beats one without, else the higher mean confidence wins
     from companion.vision import pipeline
     from companion.vision.layout import Det
 
@@ -853,33 +855,61 @@ def test_flat_looking_photos_are_read_with_the_low_angle_pair_too_and_the_surer_
         tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=c) for c in confidences]
         return pipeline.Reading(tiles, [], request, "" if request else "no hand", [], None)
 
+    def looked_at(height: float) -> tuple[list, dict]:  # the first look: two upright tiles 10 wide, one sideways
+        return [((0, 0, 10, height), False, 0.9), ((10, 0, 20, height), False, 0.9), ((20, 0, 34, 10), True, 0.9)], {}
+
     monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
-    low_read: list = []
-    monkeypatch.setattr(pipeline, "_read_hand", lambda image, nets=None: low_read.append(nets) or other)
-    usual = reading({"hand": "usual"}, [0.9, 0.5])  # mean 0.7
-    other = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
+    reads: list = []  # the localisers of each read: None for the usual pair
+    given: list = [None]  # the first look _low_or_usual was given
+    readings: dict = {}
+
+    def read_hand(image, nets=None, first=None):  # noqa: ANN001, ANN202
+        reads.append(nets)
+        assert (first is given[0]) if nets is None else first is None  # the usual read goes on from the first look
+        return readings[None if nets is None else "low"]
+
+    monkeypatch.setattr(pipeline, "_read_hand", read_hand)
     image = np.zeros((8, 8, 3), np.uint8)
+    steep, flat = looked_at(13.0), looked_at(6.9)  # aspects 1.3 and 0.69
+    usual = readings[None] = reading({"hand": "usual"}, [0.9, 0.5])  # mean 0.7
+    other = readings["low"] = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
     assert pipeline.low_localisers() == []
-    assert pipeline._low_or_usual(image, usual) == (usual, None) and low_read == []  # no pair shipped
+    given[0] = steep
+    assert pipeline._low_or_usual(image, steep) == (usual, None) and reads == [None]  # no pair shipped
     (tmp_path / "localiser-low.onnx").write_bytes(b"")
     (tmp_path / "localiser-b-low.onnx").write_bytes(b"")
     pair = ["localiser-low", "localiser-b-low"]
     assert pipeline.low_localisers() == pair
-    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair]  # 0.75 > 0.7
-    # since session 38 a doubtful photo of any angle is read with the pair, each time (before: only photos whose
-    # tiles looked flatter than 0.85): with the classifiers' low-angle twins its reading is the surer one often enough
-    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair, pair]
-    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair, pair, pair]
-    other = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
-    assert pipeline._low_or_usual(image, usual) == (usual, None)
-    other = reading(None, [1.0, 1.0])  # surer tiles, but no hand in them
-    assert pipeline._low_or_usual(image, usual) == (usual, None)
-    low_read.clear()
-    sure = reading({"hand": "usual"}, [0.9, 0.7])  # mean 0.8: read surely enough, not read again
-    other = reading({"hand": "low"}, [1.0, 1.0])
-    assert pipeline._low_or_usual(image, sure) == (sure, None) and low_read == []
-    usual, other = reading(None, [0.9, 0.9]), reading({"hand": "low"}, [0.4, 0.4])  # a hand beats none, however
-    assert pipeline._low_or_usual(image, usual) == (other, pair) and low_read == [pair]  # sure its tiles
+
+    def chosen(look: tuple[list, dict]) -> tuple[pipeline.Reading, list[str] | None]:
+        reads.clear()
+        given[0] = look
+        return pipeline._low_or_usual(image, look)
+
+    # steep: the usual reading first, doubtful (0.7 < 0.8), so the pair's too; 0.75 > 0.7
+    assert chosen(steep) == (other, pair) and reads == [None, pair]
+    other = readings["low"] = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
+    assert chosen(steep) == (usual, None) and reads == [None, pair]
+    other = readings["low"] = reading(None, [1.0, 1.0])  # surer tiles, but no hand in them
+    assert chosen(steep) == (usual, None)
+    sure = readings[None] = reading({"hand": "usual"}, [0.9, 0.7])  # mean 0.8: read surely enough, not read again
+    other = readings["low"] = reading({"hand": "low"}, [1.0, 1.0])
+    assert chosen(steep) == (sure, None) and reads == [None]
+    usual = readings[None] = reading(None, [0.9, 0.9])
+    other = readings["low"] = reading({"hand": "low"}, [0.4, 0.4])  # a hand beats none, however unsure its tiles
+    assert chosen(steep) == (other, pair) and reads == [None, pair]
+    # flat: the pair's reading first, kept at once where it gives a request read 0.6 surely
+    other = readings["low"] = reading({"hand": "low"}, [0.7, 0.5])  # mean 0.6
+    readings[None] = sure
+    assert chosen(flat) == (other, pair) and reads == [pair]
+    other = readings["low"] = reading({"hand": "low"}, [0.7, 0.49])  # mean 0.595: the usual pair reads it too
+    assert chosen(flat) == (sure, None) and reads == [pair, None]
+    other = readings["low"] = reading(None, [1.0, 1.0])  # no request: the same
+    assert chosen(flat) == (sure, None) and reads == [pair, None]
+    readings[None] = reading(None, [0.9, 0.9])  # neither gives a request: the surer tiles
+    assert chosen(flat) == (other, pair) and reads == [pair, None]
+    assert pipeline._upright_aspect(looked_at(7.0)[0]) == pytest.approx(0.7)
+    assert chosen(looked_at(7.0)) == (other, pair) and reads == [None, pair]  # not flatter than 0.7: usual first
 
 
 def test_a_photo_from_low_above_the_table_is_read_right_with_the_low_angle_pair(monkeypatch: pytest.MonkeyPatch):

@@ -82,6 +82,8 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
+LOW_FIRST_SURE = 0.6  # a photo whose tiles look flatter than STRETCH_BELOW is read with that pair first, its reading
+#                       kept if it gives a request and reads its tiles this surely on average (_low_or_usual)
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
 LOW_TWIN = "-low"  # a classifier's twin trained on with low-angle photos too ("classifier-low"): where shipped, it
 #                    reads in its place the crops of the low-angle pair's reads (classifiers(low=True))
@@ -266,8 +268,8 @@ def low_localisers() -> list[str]:
     """The low-angle localisers, "localiser-low" and "localiser-b-low" as far as they are in the models folder
     (none: empty): the usual pair trained on with 40% of their photos taken from 17-33 degrees above the table.
     Used alone they read low photos better and the rest worse (models/TRAINING-LOG.md, "Localisers trained on
-    from a low angle"), so they read only photos that the usual pair reads doubtfully, and their reading is kept
-    where it is surer (:func:`_low_or_usual`)."""
+    from a low angle"), so they read first only photos whose tiles look flat, and others only where the usual
+    pair reads them doubtfully; the surer reading is kept (:func:`_low_or_usual`)."""
     return [name for name in LOW_LOCALISERS if model_path(name).exists()]
 
 
@@ -1043,27 +1045,36 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     return Reading(ordered, groups, request, reason, changed, back, dropped)
 
 
-def _low_or_usual(image_bgr: np.ndarray, usual: Reading | None,
-                  first: tuple[list, dict] | None = None) -> tuple[Reading | None, list[str] | None]:
+def _low_or_usual(image_bgr: np.ndarray, first: tuple[list, dict] | None = None) -> tuple[Reading, list[str] | None]:
     """The reading of the photo as taken to go on with, and the localisers that made it (None: the usual ones).
-    ``usual`` is its reading with the usual localisers (None: not made yet; then made from their ``first`` look
-    where given). Where the low-angle pair ships (:func:`low_localisers`) and ``usual`` gives no request or reads
-    its tiles less surely than CONFIDENCE_MIN on average, the photo is read with that pair too and the surer
-    reading kept (:meth:`Reading.sureness`); else ``usual`` as it is.
+    ``first`` is the usual localisers' first look at the photo where made already. Without the low-angle pair
+    (:func:`low_localisers`) that is the usual reading. With it:
 
-    Until session 38 only photos whose upright tiles the first look found flatter than 0.85 (height / width; about
-    1.3 seen from above) were read so: without the classifiers' low-angle twins the pair read photos taken from low
-    better and the others worse (models/TRAINING-LOG.md, "A low-angle pair for flat-looking photos"). With them
-    its reading of a doubtful photo of any angle is the surer one often enough to read 94 more requests over the
-    50 evaluation sets, at about a tenth more time on held-out won hands (TRAINING-LOG, "The low-angle pair for
-    every doubtful photo"). Where the usual pair reads surely there is little to gain."""
+    - where the first look finds the upright tiles flatter than STRETCH_BELOW (height / width; about 1.3 seen
+      from above), the photo is read with the pair first, and that reading kept where it gives a request and reads
+      its tiles LOW_FIRST_SURE surely on average;
+    - else where the usual reading gives a request and reads its tiles CONFIDENCE_MIN surely, it is kept;
+    - else the photo is read both ways and the surer reading kept (:meth:`Reading.sureness`).
+
+    Until session 38 only flat-looking photos (below 0.85) were read with the pair at all; with the classifiers'
+    low-angle twins its reading of a doubtful photo of any angle is the surer one often enough to read 94 more
+    requests over the 50 evaluation sets (models/TRAINING-LOG.md, "The low-angle pair for every doubtful photo").
+    Reading flat ones with the pair first (session 39) reads the same requests but for 3 more, in a fifth less
+    time on the low-angle sets (TRAINING-LOG, "The low-angle pair first for flat photos")."""
+    first = first or _first_look(image_bgr)
     low = low_localisers()
     if not low:
-        return usual, None
-    usual = usual or _read_hand(image_bgr, first=first)
-    if usual.request is not None and usual.sureness()[1] >= CONFIDENCE_MIN:
-        return usual, None
-    other = _read_hand(image_bgr, nets=low)
+        return _read_hand(image_bgr, first=first), None
+    other = None
+    if _upright_aspect(first[0]) < STRETCH_BELOW:
+        other = _read_hand(image_bgr, nets=low)
+        if other.request is not None and other.sureness()[1] >= LOW_FIRST_SURE:
+            return other, low
+    usual = _read_hand(image_bgr, first=first)
+    if other is None:
+        if usual.request is not None and usual.sureness()[1] >= CONFIDENCE_MIN:
+            return usual, None
+        other = _read_hand(image_bgr, nets=low)
     return (other, low) if other.sureness() > usual.sureness() else (usual, None)
 
 
@@ -1071,10 +1082,10 @@ def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list
     """The localisers :func:`recognize_image` read the photo with at first (None: the usual ones), chosen again as
     it chose them, so that a player's corrections are applied to the same reading; and, where they are the usual
     ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from. Only for
-    corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full, and where
-    that reading is doubtful reads it with the low-angle pair too."""
+    corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full once or
+    twice."""
     first = _first_look(image_bgr)
-    nets = _low_or_usual(image_bgr, None, first)[1]
+    nets = _low_or_usual(image_bgr, first)[1]
     return nets, first if nets is None else None
 
 
@@ -1111,7 +1122,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     is the result ("turned": the degrees; boxes on the photo as taken). ``turns=False`` skips those reads
     (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
     "low_angle" (true) says the photo was read with the localisers trained on photos taken from low
-    (LOW_LOCALISERS), chosen because the usual ones read it doubtfully (:func:`_low_or_usual`).
+    (LOW_LOCALISERS), chosen as :func:`_low_or_usual` says (its tiles look flat, or the usual ones read it
+    doubtfully).
 
     `dora_image`, a second photo of the dora indicators (e.g. the dead wall; its backs read as faces are taken
     as backs as in a dora row, :func:`layout.dead_wall_backs`), adds every face-up tile on it to the request's
@@ -1147,8 +1159,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
     if fixes is not None or turned or taps or win is not None or dora_fixes or low_angle is not None:
         return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {}, low_angle)
-    first = _read_hand(image_bgr)
-    reading, nets = _low_or_usual(image_bgr, first)
+    reading, nets = _low_or_usual(image_bgr)
     turn = None
     if reading.request is None and reading.ordered and turns:
         # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
