@@ -250,16 +250,12 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
-    import cv2
-    import numpy as np
-
     from companion.tiles import parse_tiles
 
     base, saved, tmp_path, vision = photo_server
     reads = vision.reads
     vision.not_tiles = [{"tile": "1p", "box": [640, 40, 655, 55], "confidence": 0.3, "sideways": False}]  # a die
-    photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    photo = _grey_photo(tmp_path)
     req = urllib.request.Request(base + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
                                  headers={"Content-Type": "application/json"}, method="POST")
     gid = json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
@@ -306,15 +302,12 @@ def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost
     # the id the answer gave (companion.web.held_photos). A server that lost it (restarted) answers photo_gone, and
     # the page sends the photo again, once
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import cv2
-    import numpy as np
 
     from companion.tiles import parse_tiles
     from companion.web.held_photos import HeldPhotos
 
     base, saved, tmp_path, vision = photo_server
-    photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    photo = _grey_photo(tmp_path)
     from flask import request
 
     uploads: list[str] = []  # the requests that carried the photo itself, as the server saw them
@@ -343,13 +336,10 @@ def test_score_by_photo_reads_a_low_angle_answer_again_with_the_same_localisers(
     # that follows (a tile taken out, the correction before scoring), so that the server reads the photo with those
     # localisers at once instead of choosing them again
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import cv2
-    import numpy as np
 
     base, saved, tmp_path, vision = photo_server
     vision.low_angle = True
-    photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    photo = _grey_photo(tmp_path)
     with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid") as page:
         page.wait_for_selector(".tilebox.unsure")
         page.click('.tilebox[data-index="13"]')
@@ -361,6 +351,16 @@ def test_score_by_photo_reads_a_low_angle_answer_again_with_the_same_localisers(
     assert vision.low_angles == [None, True, True]
     assert [fixes for fixes, _ in vision.reads] == [None, None, {0: "2m"}]
     assert vision.taps == [{}, {"drop": [[595, 20, 635, 80]]}, {"drop": [[595, 20, 635, 80]]}]
+
+
+def _grey_photo(folder: Path, name: str = "hand.jpg") -> Path:
+    """A plain grey photo (100 x 660 px) written into ``folder``: the stand-in recogniser reads its own tiles from any."""
+    import cv2
+    import numpy as np
+
+    photo = folder / name
+    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    return photo
 
 
 def _new_game(base: str) -> str:
@@ -380,15 +380,12 @@ def test_score_by_photo_of_a_closed_hand_won_by_tsumo_counts_menzen_tsumo(photo_
     # EMA 2016: 20 fu + 2 tsumo + 8 concealed terminal triplet + 2 single wait = 32 -> 40 fu, 1 han: base
     # 40 * 2^3 = 320; non-dealer tsumo: the dealer (Ann) pays 640 -> 700, the others 320 -> 400: Bob +1500
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import cv2
-    import numpy as np
 
     from companion.tiles import parse_tiles
 
     base, _, tmp_path, vision = photo_server
     vision.codes = TSUMO_ONLY
-    photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    photo = _grey_photo(tmp_path)
     with _photo_dialog(sync_api, base, "Bob", photo) as page:
         page.wait_for_selector(".tilebox")
         page.click("#photo-overlay .primary")
@@ -405,15 +402,12 @@ def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tile
     # the same hand won by ron has no yaku: the page says so where the player looks (the footer), and the
     # tiles can still go to the win entry; a palette left open closes when another photo is taken
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import cv2
-    import numpy as np
 
     from companion.tiles import parse_tiles
 
     base, saved, tmp_path, vision = photo_server
     vision.codes = TSUMO_ONLY[:12] + ["9s", "5s"]  # a tile misread: 5s where the winning 9s lies
-    photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    photo = _grey_photo(tmp_path)
     with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid") as page:
         page.wait_for_selector(".tilebox")
         page.click('.tilebox[data-index="3"]')
@@ -599,14 +593,11 @@ def test_score_by_photo_says_how_to_take_the_photo_until_one_is_chosen(photo_ser
     # before the first photo the dialog says how a photo reads best (from above, still, close; the layout), in
     # the player's language; the photo chosen takes its place
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-    import cv2
-    import numpy as np
 
     words = {"en": ["from above", "holding still", "winning tile a little apart", "dora indicators"],
              "de": ["von oben", "ruhig gehalten", "Gewinnstein etwas abgesetzt", "Dora-Anzeiger"]}[lang]
     base, _, tmp_path, _ = photo_server
-    photo = tmp_path / "hand.jpg"
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    photo = _grey_photo(tmp_path)
     with _photo_dialog(sync_api, base, "Bob", None, lang=lang) as page:
         tip = page.text_content("[data-photo-tip]")
         assert all(w in tip for w in words), tip
