@@ -875,7 +875,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     other = readings["low"] = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
     assert pipeline.low_localisers() == []
     given[0] = steep
-    assert pipeline._low_or_usual(image, steep) == (usual, None) and reads == [None]  # no pair shipped
+    assert pipeline._low_or_usual(image, steep) == (usual, None, None) and reads == [None]  # no pair shipped
     (tmp_path / "localiser-low.onnx").write_bytes(b"")
     (tmp_path / "localiser-b-low.onnx").write_bytes(b"")
     pair = ["localiser-low", "localiser-b-low"]
@@ -884,7 +884,9 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     def chosen(look: tuple[list, dict]) -> tuple[pipeline.Reading, list[str] | None]:
         reads.clear()
         given[0] = look
-        return pipeline._low_or_usual(image, look)
+        reading, nets, turn = pipeline._low_or_usual(image, look)
+        assert turn is None  # not asked to try the photo turned
+        return reading, nets
 
     # steep: the usual reading first, doubtful (0.7 < 0.8), so the pair's too; 0.75 > 0.7
     assert chosen(steep) == (other, pair) and reads == [None, pair]
@@ -910,6 +912,38 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     assert chosen(flat) == (other, pair) and reads == [pair, None]
     assert pipeline._upright_aspect(looked_at(7.0)[0]) == pytest.approx(0.7)
     assert chosen(looked_at(7.0)) == (other, pair) and reads == [None, pair]  # not flatter than 0.7: usual first
+
+    # with turns: a first reading without a request is tried turned (a photo from another seat) before the other
+    # pair reads the photo as taken; the other pair's reading, where kept without a request, is tried turned too
+    tried: list = []  # (the reading tried turned, its localisers)
+    turned_right = reading({"hand": "turned"}, [0.9, 0.9])
+    works: dict = {}  # the readings whose turned read gives a winning hand
+
+    def turned_reading(image, r, nets):  # noqa: ANN001, ANN202
+        tried.append((r, nets))
+        return (turned_right, 180) if id(r) in works else None
+
+    monkeypatch.setattr(pipeline, "_turned_reading", turned_reading)
+
+    def chosen_turned(look: tuple[list, dict]) -> tuple:
+        reads.clear(), tried.clear()
+        given[0] = look
+        return pipeline._low_or_usual(image, look, turns=True)
+
+    usual = readings[None] = reading(None, [0.9, 0.9])
+    other = readings["low"] = reading(None, [0.5, 0.5])
+    works[id(usual)] = True
+    assert chosen_turned(steep) == (turned_right, None, 180) and reads == [None] and tried == [(usual, None)]
+    works.clear()
+    assert chosen_turned(steep) == (usual, None, None) and reads == [None, pair] and tried == [(usual, None)]
+    other = readings["low"] = reading(None, [0.95, 0.95])  # surer, no request either: tried turned too
+    works[id(other)] = True
+    assert chosen_turned(steep) == (turned_right, pair, 180) and tried == [(usual, None), (other, pair)]
+    assert chosen_turned(flat) == (turned_right, pair, 180) and reads == [pair] and tried == [(other, pair)]
+    works.clear()
+    assert chosen_turned(flat) == (other, pair, None) and reads == [pair, None] and tried == [(other, pair)]
+    other = readings["low"] = reading({"hand": "low"}, [0.5, 0.5])  # a request: not tried turned, however unsure
+    assert chosen_turned(flat) == (other, pair, None) and tried == []
 
 
 def test_a_photo_from_low_above_the_table_is_read_right_with_the_low_angle_pair(monkeypatch: pytest.MonkeyPatch):
@@ -1477,9 +1511,12 @@ def test_a_tile_restored_on_a_photo_read_turned_comes_back_where_it_was_dropped(
     height, width = photo.shape[:2]
     _, inverse = pipeline.straighten(photo, 180.0)
     _doubt_one_box(monkeypatch, target, lambda b: pipeline._box_back(b, inverse, width, height))
-    dropped = pipeline.recognize_image(photo, turned=180)
+    # read again as the page asks: that way round, with the localisers the answer names (chosen again, the box
+    # dropped could change the choice, and the boxes lie a pixel apart)
+    low = bool(first.get("low_angle"))
+    dropped = pipeline.recognize_image(photo, turned=180, low_angle=low)
     assert [t["box"] for t in dropped["not_tiles"]] == [target]
-    back = pipeline.recognize_image(photo, turned=180, restore=[target])
+    back = pipeline.recognize_image(photo, turned=180, restore=[target], low_angle=low)
     assert [t["tile"] for t in back["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(back["request"]) == _norm(label["request"])
     assert 5 in back["uncertain"]

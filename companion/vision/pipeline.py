@@ -1045,16 +1045,22 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     return Reading(ordered, groups, request, reason, changed, back, dropped)
 
 
-def _low_or_usual(image_bgr: np.ndarray, first: tuple[list, dict] | None = None) -> tuple[Reading, list[str] | None]:
-    """The reading of the photo as taken to go on with, and the localisers that made it (None: the usual ones).
-    ``first`` is the usual localisers' first look at the photo where made already. Without the low-angle pair
-    (:func:`low_localisers`) that is the usual reading. With it:
+def _low_or_usual(image_bgr: np.ndarray, first: tuple[list, dict] | None = None,
+                  turns: bool = False) -> tuple[Reading, list[str] | None, int | None]:
+    """The reading of the photo to go on with, the localisers that made it (None: the usual ones), and the degrees
+    (clockwise) it was turned by to be read (None: as taken). ``first`` is the usual localisers' first look at the
+    photo where made already. Without the low-angle pair (:func:`low_localisers`) the usual pair reads it. With it:
 
     - where the first look finds the upright tiles flatter than STRETCH_BELOW (height / width; about 1.3 seen
-      from above), the photo is read with the pair first, and that reading kept where it gives a request and reads
-      its tiles LOW_FIRST_SURE surely on average;
-    - else where the usual reading gives a request and reads its tiles CONFIDENCE_MIN surely, it is kept;
-    - else the photo is read both ways and the surer reading kept (:meth:`Reading.sureness`).
+      from above), the pair reads the photo first, and that reading is kept where it gives a request and reads its
+      tiles LOW_FIRST_SURE surely on average;
+    - else the usual pair reads it first, and that reading is kept where it gives a request and reads its tiles
+      CONFIDENCE_MIN surely;
+    - else the other pair reads it too, and the surer reading is kept (:meth:`Reading.sureness`).
+
+    With ``turns``, a first reading that gives no request is tried turned (:func:`_turned_reading`: a photo taken
+    from another seat) before the other pair reads the photo as taken, and so is the other pair's reading where it
+    is kept without a request.
 
     Until session 38 only flat-looking photos (below 0.85) were read with the pair at all; with the classifiers'
     low-angle twins its reading of a doubtful photo of any angle is the surer one often enough to read 94 more
@@ -1063,19 +1069,40 @@ def _low_or_usual(image_bgr: np.ndarray, first: tuple[list, dict] | None = None)
     time on the low-angle sets (TRAINING-LOG, "The low-angle pair first for flat photos")."""
     first = first or _first_look(image_bgr)
     low = low_localisers()
+    flat = bool(low) and _upright_aspect(first[0]) < STRETCH_BELOW
+    nets = low if flat else None
+    reading = _read_hand(image_bgr, nets=low) if flat else _read_hand(image_bgr, first=first)
+    sure_at = LOW_FIRST_SURE if flat else CONFIDENCE_MIN
+    if reading.request is not None and (not low or reading.sureness()[1] >= sure_at):
+        return reading, nets, None
+    turned = _turned_reading(image_bgr, reading, nets) if turns and reading.request is None else None
+    if turned is not None:
+        return turned[0], nets, turned[1]
     if not low:
-        return _read_hand(image_bgr, first=first), None
-    other = None
-    if _upright_aspect(first[0]) < STRETCH_BELOW:
-        other = _read_hand(image_bgr, nets=low)
-        if other.request is not None and other.sureness()[1] >= LOW_FIRST_SURE:
-            return other, low
-    usual = _read_hand(image_bgr, first=first)
-    if other is None:
-        if usual.request is not None and usual.sureness()[1] >= CONFIDENCE_MIN:
-            return usual, None
-        other = _read_hand(image_bgr, nets=low)
-    return (other, low) if other.sureness() > usual.sureness() else (usual, None)
+        return reading, None, None
+    other_nets = None if flat else low
+    other = _read_hand(image_bgr, first=first) if flat else _read_hand(image_bgr, nets=low)
+    if other.sureness() <= reading.sureness():
+        return reading, nets, None  # (tried turned already)
+    turned = _turned_reading(image_bgr, other, other_nets) if turns and other.request is None else None
+    if turned is not None:
+        return turned[0], other_nets, turned[1]
+    return other, other_nets, None
+
+
+def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
+    """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request: the photo read
+    turned by 180, 90 and 270 degrees (as :func:`_turns_to_try` allows) until a winning hand comes out, and the
+    degrees (clockwise); None where none does (or no tile was found). Taken from across the table (or from a
+    neighbour's seat), the hand lies upside down (or on its side), its rows and tiles come in another order and no
+    hand can be read as taken."""
+    if not reading.ordered:
+        return None
+    for angle, degrees in _turns_to_try(reading.ordered, reading.groups):
+        again = _read_turned(image_bgr, angle, nets=nets)
+        if again.request is not None and _is_complete(again.request):
+            return again, degrees
+    return None
 
 
 def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list, dict] | None]:
@@ -1085,7 +1112,7 @@ def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list
     corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full once or
     twice."""
     first = _first_look(image_bgr)
-    nets = _low_or_usual(image_bgr, first)[1]
+    nets = _low_or_usual(image_bgr, first, turns=True)[1]
     return nets, first if nets is None else None
 
 
@@ -1159,17 +1186,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
     if fixes is not None or turned or taps or win is not None or dora_fixes or low_angle is not None:
         return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {}, low_angle)
-    reading, nets = _low_or_usual(image_bgr)
-    turn = None
-    if reading.request is None and reading.ordered and turns:
-        # taken from across the table (or from a neighbour's seat), the hand lies upside down (or on its side):
-        # its rows and tiles come in another order and no hand can be read. The photo turned is read instead,
-        # and kept if a winning hand comes out
-        for angle, degrees in _turns_to_try(reading.ordered, reading.groups):
-            again = _read_turned(image_bgr, angle, nets=nets)
-            if again.request is not None and _is_complete(again.request):
-                reading, turn = again, degrees
-                break
+    reading, nets, turn = _low_or_usual(image_bgr, turns=turns)
     # melds mended only now: a photo on its side read as taken could be "mended" into some hand
     reading.mend_melds()
     return _result(reading, turn, nets is not None, dora_image, image_bgr, {})
