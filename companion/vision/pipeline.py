@@ -1109,8 +1109,8 @@ def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list
     """The localisers :func:`recognize_image` read the photo with at first (None: the usual ones), chosen again as
     it chose them, so that a player's corrections are applied to the same reading; and, where they are the usual
     ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from. Only for
-    corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full once or
-    twice."""
+    corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full again, as
+    taken and, where that gives no request, turned."""
     first = _first_look(image_bgr)
     nets = _low_or_usual(image_bgr, first, turns=True)[1]
     return nets, first if nets is None else None
