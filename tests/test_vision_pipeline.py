@@ -860,7 +860,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
 
     monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
     reads: list = []  # the localisers of each read: None for the usual pair
-    given: list = [None]  # the first look _low_or_usual was given
+    given: list = [None]  # the first look the usual localisers take (a stand-in for pipeline._first_look)
     readings: dict = {}
 
     def read_hand(image, nets=None, first=None):  # noqa: ANN001, ANN202
@@ -869,13 +869,14 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
         return readings[None if nets is None else "low"]
 
     monkeypatch.setattr(pipeline, "_read_hand", read_hand)
+    monkeypatch.setattr(pipeline, "_first_look", lambda image, nets=None: given[0])
     image = np.zeros((8, 8, 3), np.uint8)
     steep, flat = looked_at(13.0), looked_at(6.9)  # aspects 1.3 and 0.69
     usual = readings[None] = reading({"hand": "usual"}, [0.9, 0.5])  # mean 0.7
     other = readings["low"] = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
     assert pipeline.low_localisers() == []
     given[0] = steep
-    assert pipeline._low_or_usual(image, steep) == (usual, None, None) and reads == [None]  # no pair shipped
+    assert pipeline._low_or_usual(image) == (usual, None, None) and reads == [None]  # no pair shipped
     (tmp_path / "localiser-low.onnx").write_bytes(b"")
     (tmp_path / "localiser-b-low.onnx").write_bytes(b"")
     pair = ["localiser-low", "localiser-b-low"]
@@ -884,7 +885,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     def chosen(look: tuple[list, dict]) -> tuple[pipeline.Reading, list[str] | None]:
         reads.clear()
         given[0] = look
-        reading, nets, turn = pipeline._low_or_usual(image, look)
+        reading, nets, turn = pipeline._low_or_usual(image)
         assert turn is None  # not asked to try the photo turned
         return reading, nets
 
@@ -928,7 +929,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     def chosen_turned(look: tuple[list, dict]) -> tuple:
         reads.clear(), tried.clear()
         given[0] = look
-        return pipeline._low_or_usual(image, look, turns=True)
+        return pipeline._low_or_usual(image, turns=True)
 
     usual = readings[None] = reading(None, [0.9, 0.9])
     other = readings["low"] = reading(None, [0.5, 0.5])

@@ -1045,11 +1045,11 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
     return Reading(ordered, groups, request, reason, changed, back, dropped)
 
 
-def _low_or_usual(image_bgr: np.ndarray, first: tuple[list, dict] | None = None,
-                  turns: bool = False) -> tuple[Reading, list[str] | None, int | None]:
+def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, list[str] | None, int | None]:
     """The reading of the photo to go on with, the localisers that made it (None: the usual ones), and the degrees
-    (clockwise) it was turned by to be read (None: as taken). ``first`` is the usual localisers' first look at the
-    photo where made already. Without the low-angle pair (:func:`low_localisers`) the usual pair reads it. With it:
+    (clockwise) it was turned by to be read (None: as taken). The usual localisers' first look at the photo decides
+    which pair reads first, and the usual read goes on from it. Without the low-angle pair (:func:`low_localisers`)
+    the usual pair reads it. With it:
 
     - where the first look finds the upright tiles flatter than STRETCH_BELOW (height / width; about 1.3 seen
       from above), the pair reads the photo first, and that reading is kept where it gives a request and reads its
@@ -1067,7 +1067,7 @@ def _low_or_usual(image_bgr: np.ndarray, first: tuple[list, dict] | None = None,
     requests over the 50 evaluation sets (models/TRAINING-LOG.md, "The low-angle pair for every doubtful photo").
     Reading flat ones with the pair first (session 39) reads the same requests but for 3 more, in a fifth less
     time on the low-angle sets (TRAINING-LOG, "The low-angle pair first for flat photos")."""
-    first = first or _first_look(image_bgr)
+    first = _first_look(image_bgr)
     low = low_localisers()
     flat = bool(low) and _upright_aspect(first[0]) < STRETCH_BELOW
     nets = low if flat else None
@@ -1105,15 +1105,12 @@ def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | N
     return None
 
 
-def _localisers_for(image_bgr: np.ndarray) -> tuple[list[str] | None, tuple[list, dict] | None]:
+def _localisers_for(image_bgr: np.ndarray) -> list[str] | None:
     """The localisers :func:`recognize_image` read the photo with at first (None: the usual ones), chosen again as
-    it chose them, so that a player's corrections are applied to the same reading; and, where they are the usual
-    ones, their first look at the photo, which the choice needed, for :func:`_read` to go on from. Only for
-    corrections sent without the answer's "low_angle" (the page sends it): this reads the photo in full again, as
-    taken and, where that gives no request, turned."""
-    first = _first_look(image_bgr)
-    nets = _low_or_usual(image_bgr, first, turns=True)[1]
-    return nets, first if nets is None else None
+    it chose them, so that a player's corrections are applied to the same reading. Only for corrections sent
+    without the answer's "low_angle" (the page sends it): this reads the photo in full again, as taken and, where
+    that gives no request, turned."""
+    return _low_or_usual(image_bgr, turns=True)[1]
 
 
 def _set_by_player(d: Det, tile: str) -> None:
@@ -1177,7 +1174,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     they count as sure, and the request's indicators are taken from the dora photo as corrected. ``low_angle`` is
     that result's "low_angle" (False where it had none): the photo is read again with the localisers it names,
     which the indices need. Left out (None), they are chosen again as they were at first, reading the photo in
-    full once or twice more (:func:`_localisers_for`).
+    full again (:func:`_localisers_for`).
 
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
@@ -1232,14 +1229,14 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     angle = next((a for a, degrees in _TURNS if degrees == turned), None) if turned else 0.0
     if angle is None:
         raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
-    if low_angle is None:
-        nets, first = _localisers_for(image_bgr)
-    elif isinstance(low_angle, bool):
-        nets, first = (low_localisers() or None) if low_angle else None, None
-    else:
+    if low_angle is not None and not isinstance(low_angle, bool):
         raise InvalidRequestError(f'"low_angle" must be true or false (the first answer\'s "low_angle"), not {low_angle!r}')
+    if low_angle is None:
+        nets = _localisers_for(image_bgr)
+    else:
+        nets = (low_localisers() or None) if low_angle else None
     if turned == 0:
-        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps, nets=nets, first=first)
+        reading = _read_hand(image_bgr, fixes=fixes, win=win, taps=taps, nets=nets)
     else:
         reading = _read_turned(image_bgr, angle, fixes, win, taps, nets)
     reading.mend_melds()
