@@ -336,6 +336,30 @@ def test_things_drawn_beside_the_tiles_leave_every_tile_as_it_was_and_no_window_
     assert changed
 
 
+def test_the_orienters_crops_stand_the_right_way_up_whichever_way_their_scene_was_turned(monkeypatch):
+    # gen_orient_chunk turns half of its scenes upside down and turns their crops back: every crop it gives is
+    # the right way up, here a tile dark in its upper half on a light table; sideways tiles give no crop
+    from training import train
+    from training.scenes import TileLabel
+
+    def scene(rng, bank, styles, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        img = np.full((300, 400, 3), 200, np.uint8)
+        img[100:130, 150:190] = 20  # the upper half of a tile 40 x 60
+        img[130:160, 150:190] = 120
+        quad = np.array([[150, 100], [190, 100], [190, 160], [150, 160]], np.float32)
+        side = np.array([[250, 100], [310, 100], [310, 140], [250, 140]], np.float32)
+        return img, [TileLabel("1m", quad, False, 0, 0, "concealed"), TileLabel("2m", side, True, 0, 1, "meld")]
+
+    monkeypatch.setattr("training.scenes.render_scene", scene)
+    monkeypatch.setattr(train, "_BANK", type("Bank", (), {"styles": lambda self: ["a"]})())
+    monkeypatch.setattr(train, "_VERIFY_MODELS", None)
+    crops = train.gen_orient_chunk((5, 12))["crops"]
+    assert len(crops) == 12
+    half = crops.shape[1] // 2
+    upper, lower = crops[:, :half].mean(axis=(1, 2, 3)), crops[:, half:].mean(axis=(1, 2, 3))
+    assert (upper < lower - 40).all()  # (12 scenes of seed 5: some were turned, or this would not test much)
+
+
 def test_make_eval_sticks_and_print_draw_beside_the_tiles_only():
     # make_eval --sticks and --print: something is drawn on the table, and a tile's box (with the edge below it)
     # keeps its pixels (the print exactly; the sticks' photo is softened by a 3 x 3 blur, a flat tile stays flat)
@@ -607,7 +631,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
                                                   "loc-quick", "loc-slim", "low",
-                                                  "phone", "reds", "shake",
+                                                  "orient", "orient-quick", "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
@@ -665,6 +689,13 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
     for ours, theirs in {"seed": "seed", "scenes": "scenes", "styles": "procedural_styles",
                          "verify_steps": "verify_steps"}.items():
         assert cfg[ours] == shipped[theirs], ("verify", ours)
+    # the orienter (session 40): the orient recipe's own scenes, their boxes found by the shipped localisers
+    cfg = {**DEFAULTS, **RECIPES["orient"]}
+    shipped = json.loads((models / "train-orient.json").read_text())
+    assert shipped["recipe"] == "orient" and shipped["localisers"] == "shipped" and OUTPUTS["orient"] == "orienter"
+    for ours, theirs in {"seed": "seed", "scenes": "scenes", "styles": "procedural_styles",
+                         "orient_steps": "orient_steps"}.items():
+        assert cfg[ours] == shipped[theirs], ("orient", ours)
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
@@ -770,7 +801,7 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
     for made_before in ("classifier.pt", "localiser.onnx", "localiser-b.onnx"):  # what cls, loc, loc-b write
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
-    run = [name for name in train.RECIPES if name not in train.OPTIONAL and name != "verify"]
+    run = [name for name in train.RECIPES if name not in train.OPTIONAL and name not in ("verify", "orient")]
     assert run == ["cls", "glare", "glare2", "reds", "phone", "shake", "low", "loc", "loc-slim", "loc-b",
                    "loc-b-slim", "loc-low", "loc-b-low"]
     for name in run:
@@ -899,20 +930,21 @@ def test_init_names_one_kind_of_net_and_the_other_kinds_stages_go_on_without_it(
 
 
 def test_the_quick_plan_makes_the_shipped_nets_and_keeps_out_of_the_whole_command():
-    # --quick: each localiser and both classifiers trained from scratch, the localisers, then the verifier
-    # (which reads its scenes with them) on one side and the classifiers on the other; after both, the localisers'
-    # low-angle pair, a net a side; the whole command without --quick runs none of them
+    # --quick: each localiser and both classifiers trained from scratch, the localisers, then the verifier and the
+    # orienter (which read their scenes with them) on one side and the classifiers on the other; after both, the
+    # localisers' low-angle pair, a net a side; the whole command without --quick runs none of them
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, QUICK, QUICK_PHASES, RECIPES
 
     assert [[[OUTPUTS[name] for name in side] for side in sides] for sides in QUICK_PHASES] == [
-        [["localiser", "localiser-b", "verifier"], ["classifier", "classifier-b"]],
+        [["localiser", "localiser-b", "verifier", "orienter"], ["classifier", "classifier-b"]],
         [["localiser-low"], ["localiser-b-low"]]]
     assert sorted(name for sides in QUICK_PHASES for side in sides for name in side) == sorted(QUICK)
     assert all(name in OPTIONAL for name in QUICK)
     for name in QUICK:
         cfg = {**DEFAULTS, **RECIPES[name]}
         assert cfg["init"] is None, name
-    # the low-angle pair: the full recipes' settings, on the localisers the plan made before it
+    # the low-angle pair and the orienter: the full recipes' settings, on the localisers the plan made before them
+    assert RECIPES["orient-quick"] == RECIPES["orient"]
     for quick, full in (("loc-low-quick", "loc-low"), ("loc-b-low-quick", "loc-b-low")):
         assert RECIPES[quick] == RECIPES[full] and CONTINUES[quick] == CONTINUES[full]
     # the localisers' quick recipes differ from their full ones only in size and in being slim from the start
@@ -948,8 +980,8 @@ def test_quick_and_only_together_are_refused(tmp_path: Path, capsys):
 
 def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     # the whole --quick command with a few scenes and steps (a few seconds of training, most of the time goes on
-    # drawing the tile sets): both localisers, both classifiers, the verifier and the localisers' low-angle pair
-    # (from the localisers made before it), each with its record (nets of two
+    # drawing the tile sets): both localisers, both classifiers, the verifier, the orienter and the localisers'
+    # low-angle pair (from the localisers made before it), each with its record (nets of two
     # steps find no tile to calibrate int8 copies on). A seed given is each stage's, but the second classifier draws
     # with the one after it; SHA256SUMS lists every net written
     import hashlib
@@ -959,19 +991,20 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
 
     fonts_or_skip()
     main(["--out", str(tmp_path), "--quick", "--scenes", "4", "--styles", "2", "--varied", "0", "--wide", "0",
-          "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2", "--seed", "40"])
-    for name in ("localiser", "localiser-b", "classifier", "classifier-b", "verifier", "localiser-low",
+          "--maroon", "0", "--cls-steps", "2", "--loc-steps", "2", "--verify-steps", "2", "--orient-steps", "2", "--seed", "40"])
+    for name in ("localiser", "localiser-b", "classifier", "classifier-b", "verifier", "orienter", "localiser-low",
                  "localiser-b-low"):
         assert (tmp_path / f"{name}.onnx").stat().st_size > 10_000, name
     assert (tmp_path / "classifier-b.pt").exists()
     seeds = {}
-    for name in ("loc-quick", "loc-b-quick", "cls-quick", "cls-b-quick", "verify-quick", "loc-low-quick",
-                 "loc-b-low-quick"):
+    for name in ("loc-quick", "loc-b-quick", "cls-quick", "cls-b-quick", "verify-quick", "orient-quick",
+                 "loc-low-quick", "loc-b-low-quick"):
         record = json.loads((tmp_path / f"train-{name}.json").read_text())
         assert record["recipe"] == name and record["scenes"] == 4
         seeds[name] = record["seed"]
     assert seeds == {"loc-quick": 40, "loc-b-quick": 40, "cls-quick": 40, "cls-b-quick": 41, "verify-quick": 40,
-                     "loc-low-quick": 40, "loc-b-low-quick": 40}
+                     "orient-quick": 40, "loc-low-quick": 40, "loc-b-low-quick": 40}
+    assert json.loads((tmp_path / "train-orient-quick.json").read_text())["localisers"] == str(tmp_path)
     low = json.loads((tmp_path / "train-loc-low-quick.json").read_text())
     assert low["low"] > 0 and low["init"] == str(tmp_path / "localiser.onnx")
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True

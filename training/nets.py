@@ -6,6 +6,7 @@ from companion.vision.nets import (
     STRIDE,
     Classifier,
     Localiser,
+    Orienter,
     Verifier,
     classifier_from,
     localiser_from_onnx,
@@ -13,5 +14,5 @@ from companion.vision.nets import (
     slimmed_localiser,
 )
 
-__all__ = ["CROP_H", "CROP_W", "STRIDE", "Classifier", "Localiser", "Verifier", "classifier_from",
+__all__ = ["CROP_H", "CROP_W", "STRIDE", "Classifier", "Localiser", "Orienter", "Verifier", "classifier_from",
            "localiser_from_onnx", "slimmed", "slimmed_localiser"]

@@ -309,14 +309,16 @@ def _shake(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
 
 
 def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0,
-                  phone: float = 0.0, bright: float = 0.0, shake: float = 0.0) -> np.ndarray:
-    """x: (B,H,W,3) uint8 -> float, with colour casts and 180-degree turns (tiles lie either way round)."""
+                  phone: float = 0.0, bright: float = 0.0, shake: float = 0.0, turns: bool = True) -> np.ndarray:
+    """x: (B,H,W,3) uint8 -> float, with colour casts and, unless ``turns`` is False, half of the crops turned by
+    180 degrees (tiles lie either way round)."""
     x = _phone(rng, _glare(rng, _bright(rng, _low_res(rng, x, low_res), bright), glare), phone)
     x = _shake(rng, x, shake).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
-    turn = rng.random(b) < 0.5
-    x[turn] = x[turn, ::-1, ::-1]
+    if turns:
+        turn = rng.random(b) < 0.5
+        x[turn] = x[turn, ::-1, ::-1]
     x = np.clip(x, 0, 255) / 255.0 - 0.5
     return np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32)
 
@@ -510,6 +512,88 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
     _save_crop_net(net, out, "verifier", "logit")
 
 
+# ---------------------------------------------------------------- orienter
+
+def gen_orient_chunk(args: tuple[int, int]) -> dict:
+    """Scenes (ORIENT_LOW of them photographed from a low angle, ORIENT_FAR from further away, a quarter with the
+    wall and discards), half of them turned upside down -> crops of the tiles lying upright, turned back the right
+    way up where the scene was turned: cut around their boxes (jittered) and, with the localisers of
+    ``_VERIFY_MODELS``, around the boxes those find on them as the pipeline cuts them (upside down the localisers
+    place their boxes otherwise: trained on upright photos, they take a tile's side seen below its face for part
+    of it). Sideways tiles are left out (a called tile is turned either way)."""
+    from training.scenes import render_scene
+
+    seed, n = args
+    rng = np.random.default_rng(seed)
+    styles = [s for s in _BANK.styles() if s != HELD_OUT]
+    crops = []
+    for _ in range(n):
+        clutter, kind = bool(rng.random() < 0.25), rng.random()
+        if kind < ORIENT_LOW:
+            img, labels = render_scene(rng, _BANK, styles, pitch=LOW_PITCH, clutter=clutter, sides_rng=rng)
+        elif kind < ORIENT_LOW + ORIENT_FAR:
+            img, labels = render_scene(rng, _BANK, styles, fill=FAR_FILL, clutter=clutter)
+        else:
+            img, labels = render_scene(rng, _BANK, styles, clutter=clutter)
+        boxes = [lb.box for lb in labels if not lb.sideways]
+        turned = bool(rng.random() < 0.5)
+        if turned:
+            h, w = img.shape[:2]
+            img = np.ascontiguousarray(img[::-1, ::-1])
+            boxes = [(w - x2, h - y2, w - x1, h - y1) for x1, y1, x2, y2 in boxes]
+        cut = [_jitter_box(rng, b) for b in boxes]
+        if _VERIFY_MODELS is not None:
+            from companion.vision import pipeline
+
+            x, scale = letterbox(img)
+            maps = np.mean([o[0] for o in pipeline.run_nets(pipeline.localisers(), {"image": x})], axis=0)
+            cut += [box for box, side, _ in pipeline.decode_maps(maps, scale, img.shape[:2])
+                    if not side and boxes and max(_iou(box, b) for b in boxes) > 0.5]
+        for box in cut:
+            crop = crop_tile(img, box, False)
+            crops.append(crop[::-1, ::-1] if turned else crop)
+    return {"crops": np.stack(crops)}
+
+
+ORIENT_LOW, ORIENT_FAR = 0.3, 0.1  # shares of the orienter's scenes seen from a low angle and from further away
+
+
+def generate_orient(seed: int, n_scenes: int, n_proc_styles: int, workers: int, models: Path | None) -> np.ndarray:
+    """The orienter's crops, all the right way up (gen_orient_chunk); with ``models`` (a folder with the
+    localisers) the boxes they find too."""
+    check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
+    with Pool(workers, initializer=_init_verify,
+              initargs=(seed, n_proc_styles, str(models) if models is not None else None)) as pool:
+        parts = pool.map(gen_orient_chunk, _chunk_jobs(seed, n_scenes))
+    return np.concatenate([p["crops"] for p in parts])
+
+
+def train_orienter(crops: np.ndarray, steps: int, seed: int, out: Path) -> None:
+    """The orienter (nets.Orienter) on upright crops, half of each batch turned by 180 degrees (label 0). Tiles
+    that look the same either way round (most circles, a blank white dragon, backs) are in the batches too: the
+    net learns to say nothing of them (a logit near 0) rather than to guess."""
+    import torch
+
+    from training.nets import Orienter
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 4)
+    net = nhwc(Orienter())
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    bs = 128
+    t0 = time.time()
+    for step in range(steps):
+        batch = crops[rng.integers(len(crops), size=bs)]
+        upright = rng.random(bs) < 0.5
+        batch[~upright] = batch[~upright, ::-1, ::-1]
+        x = nhwc(torch.from_numpy(augment_crops(rng, batch, low_res=0.3, glare=0.2, turns=False)))
+        y = torch.from_numpy(upright.astype(np.float32))[:, None]
+        net.train()
+        _step(opt, sched, torch.nn.functional.binary_cross_entropy_with_logits(net(x), y), "orient", step, steps, t0)
+    _save_crop_net(net, out, "orienter", "logit")
+
+
 # One recipe per model (MODEL_CARD "Training"): the localisers' are the settings the shipped ones were made
 # with (models/train-loc*.json), each followed by its slim stage (the net slimmed to two thirds of its channels
 # and trained on for 1500 steps on the same scenes: about half the work at run time, as many hands read; shipped
@@ -527,8 +611,8 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 # setting in every recipe it runs.
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
-            "glare": 0.0, "verify_steps": 3000, "slim": False, "flower_art": False, "apart": False, "phone": 0.0,
-            "bright": 0.0, "shake": 0.0, "low": 0.0}
+            "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
+            "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -592,6 +676,9 @@ RECIPES = {
     "loc-low": {"seed": 21, "loc_steps": 1500, "lr": 5e-4, "low": 0.4},
     "loc-b-low": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 5e-4, "low": 0.4},
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
+    # the orienter (since session 40): which way up a crop stands, its scenes' boxes found by the localisers in
+    # --out where this run made them, else the shipped ones (pipeline.orientation; TRAINING-LOG "Which way up")
+    "orient": {"seed": 41, "scenes": 1500},
     # the localisers in --out trained on with a share of their photos overexposed; measured in session 23 and not
     # shipped: they found more tiles on overexposed photos, but read 630 held-out requests of 800 (OPTIONAL). With
     # --bright 0 --low 0.4 (session 30, not shipped): low-angle photos read better, 190 of 400 requests against 173,
@@ -603,7 +690,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "flowers": "classifier", "reds": "classifier", "phone": "classifier",
            "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier-low",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
-           "verify": "verifier", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
+           "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
            "loc-low": "localiser-low", "loc-b-low": "localiser-b-low"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
@@ -643,18 +730,19 @@ QUICK = {
     "cls-quick": {**CLS_SCENES, "cls_steps": 4000, "glare": 0.2, "apart": True},
     "cls-b-quick": {**CLS_SCENES, "seed": 5, "cls_steps": 4000, "glare": 0.2, "apart": True},
     "verify-quick": {"seed": 31, "scenes": 1000, "verify_steps": 1500},
+    "orient-quick": {"seed": 41, "scenes": 1500},  # the whole command's orient recipe, after the verifier
     # the low-angle pair from the plan's localisers: the full recipes' settings (session 32: beside the quick set
     # they read 651 of the 800 held-out requests instead of 641, 188 of the 400 low-angle ones instead of 163;
     # 678 and 683 s side by side; TRAINING-LOG "The low-angle pair in the quick plan")
     **{f"{name}-quick": dict(RECIPES[name]) for name in ("loc-low", "loc-b-low")},
 }
-QUICK_PHASES = ((("loc-quick", "loc-b-quick", "verify-quick"), ("cls-quick", "cls-b-quick")),
+QUICK_PHASES = ((("loc-quick", "loc-b-quick", "verify-quick", "orient-quick"), ("cls-quick", "cls-b-quick")),
                 (("loc-low-quick",), ("loc-b-low-quick",)))  # each phase's sides side by side, phase after phase
 SEED_AFTER = {"cls-b-quick": 1}  # a --seed given: this recipe draws with the seed this far after it (the pair's
 #                                  second classifier its own scenes and weights, not the first's again)
 RECIPES.update(QUICK)
 OUTPUTS.update({"loc-quick": "localiser", "loc-b-quick": "localiser-b", "cls-quick": "classifier",
-                "cls-b-quick": "classifier-b", "verify-quick": "verifier"})
+                "cls-b-quick": "classifier-b", "verify-quick": "verifier", "orient-quick": "orienter"})
 for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the full recipes' outputs and inputs
     OUTPUTS[f"{_low}-quick"], CONTINUES[f"{_low}-quick"] = OUTPUTS[_low], CONTINUES[_low]
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
@@ -670,6 +758,18 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     scenes = {} if scenes is None else scenes
     if OUTPUTS[name] == "verifier":
         _record(name, {"recipe": name, **_run_verify(cfg, out, workers, t0)}, out, t0)
+        return
+    if OUTPUTS[name] == "orienter":
+        shipped_models = Path(shipped("models"))
+        models = out if (out / "localiser.onnx").exists() else shipped_models
+        crops = generate_orient(cfg["seed"], cfg["scenes"], cfg["styles"], workers, models)
+        print(f"{name}: {len(crops)} upright crops in {time.time() - t0:.0f}s", flush=True)
+        train_orienter(crops, cfg["orient_steps"], cfg["seed"], out)
+        _record(name, {"recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
+                       "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "orient_steps": cfg["orient_steps"],
+                       "crops": len(crops), "low": ORIENT_LOW, "far": ORIENT_FAR,
+                       "localisers": "shipped" if models.resolve() == shipped_models.resolve() else str(models)},
+                out, t0)
         return
     classifier = OUTPUTS[name].startswith("classifier")  # classifier, classifier-b, classifier-low
     if cfg["init"] is not None and Path(cfg["init"]).suffix != (".pt" if classifier else ".onnx"):
@@ -821,6 +921,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="localiser steps (5000 since session 5: more whole hands right than 1500 on every evaluation set)")
     ap.add_argument("--cls-steps", type=int)
     ap.add_argument("--verify-steps", type=int, help="verifier steps (the verify recipe: 3000)")
+    ap.add_argument("--orient-steps", type=int, help="orienter steps (the orient recipe: 2000)")
     ap.add_argument("--glare", type=float, help="share of classifier crops given highlights (the glare stage: 0.4)")
     ap.add_argument("--phone", type=float,
                     help="share of classifier crops processed as a phone's camera does (the phone stage: 0.2)")

@@ -1,6 +1,6 @@
 """The small networks (PyTorch, training extra only): a tile localiser (centre heatmaps + box sizes at 1/4
-   resolution), a crop classifier and a crop verifier (tile or not). Kept in the package so
-   `companion train --finetune` works when installed."""
+   resolution), a crop classifier, a crop verifier (tile or not) and a crop orienter (upright or upside down).
+   Kept in the package so `companion train --finetune` works when installed."""
 
 from __future__ import annotations
 
@@ -188,6 +188,22 @@ class Verifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.features(x).mean(dim=(2, 3)))
+
+
+class Orienter(nn.Module):
+    """One logit per upright crop: its tile stands the right way up (above 0) rather than upside down. The
+    verifier's convolutions, and the upper and lower halves of their last map pooled apart (a mean over the whole
+    crop keeps no "above"); a photo taken from across the table shows its tiles upside down."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64))
+        self.fc = nn.Linear(128, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.features(x)
+        half = f.shape[2] // 2
+        return self.fc(torch.cat([f[:, :, :half].mean(dim=(2, 3)), f[:, :, half:].mean(dim=(2, 3))], dim=1))
 
 
 def verifier_from_onnx(path: str) -> Verifier:
