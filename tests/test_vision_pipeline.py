@@ -920,7 +920,8 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     turned_right = reading({"hand": "turned"}, [0.9, 0.9])
     works: dict = {}  # the readings whose turned read gives a winning hand
 
-    def turned_reading(image, r, nets):  # noqa: ANN001, ANN202
+    def turned_reading(image, r, nets, skip=()):  # noqa: ANN001, ANN202
+        assert skip == ()  # no orienter shipped in tmp_path: the photo's way up is not known
         tried.append((r, nets))
         return (turned_right, 180) if id(r) in works else None
 
@@ -945,6 +946,103 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     assert chosen_turned(flat) == (other, pair, None) and reads == [pair, None] and tried == [(other, pair)]
     other = readings["low"] = reading({"hand": "low"}, [0.5, 0.5])  # a request: not tried turned, however unsure
     assert chosen_turned(flat) == (other, pair, None) and tried == []
+
+
+@pytest.mark.parametrize("name", ["won_melds_dora", "closed_dora", "pon_dora", "low_sides", "glare_hand",
+                                  "table_wall", "sticks_hand"])
+def test_the_orienter_says_a_photo_stands_the_right_way_up_and_turned_upside_down_that_it_does_not(name: str):
+    # the fixtures were drawn the right way up, as a player photographs their own hand; turned by 180 degrees they
+    # are the photo a player across the table takes. The shipped orienter's vote over the first look's upright
+    # tiles must say so clearly enough for the pipeline to act on it (UPRIGHT_FROM, UPSIDE_DOWN_TO)
+    import cv2
+
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / f"{name}.jpg")
+    assert pipeline.model_path(pipeline.ORIENTER).exists()
+    for image, at_least, at_most in ((photo, pipeline.UPRIGHT_FROM, np.inf),
+                                     (cv2.rotate(photo, cv2.ROTATE_180), -np.inf, pipeline.UPSIDE_DOWN_TO)):
+        found, looked = pipeline._first_look(image)
+        assert at_least <= pipeline.orientation(image, found, looked) <= at_most
+
+
+def test_orientation_sums_the_upright_tiles_logits_each_cut_to_the_clip(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path):
+    # one crop the orienter is sure of says no more than ORIENT_CLIP; sideways tiles (turned either way when
+    # called) are not asked; without an orienter in the models folder nothing is said (0)
+    from companion.vision import pipeline
+
+    fed: list = []
+
+    class Orienter:
+        def run(self, outputs, feed):  # noqa: ANN001, ANN202
+            fed.append(len(feed["crops"]))
+            return [np.array([[9.0], [-1.5], [0.5]], np.float32)[: len(feed["crops"])]]
+
+    image = np.zeros((60, 120, 3), np.uint8)
+    found = [((0, 0, 10, 14), False, 0.9), ((10, 0, 20, 14), False, 0.9), ((20, 0, 34, 10), True, 0.9),
+             ((34, 0, 44, 14), False, 0.9)]
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=None: Orienter())
+    assert pipeline.orientation(image, found) == pytest.approx(pipeline.ORIENT_CLIP - 1.5 + 0.5)
+    assert fed == [3]
+    assert pipeline.orientation(image, [found[2]]) == 0.0 and fed == [3]  # only a sideways tile: nothing asked
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    assert pipeline.orientation(image, found) == 0.0 and fed == [3]
+
+
+def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_say_is_upright_never_turned(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    # pipeline._low_or_usual with turns: at or below UPSIDE_DOWN_TO the photo turned by 180 degrees is read first,
+    # both localiser pairs as for a photo as taken, and kept where it gives a winning hand (the photo as taken is
+    # then not read at all); where it gives none, the photo is read as taken and not tried turned by 180 again.
+    # At or above UPRIGHT_FROM a reading without a request is not tried turned at all; in between, as before
+    from companion.vision import pipeline
+    from companion.vision.layout import Det
+
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)  # no low-angle pair: one read each way round
+    image = np.zeros((8, 12, 3), np.uint8)
+    image[:, :6] = 200  # light on the left: the photo turned by 180 degrees is light on the right
+    vote = [0.0]
+    reads: list = []  # "as taken" or "turned", and the rows the turned read was limited to
+    answers: dict = {}
+
+    def read_hand(picture, max_rows=None, nets=None, first=None, **corrections):  # noqa: ANN001, ANN003, ANN202
+        way = "as taken" if picture[0, 0, 0] == 200 else "turned"
+        reads.append((way, max_rows))
+        return answers[way]
+
+    def hand(request: dict | None) -> pipeline.Reading:
+        tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=0.9) for _ in range(14)]
+        for d in tiles:
+            d.row = 0
+        return pipeline.Reading(tiles, [[tiles]], request, "" if request else "no hand", [], None)
+
+    monkeypatch.setattr(pipeline, "_read_hand", read_hand)
+    monkeypatch.setattr(pipeline, "_first_look", lambda picture, nets=None: ([((0, 0, 10, 14), False, 0.9)], {}))
+    monkeypatch.setattr(pipeline, "orientation", lambda picture, found, looked=None: vote[0])
+    monkeypatch.setattr(pipeline, "_is_complete", lambda request: request is not None)
+    monkeypatch.setattr(pipeline, "_no_gap_either_way", lambda groups: False)  # the turn by 180 would be tried
+    won, none = hand({"hand": "won"}), hand(None)
+
+    def read(at: float, as_taken: pipeline.Reading, turned: pipeline.Reading) -> tuple:
+        reads.clear()
+        vote[0] = at
+        answers.update({"as taken": as_taken, "turned": turned})
+        reading, nets, turn = pipeline._low_or_usual(image, turns=True)
+        return reading.request, turn
+
+    turned_rows = pipeline.TURNED_MAX_ROWS
+    assert read(pipeline.UPSIDE_DOWN_TO, none, won) == ({"hand": "won"}, 180)
+    assert reads == [("turned", turned_rows)]
+    assert read(pipeline.UPSIDE_DOWN_TO, won, none) == ({"hand": "won"}, None)
+    assert reads == [("turned", turned_rows), ("as taken", None)]
+    assert read(pipeline.UPSIDE_DOWN_TO, none, none) == (None, None)  # not turned by 180 a second time
+    assert reads == [("turned", turned_rows), ("as taken", None)]
+    assert read(pipeline.UPRIGHT_FROM, none, won) == (None, None) and reads == [("as taken", None)]
+    middle = (pipeline.UPRIGHT_FROM + pipeline.UPSIDE_DOWN_TO) / 2
+    assert read(middle, none, won) == ({"hand": "won"}, 180)
+    assert reads == [("as taken", None), ("turned", turned_rows)]
+    assert read(middle, won, none) == ({"hand": "won"}, None) and reads == [("as taken", None)]
 
 
 def test_a_photo_from_low_above_the_table_is_read_right_with_the_low_angle_pair(monkeypatch: pytest.MonkeyPatch):

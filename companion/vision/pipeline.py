@@ -91,6 +91,10 @@ CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the 
 #                      above 1: every crop is read by all)
 VERIFIER = "verifier"  # tile or not, run on every box the localisers find when shipped (verified())
 VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they are found (_localise_once)
+ORIENTER = "orienter"  # upright or upside down, run on the first look's upright crops when shipped (orientation())
+ORIENT_CLIP = 4.0  # a crop's say in orientation(): its logit, cut to +-this (one odd crop does not decide)
+UPRIGHT_FROM = 20.0  # a photo whose upright tiles vote this surely for the right way up is not tried turned, one
+UPSIDE_DOWN_TO = -20.0  # that votes this surely for upside down is read turned by 180 degrees first (_low_or_usual)
 VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless read VERIFY_SURE surely (verified())
 VERIFY_SURE = 0.9  # a tile the classifiers read this surely is kept whatever the verifier says
 VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the page would show with a confidence below
@@ -586,6 +590,18 @@ def _first_look(image_bgr: np.ndarray, nets: list[str] | None = None) -> tuple[l
     return localise(image_bgr, looked=looked, nets=nets), looked
 
 
+def orientation(image_bgr: np.ndarray, found: list, looked: dict | None = None) -> float:
+    """How surely the photo stands the right way up (above 0) or upside down (below): the orienter's logits of
+    the upright tiles found (box, sideways, score), each cut to +-ORIENT_CLIP, summed (crops from ``looked`` where
+    it holds them all, :func:`_crops_of`). Tiles that look alike either way round add about 0; 0 without an
+    orienter in the models folder, or without upright tiles (a photo on its side shows its tiles sideways)."""
+    upright = [f for f in found if not f[1]]
+    if not upright or not model_path(ORIENTER).exists():
+        return 0.0
+    logits = session(ORIENTER).run(None, {"crops": _crops_of(image_bgr, upright, looked)})[0][:, 0]
+    return float(np.clip(logits, -ORIENT_CLIP, ORIENT_CLIP).sum())
+
+
 def _upright_aspect(found: list) -> float:
     """Median height / width of the upright tiles' boxes (1.0 without any): about 1.3 seen from above, less
     the lower the camera looks across the table."""
@@ -1048,57 +1064,91 @@ def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[i
 def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, list[str] | None, int | None]:
     """The reading of the photo to go on with, the localisers that made it (None: the usual ones), and the degrees
     (clockwise) it was turned by to be read (None: as taken). The usual localisers' first look at the photo decides
-    which pair reads first, and the usual read goes on from it. Without the low-angle pair (:func:`low_localisers`)
-    the usual pair reads it. With it:
+    which pair reads first (:func:`_read_with_pairs`), and the usual read goes on from it.
+
+    With ``turns``, a first reading that gives no request is tried turned (:func:`_turned_reading`: a photo taken
+    from another seat) before the other pair reads the photo as taken, and so is the other pair's reading where it
+    is kept without a request. The upright tiles of the first look say which way up the photo stands
+    (:func:`orientation`): one they say is upside down (UPSIDE_DOWN_TO) is read turned by 180 degrees first, as
+    :func:`_read_with_pairs` reads a photo, and as taken only where that gives no winning hand; one they say is
+    the right way up (UPRIGHT_FROM) is not tried turned."""
+    first = _first_look(image_bgr)
+    low = low_localisers()
+    vote = orientation(image_bgr, *first) if turns else 0.0
+    tried: tuple = ()
+    if vote <= UPSIDE_DOWN_TO:
+        tried = _TURNS[:1]
+        view, turn_back = _turned_view(image_bgr, tried[0][0])
+        read = partial(_read_hand, view, max_rows=TURNED_MAX_ROWS, outer=turn_back)
+        reading, nets, _ = _read_with_pairs(_first_look(view), low, read)
+        if reading.request is not None and _is_complete(reading.request):
+            reading.back = _then(reading.back, turn_back)
+            return reading, nets, tried[0][1]
+    elif vote >= UPRIGHT_FROM:
+        tried = _TURNS
+
+    def turned(reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
+        return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.request is None else None
+
+    return _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
+
+
+def _read_with_pairs(first: tuple[list, dict], low: list[str], read: Callable[..., Reading],
+                     turned: Callable[[Reading, list[str] | None], tuple[Reading, int] | None] | None = None,
+                     ) -> tuple[Reading, list[str] | None, int | None]:
+    """The reading to go on with of the picture the usual localisers' ``first`` look is of, the localisers that
+    made it (None: the usual ones) and the degrees ``turned`` turned it by (None: as read). ``read`` reads the
+    picture with ``nets`` and/or ``first`` (:func:`_read_hand`); ``low``: the low-angle pair (:func:`low_localisers`;
+    empty where not shipped: the usual pair reads it, and ``turned`` is tried where that gives no request). With it:
 
     - where the first look finds the upright tiles flatter than STRETCH_BELOW (height / width; about 1.3 seen
       from above), the pair reads the photo first, and that reading is kept where it gives a request and reads its
       tiles LOW_FIRST_SURE surely on average;
     - else the usual pair reads it first, and that reading is kept where it gives a request and reads its tiles
       CONFIDENCE_MIN surely;
-    - else the other pair reads it too, and the surer reading is kept (:meth:`Reading.sureness`).
-
-    With ``turns``, a first reading that gives no request is tried turned (:func:`_turned_reading`: a photo taken
-    from another seat) before the other pair reads the photo as taken, and so is the other pair's reading where it
-    is kept without a request.
+    - else ``turned`` (a reading of the picture turned, or None) is asked for the first reading where it gives no
+      request, then the other pair reads it too, and the surer reading is kept (:meth:`Reading.sureness`), or what
+      ``turned`` makes of it where it gives no request.
 
     Until session 38 only flat-looking photos (below 0.85) were read with the pair at all; with the classifiers'
     low-angle twins its reading of a doubtful photo of any angle is the surer one often enough to read 94 more
     requests over the 50 evaluation sets (models/TRAINING-LOG.md, "The low-angle pair for every doubtful photo").
     Reading flat ones with the pair first (session 39) reads the same requests but for 3 more, in a fifth less
     time on the low-angle sets (TRAINING-LOG, "The low-angle pair first for flat photos")."""
-    first = _first_look(image_bgr)
-    low = low_localisers()
     flat = bool(low) and _upright_aspect(first[0]) < STRETCH_BELOW
     nets = low if flat else None
-    reading = _read_hand(image_bgr, nets=low) if flat else _read_hand(image_bgr, first=first)
+    reading = read(nets=low) if flat else read(first=first)
     sure_at = LOW_FIRST_SURE if flat else CONFIDENCE_MIN
     if reading.request is not None and (not low or reading.sureness()[1] >= sure_at):
         return reading, nets, None
-    turned = _turned_reading(image_bgr, reading, nets) if turns and reading.request is None else None
-    if turned is not None:
-        return turned[0], nets, turned[1]
+    again = turned(reading, nets) if turned else None
+    if again is not None:
+        return again[0], nets, again[1]
     if not low:
         return reading, None, None
     other_nets = None if flat else low
-    other = _read_hand(image_bgr, first=first) if flat else _read_hand(image_bgr, nets=low)
+    other = read(first=first) if flat else read(nets=low)
     if other.sureness() <= reading.sureness():
         return reading, nets, None  # (tried turned already)
-    turned = _turned_reading(image_bgr, other, other_nets) if turns and other.request is None else None
-    if turned is not None:
-        return turned[0], other_nets, turned[1]
+    again = turned(other, other_nets) if turned else None
+    if again is not None:
+        return again[0], other_nets, again[1]
     return other, other_nets, None
 
 
-def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
+def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | None,
+                    skip: tuple = ()) -> tuple[Reading, int] | None:
     """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request: the photo read
     turned by 180, 90 and 270 degrees (as :func:`_turns_to_try` allows) until a winning hand comes out, and the
     degrees (clockwise); None where none does (or no tile was found). Taken from across the table (or from a
     neighbour's seat), the hand lies upside down (or on its side), its rows and tiles come in another order and no
-    hand can be read as taken."""
+    hand can be read as taken. The turns in ``skip`` ((straighten's angle, degrees) as in _TURNS) are not tried:
+    read already, or the photo's tiles say it stands the right way up (:func:`_low_or_usual`)."""
     if not reading.ordered:
         return None
     for angle, degrees in _turns_to_try(reading.ordered, reading.groups):
+        if (angle, degrees) in skip:
+            continue
         again = _read_turned(image_bgr, angle, nets=nets)
         if again.request is not None and _is_complete(again.request):
             return again, degrees
@@ -1193,13 +1243,18 @@ def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | No
                  win: int | None = None, taps: Taps = NO_TAPS, nets: list[str] | None = None) -> Reading:
     """:func:`_read_hand` of the photo turned by ``angle`` (straighten's), boxes mapped back onto the photo as
     taken: off the turned photo's own straightening, then the turn."""
-    height, width = image_bgr.shape[:2]
-    view, inverse = straighten(image_bgr, angle)
-    turn_back = partial(_box_back, back=inverse, width=width, height=height)
+    view, turn_back = _turned_view(image_bgr, angle)
     reading = _read_hand(view, max_rows=TURNED_MAX_ROWS, fixes=fixes, outer=turn_back, win=win, taps=taps,
                          nets=nets)
     reading.back = _then(reading.back, turn_back)
     return reading
+
+
+def _turned_view(image_bgr: np.ndarray, angle: float) -> tuple[np.ndarray, Callable]:
+    """The photo turned by ``angle`` (straighten's) and the way back for boxes on it onto the photo as taken."""
+    height, width = image_bgr.shape[:2]
+    view, inverse = straighten(image_bgr, angle)
+    return view, partial(_box_back, back=inverse, width=width, height=height)
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
