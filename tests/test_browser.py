@@ -718,10 +718,15 @@ def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
         assert boxes[-1] == min(boxes)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "photo-turned.png"))
-        page.click("#photo-overlay .primary")
+        with page.expect_response("**/api/photos") as kept:
+            page.click("#photo-overlay .primary")
+        assert kept.value.status == 201
         page.wait_for_selector("#photo-overlay", state="detached")
         hand = page.input_value("#dialog .winner-block input >> nth=0")
         _assert_hand_entered(hand, label["request"])
+    # kept as taken, with the way round it was read: a fine-tune teaches the orienter the club's tiles from it
+    [saved] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
+    assert saved["turned"] == 180 and len(saved["tiles"]) == len(label["tiles"])
 
 
 def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_path):

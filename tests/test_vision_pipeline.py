@@ -347,6 +347,62 @@ def test_a_die_the_player_left_as_no_tile_teaches_the_fine_tuned_verifier_to_dro
     assert _norm(again["request"]) == _norm(label["request"])
 
 
+def test_photos_kept_with_the_way_they_were_read_teach_the_fine_tuned_orienter_which_way_up_the_clubs_tiles_stand(
+        tmp_path: Path, monkeypatch):
+    # issue 4, "adapting to a club's own set", for the orienter (session 40): the page keeps each checked photo with
+    # the answer's "turned". The upright tiles of a photo read turned by 180 degrees are cut from it upside down and
+    # turned back (load_upright), so all stand the right way up, as the shipped orienter agrees. A club whose
+    # faces the orienter reads the wrong way round (here: the fixture turned upside down, kept as read as taken)
+    # teaches the fine-tuned orienter its own way up
+    pytest.importorskip("torch")
+    import cv2
+
+    from companion.errors import InvalidRequestError
+    from companion.vision import pipeline, save_checked_photo
+    from companion.vision.finetune import _finetune_orienter, finetune, load_upright
+
+    photo = FIXTURES / "won_melds_dora.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    upright = pipeline.load_image(photo)
+    height, width = upright.shape[:2]
+    turned_tiles = [{**t, "box": [width - t["box"][2], height - t["box"][3], width - t["box"][0],
+                                  height - t["box"][1]]} for t in label["tiles"]]
+    upside_down = cv2.rotate(upright, cv2.ROTATE_180)
+    save_checked_photo(upright, label["tiles"], label["request"], tmp_path / "photos", turned=0)
+    save_checked_photo(upside_down, turned_tiles, label["request"], tmp_path / "photos", turned=180)
+    save_checked_photo(upright, label["tiles"], label["request"], tmp_path / "photos")  # an older label: no "turned"
+    assert sorted(json.loads(f.read_text()).get("turned", -1) for f in (tmp_path / "photos").glob("*.json")) == [
+        -1, 0, 180]
+    crops = load_upright(tmp_path / "photos")
+    standing = sum(not t["sideways"] for t in label["tiles"])
+    assert len(crops) == 2 * standing  # the older label says nothing of the way up: left out
+    from companion.vision.preprocess import crops_to_batch
+
+    logits = pipeline.session(pipeline.ORIENTER).run(None, {"crops": crops_to_batch(list(crops))})[0][:, 0]
+    assert (logits > 0).mean() > 0.8  # the right way up, both photos' tiles
+    report = finetune(None, tmp_path / "out", steps=2, photos=tmp_path / "photos")
+    assert f"orienter: {2 * standing} upright tiles told the right way up" in report
+    assert (tmp_path / "out" / "orienter.onnx").exists()
+    with pytest.raises(InvalidRequestError, match="\"turned\" must be one of 0, 90, 180, 270"):
+        save_checked_photo(upright, label["tiles"], None, tmp_path / "photos", turned=45)
+
+    # a club whose tiles stand the other way round: the shipped orienter calls its photo upside down
+    models = tmp_path / "models"
+    models.mkdir()
+    for f in MODELS.glob("*.onnx"):
+        if not f.name.startswith("orienter"):
+            (models / f.name).symlink_to(f)
+    (models / "orienter.onnx").write_bytes((MODELS / "orienter.onnx").read_bytes())
+    monkeypatch.setattr(pipeline, "MODELS_DIR", models)
+    club = np.ascontiguousarray(upside_down)
+    assert pipeline.orientation(club, *pipeline._first_look(club)) <= pipeline.UPSIDE_DOWN_TO
+    theirs = tmp_path / "theirs"
+    save_checked_photo(club, turned_tiles, label["request"], theirs, turned=0)
+    _finetune_orienter(load_upright(theirs), models, steps=60, seed=0)
+    assert (models / "orienter.base.onnx").read_bytes() == (MODELS / "orienter.onnx").read_bytes()
+    assert pipeline.orientation(club, *pipeline._first_look(club)) >= pipeline.UPRIGHT_FROM
+
+
 # how the photo as taken lies (cv2 rotation of the upright photo), the degrees the recogniser turns it back
 # (clockwise), and where an upright box lies on the photo as taken (w, h: the upright photo's size)
 _TAKEN = {

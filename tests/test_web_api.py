@@ -554,6 +554,11 @@ def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it
     assert r.status_code == 201, r.get_json()
     kept = json.loads(Path(r.get_json()["saved"]).with_suffix(".json").read_text())
     assert kept["not_tiles"] == [{"box": [40.0, 5.0, 50.0, 15.0], "sideways": False}]
+    assert "turned" not in kept and "turned" not in label
+    # and the way round the photo was read (the answer's "turned"), for the orienter's fine-tune
+    r = _keep(client, {**CHECKED, "turned": 180})
+    assert r.status_code == 201, r.get_json()
+    assert json.loads(Path(r.get_json()["saved"]).with_suffix(".json").read_text())["turned"] == 180
 
 
 @pytest.mark.parametrize("label, says", [
@@ -566,6 +571,9 @@ def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it
     ({"tiles": [{"tile": "5m", "box": [1, 2, 11, 22], "sideways": "yes"}]}, '"sideways"'),
     ({**CHECKED, "request": "123m"}, '"request"'),
     ({**CHECKED, "not_tiles": [{"box": [40, 5, 70, 15]}]}, "not_tiles 0"),
+    ({**CHECKED, "turned": 45}, '"turned" must be one of 0, 90, 180, 270'),
+    ({**CHECKED, "turned": "180"}, 'not "180"'),
+    ({**CHECKED, "turned": True}, "not true"),
 ])
 def test_a_photo_with_a_bad_label_is_refused_and_nothing_is_kept(client, fake_vision, tmp_path, label, says):
     err = _error(_keep(client, label), 400, "invalid_request")

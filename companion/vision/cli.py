@@ -31,14 +31,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     t = subparsers.add_parser("train", help="adapt the tile classifier to a club's own set (needs the train extra)")
     t.add_argument("--finetune", action="store_true",
-                   help="fine-tune the shipped classifiers on corrected crops (and the verifier, with --photos)")
+                   help="fine-tune the shipped classifiers on corrected crops (and the verifier and the orienter, "
+                        "with --photos)")
     t.add_argument("--corrections", type=Path, default=None,
                    help="folder of saved corrections (<tile>/<file>.png), e.g. instance/corrections; default "
                         "./corrections unless --photos is given")
     t.add_argument("--photos", type=Path, default=None,
                    help="folder of photos checked on the page (NAME.jpg + NAME.json), e.g. instance/photos: "
-                        "every tile of them trains too, and the boxes their labels list as no tile (not_tiles: "
-                        "dice, point sticks) train the verifier")
+                        "every tile of them trains too, the boxes their labels list as no tile (not_tiles: "
+                        "dice, point sticks) train the verifier, and the upright tiles of those that say which way "
+                        "round they were read (turned) train the orienter")
     t.add_argument("--steps", type=int, default=300)
     t.add_argument("--out", type=Path, default=None, help="models folder to write (default: the shipped one)")
     t.set_defaults(func=cmd_train)

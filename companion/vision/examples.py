@@ -27,6 +27,7 @@ from companion.tiles import ALL_CLASSES
 # a tile more than ~100 px wide gains nothing; a 12 MP tablet photo would take several times the space
 LONG_SIDE = 2048
 QUALITY = 92
+TURNS = (0, 90, 180, 270)  # the degrees (clockwise) a photo may have been read turned by (the answer's "turned")
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")  # in any case: phones name their photos IMG_0042.JPG
 
 
@@ -80,15 +81,19 @@ def checked_not_tiles(things: Any, width: int, height: int) -> list[dict]:
 
 
 def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, folder: Path,
-                       not_tiles: Any = None) -> Path:
+                       not_tiles: Any = None, turned: Any = None) -> Path:
     """Keep the photo (shrunk to LONG_SIDE) and its checked tiles (boxes in the photo's pixels as given, scaled
-    with it) as ``folder/NAME.jpg`` + ``NAME.json``; the request too where the photo stands for one, and the boxes
+    with it) as ``folder/NAME.jpg`` + ``NAME.json``; the request too where the photo stands for one, the boxes
     that are no tiles (``not_tiles``, :func:`checked_not_tiles`) where given: a fine-tune teaches the verifier
-    from them. The photo is written before its label, and the label by a rename, so that a crash leaves no label
-    without its photo."""
+    from them, and ``turned``, the degrees (clockwise) the photo was read turned by (0, 90, 180 or 270; the
+    answer's "turned"), where given: a fine-tune teaches the orienter which way up its tiles stand. The photo is
+    written before its label, and the label by a rename, so that a crash leaves no label without its photo."""
     height, width = image_bgr.shape[:2]
     labelled = checked_tiles(tiles, width, height)
     things = checked_not_tiles(not_tiles, width, height)
+    if turned is not None and (isinstance(turned, bool) or turned not in TURNS):
+        raise InvalidRequestError(f'"turned" must be one of {", ".join(map(str, TURNS))} (degrees clockwise, as the '
+                                  f"answer gave it) or left out; not {json.dumps(turned)}")
     if request is not None and not isinstance(request, dict):
         raise InvalidRequestError('"request" must be a scoring request (a JSON object) or left out')
     scale = min(1.0, LONG_SIDE / max(width, height))
@@ -103,7 +108,7 @@ def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, 
     if not cv2.imwrite(str(photo), image_bgr, [cv2.IMWRITE_JPEG_QUALITY, QUALITY]):
         raise OSError(f"could not write {photo}")
     label = {"tiles": labelled, **({"request": request} if request is not None else {}),
-             **({"not_tiles": things} if things else {}),
+             **({"not_tiles": things} if things else {}), **({"turned": int(turned)} if turned is not None else {}),
              "source": "checked on the photo page", "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     partial = folder / f".{stem}.json.part"
     partial.write_text(json.dumps(label, indent=1), encoding="utf-8")

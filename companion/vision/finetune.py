@@ -45,7 +45,7 @@ def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
     the number of photos. Unlike the corrections, these are the tiles read right too, so a fine-tune sees the
     club's whole set and not only the tiles that were hard. Typed labels (NAME.txt) have no boxes and are passed
     over."""
-    crops, ys, photos, _ = _kept_crops(folder)
+    crops, ys, photos, _, _ = _kept_crops(folder)
     return crops, ys, photos
 
 
@@ -56,15 +56,24 @@ def load_not_tiles(folder: Path) -> np.ndarray:
     return _kept_crops(folder)[3]
 
 
-def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
-    """The kept photos' tile crops, their classes, how many photos gave tiles, and the crops of their boxes that
-    are no tile (:func:`load_checked_photos`, :func:`load_not_tiles`): each photo and label read once."""
+def load_upright(folder: Path) -> np.ndarray:
+    """The crops of the kept photos' upright tiles, each the right way up, from the photos whose label says which
+    way round they were read (``turned`` 0 or 180, as the page keeps it since session 40); an empty batch where
+    there are none."""
+    return _kept_crops(folder)[4]
+
+
+def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+    """The kept photos' tile crops, their classes, how many photos gave tiles, the crops of their boxes that
+    are no tile (:func:`load_checked_photos`, :func:`load_not_tiles`), and the crops of the upright tiles of the
+    photos whose label says which way round they were read ("turned" 0 or 180), turned the right way up where
+    they stood upside down (for the orienter): each photo and label read once."""
     from companion.vision.examples import labelled_photos
 
     names = pipeline.classes()
     if not Path(folder).is_dir():
         raise FileNotFoundError(f"photos folder {folder} does not exist")
-    crops, ys, photos, things = [], [], 0, []
+    crops, ys, photos, things, upright = [], [], 0, [], []
     for photo, label_file in labelled_photos(folder)[0]:
         image = cv2.imread(str(photo)) if label_file.suffix.lower() == ".json" else None
         if image is None:
@@ -80,10 +89,15 @@ def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         photos += bool(boxed)
         things += [_cut(image, t) for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list)
                    and len(t["box"]) == 4]
+        turned = label.get("turned")  # on its side (90, 270) its upright tiles are few and found sideways
+        if turned in (0, 180) and not isinstance(turned, bool):
+            standing = [_cut(image, t) for t in boxed if not t.get("sideways", False)]
+            upright += [np.ascontiguousarray(c[::-1, ::-1]) if turned == 180 else c for c in standing]
     if not crops:
         raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
     empty = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
-    return np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty
+    return (np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty,
+            np.stack(upright) if upright else empty)
 
 
 def _cut(image: np.ndarray, t: dict) -> np.ndarray:
@@ -114,9 +128,9 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         crops, ys = load_corrections(corrections)
         parts.append((crops, ys))
         said.append(f"{len(ys)} corrected crops")
-    tiles, things = None, ()  # the kept photos' tiles and the boxes on them that are no tile
+    tiles, things, upright = None, (), ()  # the kept photos' tiles, the boxes that are no tile, the upright tiles
     if photos is not None:
-        crops, ys, n, things = _kept_crops(photos)
+        crops, ys, n, things, upright = _kept_crops(photos)
         parts.append((crops, ys))
         said.append(f"{len(ys)} tiles of {n} checked photo(s)")
         tiles = crops
@@ -130,6 +144,8 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         shipped = (pipeline.MODELS_DIR / f"{pipeline.VERIFIER}.onnx").exists()
         lines.append(_finetune_verifier(tiles, things, out, steps, seed) if shipped
                      else f"{pipeline.VERIFIER}: none in {pipeline.MODELS_DIR}, so the boxes that are no tile taught nothing")
+    if len(upright) and (pipeline.MODELS_DIR / f"{pipeline.ORIENTER}.onnx").exists():  # only kept photos say
+        lines.append(_finetune_orienter(upright, out, steps, seed))
     return f"fine-tuned on {' and '.join(said)} in {time.time() - t0:.0f}s: " + "; ".join(lines)
 
 
@@ -193,6 +209,51 @@ def _finetune_verifier(tiles: np.ndarray, things: np.ndarray, out: Path, steps: 
             f"{_kept(out, pipeline.VERIFIER)}")
 
 
+def _finetune_orienter(upright: np.ndarray, out: Path, steps: int, seed: int) -> str:
+    """The orienter (from models/orienter.onnx, its batch norms folded and kept so) adapted to a club's faces: its
+    upright tiles the right way up (label 1) and turned by 180 degrees (label 0), half of each per batch, written
+    to out/orienter.onnx (the one there before kept as orienter.base.onnx)."""
+    import torch
+
+    from companion.vision.nets import orienter_from_onnx
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = orienter_from_onnx(str(pipeline.MODELS_DIR / f"{pipeline.ORIENTER}.onnx")).eval()  # as the verifier's
+    for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+        norm.requires_grad_(False)
+    both = np.concatenate([upright, np.ascontiguousarray(upright[:, ::-1, ::-1])])
+    ys = np.concatenate([np.ones(len(upright)), np.zeros(len(upright))]).astype(np.float32)
+    before = _oriented(net, both, ys)
+    opt = torch.optim.AdamW([q for q in net.parameters() if q.requires_grad], lr=3e-4, weight_decay=1e-4)
+    half = min(32, max(4, len(upright)))
+    for _ in range(steps):
+        idx = rng.integers(0, len(upright), half)
+        x = np.concatenate([upright[idx], upright[idx][:, ::-1, ::-1]])
+        y = np.concatenate([np.ones(half), np.zeros(half)]).astype(np.float32)
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(
+            net(torch.from_numpy(_augment(rng, x, turns=False)))[:, 0], torch.from_numpy(y))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    after = _oriented(net, both, ys)
+    target = _export(net, out, pipeline.ORIENTER, "logit")
+    pipeline.forget_sessions(pipeline.ORIENTER)
+    return (f"{pipeline.ORIENTER}: {len(upright)} upright tiles told the right way up {before:.0%} -> {after:.0%}; "
+            f"wrote {target}{_kept(out, pipeline.ORIENTER)}")
+
+
+def _oriented(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001
+    """The share of crops the orienter puts on the right side of 0 (the right way up above, upside down below)."""
+    import torch
+
+    from companion.vision.preprocess import crops_to_batch
+
+    with torch.no_grad():
+        logits = net(torch.from_numpy(crops_to_batch(list(crops))))[:, 0].numpy()
+    return float(((logits > 0) == (ys > 0.5)).mean())
+
+
 def _export(net, out: Path, name: str, output: str) -> Path:  # noqa: ANN001
     """The fine-tuned net over tile crops as out/<name>.onnx, the model there before set aside as
     <name>.base.onnx (once: a second fine-tune keeps the shipped one there)."""
@@ -243,10 +304,13 @@ def _requantize(target: Path, crops: np.ndarray) -> str:
         return f"; no int8 copy ({type(exc).__name__}: {exc}), the float model is used"
 
 
-def _augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+def _augment(rng: np.random.Generator, x: np.ndarray, turns: bool = True) -> np.ndarray:
+    """Crops (N,H,W,3 uint8) as a batch, brightness and contrast varied and, unless ``turns`` is False, half of
+    them turned by 180 degrees (tiles lie either way round)."""
     x = x.astype(np.float32) * rng.uniform(0.8, 1.2, (len(x), 1, 1, 1)) + rng.uniform(-15, 15, (len(x), 1, 1, 1))
-    turn = rng.random(len(x)) < 0.5
-    x[turn] = x[turn, ::-1, ::-1]
+    if turns:
+        turn = rng.random(len(x)) < 0.5
+        x[turn] = x[turn, ::-1, ::-1]
     x = np.clip(x, 0, 255) / 255.0 - 0.5
     return np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32)
 

@@ -216,3 +216,15 @@ def verifier_from_onnx(path: str) -> Verifier:
         net.fc.weight.copy_(weights["fc.weight"])
         net.fc.bias.copy_(weights["fc.bias"])
     return net
+
+
+def orienter_from_onnx(path: str) -> Orienter:
+    """The orienter exported to ``path`` (shipped without PyTorch weights), its batch norms folded
+    (:func:`_load_folded`): what `companion train --finetune` adapts to a club's faces."""
+    weights, convs = _onnx_weights(path)
+    net = Orienter()
+    _load_folded(net, convs)
+    with torch.no_grad():
+        net.fc.weight.copy_(weights["fc.weight"])
+        net.fc.bias.copy_(weights["fc.bias"])
+    return net

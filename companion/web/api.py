@@ -385,7 +385,8 @@ def recognize():  # noqa: ANN201
 def keep_checked_photo():  # noqa: ANN201
     """A photo whose tiles the player checked on the page (and scored), kept with them as a labelled example:
     "label" is JSON {"tiles": [{"tile", "box", "sideways"}, ...], "request": {...} (optional), "not_tiles":
-    [{"box", "sideways"}, ...] (optional: boxes the page showed as no tile and the player left so)}."""
+    [{"box", "sideways"}, ...] (optional: boxes the page showed as no tile and the player left so), "turned": 0, 90,
+    180 or 270 (optional: the answer's "turned", the degrees the photo was read turned by)}."""
     image, _ = _uploaded_image()
     raw = request.form.get("label", "")
     try:
@@ -397,7 +398,7 @@ def keep_checked_photo():  # noqa: ANN201
     if not current_app.config["KEEP_PHOTOS"]:  # the club keeps none (COMPANION_KEEP_PHOTOS=0)
         return jsonify({"saved": None})
     path = _vision().save_checked_photo(image, label.get("tiles"), label.get("request"), current_app.config["PHOTOS_DIR"],
-                                        label.get("not_tiles"))
+                                        label.get("not_tiles"), label.get("turned"))
     return jsonify({"saved": str(path), "tiles": len(label["tiles"])}), 201
 
 

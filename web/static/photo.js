@@ -436,6 +436,8 @@
       // and what was shown dotted as no tile (a die, a point stick) and left so: a fine-tune teaches the verifier
       const notTiles = (result.not_tiles || []).map((thing) => ({ box: thing.box, sideways: thing.sideways }));
       if (notTiles.length) label.not_tiles = notTiles;
+      // and which way round it was read (a fine-tune teaches the orienter which way up the club's tiles stand)
+      label.turned = result.turned || 0;
       const keep = (byId) => {
         const form = withPhotos(new FormData(), byId, false);
         form.append("label", JSON.stringify(label));
