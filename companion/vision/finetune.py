@@ -1,5 +1,5 @@
-"""Adapt the shipped classifiers to a club's own tiles from crops saved by `save_correction` and the photos kept
-by `save_checked_photo` (PyTorch needed).
+"""Adapt the shipped classifiers (and the verifier and the orienter) to a club's own tiles from crops saved by
+`save_correction` and the photos kept by `save_checked_photo` (PyTorch needed).
 
 Only the club's own crops are at hand there (no synthetic scenes), so the fine-tune starts from the shipped
 weights, trains at a low learning rate for a few hundred steps, which moves the weights little enough that other
@@ -115,7 +115,8 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     (default: the models folder), with its int8 copy. The pipeline averages the classifiers, so one left as
     shipped would halve the adaptation, and a twin left so would read the club's set as shipped. Where the checked
     photos list boxes that are no tiles, the verifier is adapted too, to those and to the photos' tiles
-    (:func:`_finetune_verifier`)."""
+    (:func:`_finetune_verifier`); where they say which way round they were read (``turned``), the orienter is
+    adapted to their upright tiles (:func:`_finetune_orienter`)."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
     names = pipeline.every_classifier()
     missing = [pipeline.MODELS_DIR / f"{name}.pt" for name in names if not (pipeline.MODELS_DIR / f"{name}.pt").exists()]

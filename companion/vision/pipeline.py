@@ -1193,7 +1193,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
-    is the result ("turned": the degrees; boxes on the photo as taken). ``turns=False`` skips those reads
+    is the result ("turned": the degrees; boxes on the photo as taken). One whose upright tiles the orienter says
+    stand upside down is read turned by 180 degrees first, one it says stand the right way up is not tried turned
+    (:func:`_low_or_usual`). ``turns=False`` skips those reads
     (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
     "low_angle" (true) says the photo was read with the localisers trained on photos taken from low
     (LOW_LOCALISERS), chosen as :func:`_low_or_usual` says (its tiles look flat, or the usual ones read it
