@@ -514,6 +514,9 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 
 # ---------------------------------------------------------------- orienter
 
+ORIENT_LOW, ORIENT_FAR = 0.3, 0.1  # shares of the orienter's scenes seen from a low angle and from further away
+
+
 def gen_orient_chunk(args: tuple[int, int]) -> dict:
     """Scenes (ORIENT_LOW of them photographed from a low angle, ORIENT_FAR from further away, a quarter with the
     wall and discards), half of them turned upside down -> crops of the tiles lying upright, turned back the right
@@ -553,9 +556,6 @@ def gen_orient_chunk(args: tuple[int, int]) -> dict:
             crop = crop_tile(img, box, False)
             crops.append(crop[::-1, ::-1] if turned else crop)
     return {"crops": np.stack(crops)}
-
-
-ORIENT_LOW, ORIENT_FAR = 0.3, 0.1  # shares of the orienter's scenes seen from a low angle and from further away
 
 
 def generate_orient(seed: int, n_scenes: int, n_proc_styles: int, workers: int, models: Path | None) -> np.ndarray:
@@ -760,16 +760,13 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
         _record(name, {"recipe": name, **_run_verify(cfg, out, workers, t0)}, out, t0)
         return
     if OUTPUTS[name] == "orienter":
-        shipped_models = Path(shipped("models"))
-        models = out if (out / "localiser.onnx").exists() else shipped_models
+        models, which = _scene_localisers(out)
         crops = generate_orient(cfg["seed"], cfg["scenes"], cfg["styles"], workers, models)
         print(f"{name}: {len(crops)} upright crops in {time.time() - t0:.0f}s", flush=True)
         train_orienter(crops, cfg["orient_steps"], cfg["seed"], out)
         _record(name, {"recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
                        "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "orient_steps": cfg["orient_steps"],
-                       "crops": len(crops), "low": ORIENT_LOW, "far": ORIENT_FAR,
-                       "localisers": "shipped" if models.resolve() == shipped_models.resolve() else str(models)},
-                out, t0)
+                       "crops": len(crops), "low": ORIENT_LOW, "far": ORIENT_FAR, "localisers": which}, out, t0)
         return
     classifier = OUTPUTS[name].startswith("classifier")  # classifier, classifier-b, classifier-low
     if cfg["init"] is not None and Path(cfg["init"]).suffix != (".pt" if classifier else ".onnx"):
@@ -814,15 +811,22 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
 def _run_verify(cfg: dict, out: Path, workers: int, t0: float) -> dict:
     """The verifier's recipe: its scenes read with the localisers of this run when it made them, else the shipped
     ones; returns what its record holds."""
-    shipped_models = Path(shipped("models"))
-    models = out if (out / "localiser.onnx").exists() else shipped_models
+    models, which = _scene_localisers(out)
     data = generate_verify(cfg["seed"], cfg["scenes"], cfg["styles"], workers, models)
     print(f"verify: {len(data['ys'])} crops ({int(data['ys'].sum())} tiles) in {time.time() - t0:.0f}s", flush=True)
     train_verifier(data["crops"], data["ys"], cfg["verify_steps"], cfg["seed"], out)
     return {"seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "verify_steps": cfg["verify_steps"],
             "crops": len(data["ys"]), "tile_crops": int(data["ys"].sum()),
-            "localisers": "shipped" if models.resolve() == shipped_models.resolve() else str(models)}
+            "localisers": which}
+
+
+def _scene_localisers(out: Path) -> tuple[Path, str]:
+    """The folder whose localisers the verifier's and the orienter's scenes are read with: ``out`` where this run
+    made them there, else the shipped models; and how its record names it ("shipped" or the folder)."""
+    shipped_models = Path(shipped("models"))
+    models = out if (out / "localiser.onnx").exists() else shipped_models
+    return models, "shipped" if models.resolve() == shipped_models.resolve() else str(models)
 
 
 def _record(name: str, meta: dict, out: Path, t0: float) -> None:
@@ -888,8 +892,9 @@ def main(argv: list[str] | None = None) -> int:
                          "or --init, trained on with overexposed photos), loc-low and loc-b-low (the localisers in --out, "
                          "or --init, trained on with low-angle photos: the low-angle pair, localiser-low and "
                          "localiser-b-low), verify (the verifier: tile or something else on "
-                         "the table); and the --quick plan's loc-quick, loc-b-quick, cls-quick, cls-b-quick, "
-                         "verify-quick, loc-low-quick, loc-b-low-quick")
+                         "the table), orient (the orienter: which way up a tile stands); and the --quick plan's "
+                         "loc-quick, loc-b-quick, cls-quick, cls-b-quick, verify-quick, orient-quick, loc-low-quick, "
+                         "loc-b-low-quick")
     # data and training settings; each defaults to its value in the recipe being run (RECIPES, DEFAULTS)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--scenes", type=int)
