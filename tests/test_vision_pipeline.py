@@ -306,6 +306,17 @@ def test_the_shipped_verifier_loads_into_pytorch_as_it_runs_in_onnxruntime():
     assert np.abs(got - want).max() < 1e-4
 
 
+def _models_with_own_copy(models: Path, name: str) -> Path:
+    """A models folder holding the shipped nets (linked) but its own copy of ``name``.onnx, for a fine-tune to
+    rewrite."""
+    models.mkdir()
+    for f in MODELS.glob("*.onnx"):
+        if not f.name.startswith(name):
+            (models / f.name).symlink_to(f)
+    (models / f"{name}.onnx").write_bytes((MODELS / f"{name}.onnx").read_bytes())
+    return models
+
+
 def test_a_die_the_player_left_as_no_tile_teaches_the_fine_tuned_verifier_to_drop_it(tmp_path: Path, monkeypatch):
     # issue 4, "adapting to a club's own set": a die with one pip, kept by the shipped models as a 1p tile (in a
     # folder of its own: the photo is not read exactly). The player marks it as no tile and the page keeps the
@@ -332,12 +343,7 @@ def test_a_die_the_player_left_as_no_tile_teaches_the_fine_tuned_verifier_to_dro
     assert "17 tiles of 1 checked photo(s) and 1 box(es) on them that are no tile" in report
     assert "verifier: tiles and things told apart" in report and (tmp_path / "out" / "verifier.onnx").exists()
     # the verifier alone, adapted further, beside the shipped localisers and classifiers
-    models = tmp_path / "models"
-    models.mkdir()
-    for f in MODELS.glob("*.onnx"):
-        if not f.name.startswith("verifier"):
-            (models / f.name).symlink_to(f)
-    (models / "verifier.onnx").write_bytes((MODELS / "verifier.onnx").read_bytes())
+    models = _models_with_own_copy(tmp_path / "models", "verifier")
     monkeypatch.setattr(pipeline, "MODELS_DIR", models)
     _finetune_verifier(load_checked_photos(tmp_path / "photos")[0], things, models, steps=40, seed=0)
     assert (models / "verifier.base.onnx").read_bytes() == (MODELS / "verifier.onnx").read_bytes()
@@ -387,12 +393,7 @@ def test_photos_kept_with_the_way_they_were_read_teach_the_fine_tuned_orienter_w
         save_checked_photo(upright, label["tiles"], None, tmp_path / "photos", turned=45)
 
     # a club whose tiles stand the other way round: the shipped orienter calls its photo upside down
-    models = tmp_path / "models"
-    models.mkdir()
-    for f in MODELS.glob("*.onnx"):
-        if not f.name.startswith("orienter"):
-            (models / f.name).symlink_to(f)
-    (models / "orienter.onnx").write_bytes((MODELS / "orienter.onnx").read_bytes())
+    models = _models_with_own_copy(tmp_path / "models", "orienter")
     monkeypatch.setattr(pipeline, "MODELS_DIR", models)
     club = np.ascontiguousarray(upside_down)
     assert pipeline.orientation(club, *pipeline._first_look(club)) <= pipeline.UPSIDE_DOWN_TO

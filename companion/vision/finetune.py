@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -181,31 +182,18 @@ def _finetune_verifier(tiles: np.ndarray, things: np.ndarray, out: Path, steps: 
     """The verifier (from models/verifier.onnx, its batch norms folded and kept so) adapted to a club's tiles
     (label 1) and the things on its tables that are none (label 0), half of each per batch, written to
     out/verifier.onnx (the one there before kept as verifier.base.onnx)."""
-    import torch
-
     from companion.vision.nets import verifier_from_onnx
 
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    # eval mode throughout: the folded norms are the identity, never re-estimated from a batch (no dropout)
-    net = verifier_from_onnx(str(pipeline.MODELS_DIR / f"{pipeline.VERIFIER}.onnx")).eval()
-    for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
-        norm.requires_grad_(False)
     crops = np.concatenate([tiles, things])
     ys = np.concatenate([np.ones(len(tiles)), np.zeros(len(things))]).astype(np.float32)
-    before = _told_apart(net, crops, ys)
-    opt = torch.optim.AdamW([q for q in net.parameters() if q.requires_grad], lr=3e-4, weight_decay=1e-4)
     half = min(32, max(4, len(ys) // 2))
-    for _ in range(steps):
+
+    def batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         idx = np.concatenate([rng.integers(0, len(tiles), half), len(tiles) + rng.integers(0, len(things), half)])
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(
-            net(torch.from_numpy(_augment(rng, crops[idx])))[:, 0], torch.from_numpy(ys[idx]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-    after = _told_apart(net, crops, ys)
-    target = _export(net, out, pipeline.VERIFIER, "logit")
-    pipeline.forget_sessions(pipeline.VERIFIER)
+        return _augment(rng, crops[idx]), ys[idx]
+
+    before, after, target = _tuned_logit_net(pipeline.VERIFIER, verifier_from_onnx, batch,
+                                             lambda net: _told_apart(net, crops, ys), out, steps, seed)
     return (f"{pipeline.VERIFIER}: tiles and things told apart {before:.0%} -> {after:.0%}; wrote {target}"
             f"{_kept(out, pipeline.VERIFIER)}")
 
@@ -214,34 +202,48 @@ def _finetune_orienter(upright: np.ndarray, out: Path, steps: int, seed: int) ->
     """The orienter (from models/orienter.onnx, its batch norms folded and kept so) adapted to a club's faces: its
     upright tiles the right way up (label 1) and turned by 180 degrees (label 0), half of each per batch, written
     to out/orienter.onnx (the one there before kept as orienter.base.onnx)."""
-    import torch
-
     from companion.vision.nets import orienter_from_onnx
+
+    both = np.concatenate([upright, np.ascontiguousarray(upright[:, ::-1, ::-1])])
+    ys = np.concatenate([np.ones(len(upright)), np.zeros(len(upright))]).astype(np.float32)
+    half = min(32, max(4, len(upright)))
+
+    def batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        idx = rng.integers(0, len(upright), half)
+        x = np.concatenate([upright[idx], upright[idx][:, ::-1, ::-1]])
+        return _augment(rng, x, turns=False), np.concatenate([np.ones(half), np.zeros(half)]).astype(np.float32)
+
+    before, after, target = _tuned_logit_net(pipeline.ORIENTER, orienter_from_onnx, batch,
+                                             lambda net: _oriented(net, both, ys), out, steps, seed)
+    return (f"{pipeline.ORIENTER}: {len(upright)} upright tiles told the right way up {before:.0%} -> {after:.0%}; "
+            f"wrote {target}{_kept(out, pipeline.ORIENTER)}")
+
+
+def _tuned_logit_net(name: str, load: Callable, batch: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]],
+                     score: Callable, out: Path, steps: int, seed: int) -> tuple[float, float, Path]:
+    """A shipped net of one logit per crop (``name``, loaded by ``load`` from its ONNX file with its batch norms
+    folded) trained on for ``steps`` batches that ``batch`` draws (augmented crops, labels 0/1) and written to
+    ``out`` (:func:`_export`): its ``score`` before and after, and the file written."""
+    import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = orienter_from_onnx(str(pipeline.MODELS_DIR / f"{pipeline.ORIENTER}.onnx")).eval()  # as the verifier's
+    # eval mode throughout: the folded norms are the identity, never re-estimated from a batch (no dropout)
+    net = load(str(pipeline.MODELS_DIR / f"{name}.onnx")).eval()
     for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
         norm.requires_grad_(False)
-    both = np.concatenate([upright, np.ascontiguousarray(upright[:, ::-1, ::-1])])
-    ys = np.concatenate([np.ones(len(upright)), np.zeros(len(upright))]).astype(np.float32)
-    before = _oriented(net, both, ys)
+    before = score(net)
     opt = torch.optim.AdamW([q for q in net.parameters() if q.requires_grad], lr=3e-4, weight_decay=1e-4)
-    half = min(32, max(4, len(upright)))
     for _ in range(steps):
-        idx = rng.integers(0, len(upright), half)
-        x = np.concatenate([upright[idx], upright[idx][:, ::-1, ::-1]])
-        y = np.concatenate([np.ones(half), np.zeros(half)]).astype(np.float32)
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(
-            net(torch.from_numpy(_augment(rng, x, turns=False)))[:, 0], torch.from_numpy(y))
+        x, y = batch(rng)
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(net(torch.from_numpy(x))[:, 0], torch.from_numpy(y))
         opt.zero_grad()
         loss.backward()
         opt.step()
-    after = _oriented(net, both, ys)
-    target = _export(net, out, pipeline.ORIENTER, "logit")
-    pipeline.forget_sessions(pipeline.ORIENTER)
-    return (f"{pipeline.ORIENTER}: {len(upright)} upright tiles told the right way up {before:.0%} -> {after:.0%}; "
-            f"wrote {target}{_kept(out, pipeline.ORIENTER)}")
+    after = score(net)
+    target = _export(net, out, name, "logit")
+    pipeline.forget_sessions(name)
+    return before, after, target
 
 
 def _oriented(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001

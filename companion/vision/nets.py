@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import torch
 from torch import nn
 
@@ -206,23 +208,25 @@ class Orienter(nn.Module):
         return self.fc(torch.cat([f[:, :, :half].mean(dim=(2, 3)), f[:, :, half:].mean(dim=(2, 3))], dim=1))
 
 
+_LogitNet = TypeVar("_LogitNet", "Verifier", "Orienter")  # the nets of one logit per crop
+
+
 def verifier_from_onnx(path: str) -> Verifier:
     """The verifier exported to ``path`` (the shipped one has no PyTorch weights), its batch norms folded
     (:func:`_load_folded`): what `companion train --finetune` adapts to a club's dice and sticks."""
-    weights, convs = _onnx_weights(path)
-    net = Verifier()
-    _load_folded(net, convs)
-    with torch.no_grad():
-        net.fc.weight.copy_(weights["fc.weight"])
-        net.fc.bias.copy_(weights["fc.bias"])
-    return net
+    return _logit_net_from_onnx(Verifier(), path)
 
 
 def orienter_from_onnx(path: str) -> Orienter:
     """The orienter exported to ``path`` (shipped without PyTorch weights), its batch norms folded
     (:func:`_load_folded`): what `companion train --finetune` adapts to a club's faces."""
+    return _logit_net_from_onnx(Orienter(), path)
+
+
+def _logit_net_from_onnx(net: _LogitNet, path: str) -> _LogitNet:
+    """``net`` holding the weights exported to ``path``: its convolutions folded as the export left them, its last
+    layer (``fc``) as exported."""
     weights, convs = _onnx_weights(path)
-    net = Orienter()
     _load_folded(net, convs)
     with torch.no_grad():
         net.fc.weight.copy_(weights["fc.weight"])
