@@ -438,20 +438,36 @@ def test_a_won_hand_photographed_from_another_seat_is_read_turned(seat: str):
         assert _iou(got["box"], forward(want["box"], width, height)) > 0.6, (got, want)
 
 
-def test_a_turned_photo_that_shows_no_winning_hand_either_way_stays_as_taken():
-    # the turned reading is kept only when it makes a winning hand (what a scored photo shows); the random
-    # tiles of this fixture make none, so the photo is read as taken: reverse order and no request
+@pytest.mark.parametrize("orienter", [False, True], ids=["without the orienter", "with it"])
+def test_a_photo_from_across_the_table_that_shows_no_winning_hand_either_way(orienter: bool, monkeypatch, tmp_path):
+    # the random tiles of this fixture make no winning hand either way round. Without the orienter a turned
+    # reading is kept only where it makes one (what a scored photo shows), so the photo is read as taken: reverse
+    # order, no request. With it (session 40) the tiles say the photo stands upside down, it is read turned first,
+    # and with no winning hand either way the surer reading is kept: the turned one, the label's tiles in the
+    # label's order, "turned" 180, so that the player's corrections apply to the tiles as the winner sees them
     import cv2
 
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision import pipeline
 
+    if not orienter:
+        models = tmp_path / "models"
+        models.mkdir()
+        for f in MODELS.glob("*.onnx"):
+            if not f.name.startswith("orienter"):
+                (models / f.name).symlink_to(f)
+        monkeypatch.setattr(pipeline, "MODELS_DIR", models)
     photo = FIXTURES / "minkan_pon.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
-    result = recognize_image(cv2.rotate(load_image(photo), cv2.ROTATE_180))
+    result = pipeline.recognize_image(cv2.rotate(pipeline.load_image(photo), cv2.ROTATE_180))
+    got, truth = [t["tile"] for t in result["tiles"]], [t["tile"] for t in label["tiles"]]
+    if orienter:
+        assert result["turned"] == 180 and got == truth and _norm(result["request"]) == _norm(label["request"])
+        assert not pipeline._is_complete(result["request"])  # as the label: laid out as a hand, but no winning one
+        return
     assert "turned" not in result and result["request"] is None
     # in reverse order, tile for tile; upside down one tile may be misread (the localiser shipped in session 5
     # reads this photo's 9s turned as 9p); the order as taken would match in only a few places
-    got, truth = [t["tile"] for t in result["tiles"]], [t["tile"] for t in label["tiles"]][::-1]
+    truth = truth[::-1]
     assert len(got) == len(truth) and sum(a == b for a, b in zip(got, truth, strict=True)) >= len(truth) - 1
     assert sum(a == b for a, b in zip(got, truth[::-1], strict=True)) < len(truth) // 2
 
@@ -1068,8 +1084,8 @@ def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_
         reads.append((way, max_rows))
         return answers[way]
 
-    def hand(request: dict | None) -> pipeline.Reading:
-        tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=0.9) for _ in range(14)]
+    def hand(request: dict | None, confidence: float = 0.9) -> pipeline.Reading:
+        tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=confidence) for _ in range(14)]
         for d in tiles:
             d.row = 0
         return pipeline.Reading(tiles, [[tiles]], request, "" if request else "no hand", [], None)
@@ -1077,7 +1093,7 @@ def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_
     monkeypatch.setattr(pipeline, "_read_hand", read_hand)
     monkeypatch.setattr(pipeline, "_first_look", lambda picture, nets=None: ([((0, 0, 10, 14), False, 0.9)], {}))
     monkeypatch.setattr(pipeline, "orientation", lambda picture, found, looked=None: vote[0])
-    monkeypatch.setattr(pipeline, "_is_complete", lambda request: request is not None)
+    monkeypatch.setattr(pipeline, "_is_complete", lambda request: request is not None and request["hand"] == "won")
     monkeypatch.setattr(pipeline, "_no_gap_either_way", lambda groups: False)  # the turn by 180 would be tried
     won, none = hand({"hand": "won"}), hand(None)
 
@@ -1094,6 +1110,12 @@ def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_
     assert read(pipeline.UPSIDE_DOWN_TO, won, none) == ({"hand": "won"}, None)
     assert reads == [("turned", turned_rows), ("as taken", None)]
     assert read(pipeline.UPSIDE_DOWN_TO, none, none) == (None, None)  # not turned by 180 a second time
+    assert reads == [("turned", turned_rows), ("as taken", None)]
+    # no winning hand either way round: the surer reading, the turned one where its tiles are read more surely
+    # (the localisers find tiles standing on their heads badly), a request before none
+    assert read(pipeline.UPSIDE_DOWN_TO, none, hand(None, 0.95)) == (None, 180)
+    assert read(pipeline.UPSIDE_DOWN_TO, hand(None, 0.95), none) == (None, None)
+    assert read(pipeline.UPSIDE_DOWN_TO, none, hand({"hand": "not won"}, 0.5)) == ({"hand": "not won"}, 180)
     assert reads == [("turned", turned_rows), ("as taken", None)]
     assert read(pipeline.UPRIGHT_FROM, none, won) == (None, None) and reads == [("as taken", None)]
     middle = (pipeline.UPRIGHT_FROM + pipeline.UPSIDE_DOWN_TO) / 2

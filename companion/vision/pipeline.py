@@ -1070,27 +1070,34 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
     from another seat) before the other pair reads the photo as taken, and so is the other pair's reading where it
     is kept without a request. The upright tiles of the first look say which way up the photo stands
     (:func:`orientation`): one they say is upside down (UPSIDE_DOWN_TO) is read turned by 180 degrees first, as
-    :func:`_read_with_pairs` reads a photo, and as taken only where that gives no winning hand; one they say is
-    the right way up (UPRIGHT_FROM) is not tried turned."""
+    :func:`_read_with_pairs` reads a photo, and as taken only where that gives no winning hand, the surer of the
+    two readings kept then (:meth:`Reading.sureness`: a request before none; so a photo from across the table
+    with a tile misread is shown turned, its tiles in the winner's order, for the player to correct); one they say
+    is the right way up (UPRIGHT_FROM) is not tried turned."""
     first = _first_look(image_bgr)
     low = low_localisers()
     vote = orientation(image_bgr, *first) if turns else 0.0
     tried: tuple = ()
+    upside_down = None  # the photo's reading turned by 180 degrees, where its tiles say it stands upside down
     if vote <= UPSIDE_DOWN_TO:
         tried = _TURNS[:1]
         view, turn_back = _turned_view(image_bgr, tried[0][0])
         read = partial(_read_hand, view, max_rows=TURNED_MAX_ROWS, outer=turn_back)
         reading, nets, _ = _read_with_pairs(_first_look(view), low, read)
+        reading.back = _then(reading.back, turn_back)
+        upside_down = reading, nets, tried[0][1]
         if reading.request is not None and _is_complete(reading.request):
-            reading.back = _then(reading.back, turn_back)
-            return reading, nets, tried[0][1]
+            return upside_down
     elif vote >= UPRIGHT_FROM:
         tried = _TURNS
 
     def turned(reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
         return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.request is None else None
 
-    return _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
+    as_taken = _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
+    if upside_down is not None and upside_down[0].ordered and upside_down[0].sureness() > as_taken[0].sureness():
+        return upside_down  # no winning hand either way round: its tiles in the order the winner sees them
+    return as_taken
 
 
 def _read_with_pairs(first: tuple[list, dict], low: list[str], read: Callable[..., Reading],
@@ -1194,8 +1201,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise); the first that gives a winning hand
     is the result ("turned": the degrees; boxes on the photo as taken). One whose upright tiles the orienter says
-    stand upside down is read turned by 180 degrees first, one it says stand the right way up is not tried turned
-    (:func:`_low_or_usual`). ``turns=False`` skips those reads
+    stand upside down is read turned by 180 degrees first, and shown so ("turned": 180) where that reading is
+    surer than the one as taken even without a winning hand; one it says stand the right way up is not tried
+    turned (:func:`_low_or_usual`). ``turns=False`` skips those reads
     (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
     "low_angle" (true) says the photo was read with the localisers trained on photos taken from low
     (LOW_LOCALISERS), chosen as :func:`_low_or_usual` says (its tiles look flat, or the usual ones read it
