@@ -458,11 +458,17 @@ def test_a_photo_from_across_the_table_that_shows_no_winning_hand_either_way(ori
         monkeypatch.setattr(pipeline, "MODELS_DIR", models)
     photo = FIXTURES / "minkan_pon.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
-    result = pipeline.recognize_image(cv2.rotate(pipeline.load_image(photo), cv2.ROTATE_180))
+    turned_photo = cv2.rotate(pipeline.load_image(photo), cv2.ROTATE_180)
+    result = pipeline.recognize_image(turned_photo)
     got, truth = [t["tile"] for t in result["tiles"]], [t["tile"] for t in label["tiles"]]
     if orienter:
         assert result["turned"] == 180 and got == truth and _norm(result["request"]) == _norm(label["request"])
         assert not pipeline._is_complete(result["request"])  # as the label: laid out as a hand, but no winning one
+        # the player's correction, sent with the answer's "turned", lands on the tile they tapped, as they see it
+        again = pipeline.recognize_image(turned_photo, fixes={0: "7m"}, turned=180,
+                                         low_angle=result.get("low_angle", False))
+        assert again["turned"] == 180 and [t["tile"] for t in again["tiles"]] == ["7m", *truth[1:]]
+        assert again["request"]["hand"].startswith("7m")
         return
     assert "turned" not in result and result["request"] is None
     # in reverse order, tile for tile; upside down one tile may be misread (the localiser shipped in session 5
