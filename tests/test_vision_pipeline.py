@@ -1123,6 +1123,9 @@ def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_
     assert read(pipeline.UPSIDE_DOWN_TO, hand(None, 0.95), none) == (None, None)
     assert read(pipeline.UPSIDE_DOWN_TO, none, hand({"hand": "not won"}, 0.5)) == ({"hand": "not won"}, 180)
     assert reads == [("turned", turned_rows), ("as taken", None)]
+    # but a winning hand as taken beats any reading turned that makes none, however sure
+    assert read(pipeline.UPSIDE_DOWN_TO, hand({"hand": "won"}, 0.5), hand({"hand": "not won"}, 1.0)) == (
+        {"hand": "won"}, None)
     assert read(pipeline.UPRIGHT_FROM, none, won) == (None, None) and reads == [("as taken", None)]
     middle = (pipeline.UPRIGHT_FROM + pipeline.UPSIDE_DOWN_TO) / 2
     assert read(middle, none, won) == ({"hand": "won"}, 180)

@@ -1071,7 +1071,8 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
     is kept without a request. The upright tiles of the first look say which way up the photo stands
     (:func:`orientation`): one they say is upside down (UPSIDE_DOWN_TO) is read turned by 180 degrees first, as
     :func:`_read_with_pairs` reads a photo, and as taken only where that gives no winning hand, the surer of the
-    two readings kept then (:meth:`Reading.sureness`: a request before none; so a photo from across the table
+    two readings kept then unless the one as taken (or turned by 90 or 270 degrees) makes a winning hand
+    (:meth:`Reading.sureness`: a request before none; so a photo from across the table
     with a tile misread is shown turned, its tiles in the winner's order, for the player to correct); one they say
     is the right way up (UPRIGHT_FROM) is not tried turned."""
     first = _first_look(image_bgr)
@@ -1095,7 +1096,9 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
         return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.request is None else None
 
     as_taken = _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
-    if upside_down is not None and upside_down[0].ordered and upside_down[0].sureness() > as_taken[0].sureness():
+    won = as_taken[0].request is not None and _is_complete(as_taken[0].request)
+    if upside_down is not None and upside_down[0].ordered and not won \
+            and upside_down[0].sureness() > as_taken[0].sureness():
         return upside_down  # no winning hand either way round: its tiles in the order the winner sees them
     return as_taken
 
