@@ -232,6 +232,33 @@ def test_watch_asks_the_camera_for_full_hd_and_prints_the_hand_once_it_is_stable
     assert "--width must be 0 (the camera's own) or a width in pixels, not -5" in capsys.readouterr().err
 
 
+def test_watch_turns_the_frames_of_a_camera_that_sees_the_hand_upside_down(monkeypatch: pytest.MonkeyPatch,
+                                                                            capsys: pytest.CaptureFixture):
+    # a webcam set up across the table sees the winner's hand upside down: the first frame's tiles say so
+    # (pipeline.way_up), it says so once, and every frame is read turned: the hand as the winner laid it out
+    import cv2
+
+    from companion.cli import main
+    from companion.vision import cli, pipeline
+
+    upright = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    frame = cv2.rotate(upright, cv2.ROTATE_180)
+    assert pipeline.way_up(frame) is True and pipeline.way_up(upright) is False
+    assert pipeline.way_up(np.full((300, 400, 3), 90, np.uint8)) is None  # an empty table says nothing
+    monkeypatch.setattr(cv2, "VideoCapture", lambda index: _FakeCamera(index, frame))
+    monkeypatch.setattr(cli, "_has_gui", lambda cv2: False)
+    asked: list = []
+    looked = pipeline.way_up
+    monkeypatch.setattr(pipeline, "way_up", lambda image: asked.append(1) or looked(image))
+    assert main(["watch", "--camera", "2", "--stable", "2", "--max-frames", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("the tiles are seen upside down") == 1 and asked == [1]  # decided on the first frame
+    assert f"hand {label['request']['hand']}  win {label['request']['win_tile']}" in out
+    tiles_line = out.splitlines()[1]  # the tiles in reading order, groups apart ("|"), sideways ones marked "~"
+    assert tiles_line.replace("|", " ").replace("~", "").split() == [t["tile"] for t in label["tiles"]]
+
+
 def test_train_without_finetune_explains_the_two_ways(capsys: pytest.CaptureFixture):
     from companion.cli import main
 

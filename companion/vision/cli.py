@@ -149,6 +149,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     history: list[str] = []
     shown = None
     frames = 0
+    upside_down = None  # whether the camera sees the hand upside down, once a frame's tiles say (pipeline.way_up)
     try:
         while True:
             ok, frame = cap.read()
@@ -158,6 +159,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
             frames += 1
             if frames == 1:
                 print(f"camera {args.camera}: {frame.shape[1]} x {frame.shape[0]} frames", file=sys.stderr, flush=True)
+            if upside_down is None:  # until a frame's upright tiles say which way up the camera sees them
+                upside_down = pipeline.way_up(frame)
+                if upside_down:
+                    print(f"camera {args.camera}: the tiles are seen upside down (a camera across the table): "
+                          "its frames are read turned by 180 degrees", file=sys.stderr, flush=True)
+            if upside_down:
+                frame = cv2.rotate(frame, cv2.ROTATE_180)
             result = pipeline.recognize_image(frame, turns=False)
             key = " ".join(t["tile"] for t in result["tiles"])
             history = (history + [key])[-args.stable:]

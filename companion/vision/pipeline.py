@@ -602,6 +602,14 @@ def orientation(image_bgr: np.ndarray, found: list, looked: dict | None = None) 
     return float(np.clip(logits, -ORIENT_CLIP, ORIENT_CLIP).sum())
 
 
+def way_up(image_bgr: np.ndarray) -> bool | None:
+    """Whether the photo stands upside down (True: its upright tiles vote UPSIDE_DOWN_TO or below, a camera across
+    the table) or the right way up (False: UPRIGHT_FROM or above), by the usual localisers' first look and
+    :func:`orientation`; None where its tiles do not say (none upright, a vote between, no orienter)."""
+    vote = orientation(image_bgr, *_first_look(image_bgr))
+    return True if vote <= UPSIDE_DOWN_TO else False if vote >= UPRIGHT_FROM else None
+
+
 def _upright_aspect(found: list) -> float:
     """Median height / width of the upright tiles' boxes (1.0 without any): about 1.3 seen from above, less
     the lower the camera looks across the table."""
@@ -1207,7 +1215,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     stand upside down is read turned by 180 degrees first, and shown so ("turned": 180) where that reading is
     surer than the one as taken even without a winning hand; one it says stand the right way up is not tried
     turned (:func:`_low_or_usual`). ``turns=False`` skips those reads
-    (the live camera: a frame without a hand would cost four reads, and the camera can be turned instead).
+    (the live camera: a frame without a hand would cost four reads; `companion watch` turns the frames of a
+    camera whose first frame with tiles :func:`way_up` says is upside down).
     "low_angle" (true) says the photo was read with the localisers trained on photos taken from low
     (LOW_LOCALISERS), chosen as :func:`_low_or_usual` says (its tiles look flat, or the usual ones read it
     doubtfully).
