@@ -254,6 +254,9 @@ def test_watch_turns_the_frames_of_a_camera_that_sees_the_hand_upside_down(monke
     assert main(["watch", "--camera", "2", "--stable", "2", "--max-frames", "3"]) == 0
     out, err = capsys.readouterr()
     assert err.count("the tiles are seen upside down") == 1 and asked == [1]  # decided on the first frame
+    # a camera on an empty table: its frames show no tiles, and none costs a look to ask which way up they stand
+    monkeypatch.setattr(cv2, "VideoCapture", lambda index: _FakeCamera(index, np.full((300, 400, 3), 90, np.uint8)))
+    assert main(["watch", "--camera", "2", "--max-frames", "3"]) == 0 and asked == [1]
     assert f"hand {label['request']['hand']}  win {label['request']['win_tile']}" in out
     tiles_line = out.splitlines()[1]  # the tiles in reading order, groups apart ("|"), sideways ones marked "~"
     assert tiles_line.replace("|", " ").replace("~", "").split() == [t["tile"] for t in label["tiles"]]

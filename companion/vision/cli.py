@@ -128,6 +128,9 @@ def describe(path: str, result: dict) -> str:
     return "\n".join(lines)
 
 
+WAY_UP_FRAMES = 5  # frames with tiles `companion watch` asks which way up the camera sees them, at most
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     import cv2
 
@@ -150,6 +153,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     shown = None
     frames = 0
     upside_down = None  # whether the camera sees the hand upside down, once a frame's tiles say (pipeline.way_up)
+    asked = 0  # frames with tiles asked so far
     try:
         while True:
             ok, frame = cap.read()
@@ -159,14 +163,21 @@ def cmd_watch(args: argparse.Namespace) -> int:
             frames += 1
             if frames == 1:
                 print(f"camera {args.camera}: {frame.shape[1]} x {frame.shape[0]} frames", file=sys.stderr, flush=True)
-            if upside_down is None:  # until a frame's upright tiles say which way up the camera sees them
-                upside_down = pipeline.way_up(frame)
-                if upside_down:
-                    print(f"camera {args.camera}: the tiles are seen upside down (a camera across the table): "
-                          "its frames are read turned by 180 degrees", file=sys.stderr, flush=True)
             if upside_down:
                 frame = cv2.rotate(frame, cv2.ROTATE_180)
             result = pipeline.recognize_image(frame, turns=False)
+            # which way up the camera sees the tiles, asked of frames that show some (an empty table costs no look)
+            # until one says, WAY_UP_FRAMES of them at most (a vote between the bounds: taken as the right way up)
+            if upside_down is None and result["tiles"]:
+                asked += 1
+                upside_down = pipeline.way_up(frame)
+                if upside_down is None and asked >= WAY_UP_FRAMES:
+                    upside_down = False
+                if upside_down:
+                    print(f"camera {args.camera}: the tiles are seen upside down (a camera across the table): "
+                          "its frames are read turned by 180 degrees", file=sys.stderr, flush=True)
+                    frame = cv2.rotate(frame, cv2.ROTATE_180)
+                    result = pipeline.recognize_image(frame, turns=False)
             key = " ".join(t["tile"] for t in result["tiles"])
             history = (history + [key])[-args.stable:]
             # a hand is shown only when several frames in a row agree, so a moving hand does not flicker

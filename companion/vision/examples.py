@@ -22,12 +22,12 @@ import numpy as np
 
 from companion.errors import InvalidRequestError
 from companion.tiles import ALL_CLASSES
+from companion.vision.pipeline import TURN_DEGREES
 
 # kept photos are shrunk to this long side: the localiser reads 512 px and the tiles are cut from the photo, where
 # a tile more than ~100 px wide gains nothing; a 12 MP tablet photo would take several times the space
 LONG_SIDE = 2048
 QUALITY = 92
-TURNS = (0, 90, 180, 270)  # the degrees (clockwise) a photo may have been read turned by (the answer's "turned")
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")  # in any case: phones name their photos IMG_0042.JPG
 
 
@@ -91,9 +91,9 @@ def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, 
     height, width = image_bgr.shape[:2]
     labelled = checked_tiles(tiles, width, height)
     things = checked_not_tiles(not_tiles, width, height)
-    if turned is not None and (isinstance(turned, bool) or turned not in TURNS):
-        raise InvalidRequestError(f'"turned" must be one of {", ".join(map(str, TURNS))} (degrees clockwise, as the '
-                                  f"answer gave it) or left out; not {json.dumps(turned)}")
+    if turned is not None and (isinstance(turned, bool) or turned not in TURN_DEGREES):
+        raise InvalidRequestError(f'"turned" must be one of {", ".join(map(str, TURN_DEGREES))} (degrees clockwise, '
+                                  f"as the answer gave it) or left out; not {json.dumps(turned)}")
     if request is not None and not isinstance(request, dict):
         raise InvalidRequestError('"request" must be a scoring request (a JSON object) or left out')
     scale = min(1.0, LONG_SIDE / max(width, height))

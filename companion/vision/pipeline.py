@@ -979,6 +979,7 @@ def _tile_dicts(ordered: list[Det], back: Callable | None = None) -> list[dict]:
 
 
 _TURNS = ((180.0, 180), (-90.0, 90), (90.0, 270))  # a photo turned to be read: straighten's angle, degrees clockwise
+TURN_DEGREES = tuple(sorted((0, *(degrees for _, degrees in _TURNS))))  # an answer's "turned" (0: as taken)
 
 
 def _then(first: Callable | None, second: Callable) -> Callable:
