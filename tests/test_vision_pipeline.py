@@ -426,12 +426,20 @@ def test_photos_kept_with_the_way_they_were_read_teach_the_fine_tuned_orienter_w
     models = _models_with_own_copy(tmp_path / "models", "orienter")
     monkeypatch.setattr(pipeline, "MODELS_DIR", models)
     club = np.ascontiguousarray(upside_down)
-    assert pipeline.orientation(club, *pipeline._first_look(club)) <= pipeline.UPSIDE_DOWN_TO
+    assert _vote(club) <= pipeline.UPSIDE_DOWN_TO
     theirs = tmp_path / "theirs"
     save_checked_photo(club, turned_tiles, label["request"], theirs, turned=0)
     _finetune_orienter(load_upright(theirs), models, steps=60, seed=0)
     assert (models / "orienter.base.onnx").read_bytes() == (MODELS / "orienter.onnx").read_bytes()
-    assert pipeline.orientation(club, *pipeline._first_look(club)) >= pipeline.UPRIGHT_FROM
+    assert _vote(club) >= pipeline.UPRIGHT_FROM
+
+
+def _vote(image: np.ndarray) -> float:
+    """The orienter's vote on the photo, over the upright tiles of the usual localisers' look."""
+    from companion.vision import pipeline
+
+    look = pipeline._first_look(image)
+    return pipeline.orientation(image, look.found, look.looked)
 
 
 # how the photo as taken lies (cv2 rotation of the upright photo), the degrees the recogniser turns it back
@@ -964,22 +972,33 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
         tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=c) for c in confidences]
         return pipeline.Reading(tiles, [], request, "" if request else "no hand", [], None)
 
-    def looked_at(height: float) -> tuple[list, dict]:  # the first look: two upright tiles 10 wide, one sideways
-        return [((0, 0, 10, height), False, 0.9), ((10, 0, 20, height), False, 0.9), ((20, 0, 34, 10), True, 0.9)], {}
+    image = np.zeros((8, 8, 3), np.uint8)
+
+    def looked_at(height: float) -> pipeline.Look:  # the first look: two upright tiles 10 wide, one sideways
+        found = [((0, 0, 10, height), False, 0.9), ((10, 0, 20, height), False, 0.9), ((20, 0, 34, 10), True, 0.9)]
+        return pipeline.Look(image, (np.zeros((1, 3, 32, 32), np.float32), 1.0), found, {})
 
     monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
     reads: list = []  # the localisers of each read: None for the usual pair
     given: list = [None]  # the first look the usual localisers take (a stand-in for pipeline._first_look)
+    low_looks: list = []  # the low-angle pair's looks: (the photo letterboxed they were given, their look)
     readings: dict = {}
 
-    def read_hand(image, nets=None, first=None):  # noqa: ANN001, ANN202
+    def first_look(picture, nets=None, boxed=None):  # noqa: ANN001, ANN202
+        if nets is None:
+            return given[0]
+        low_looks.append((boxed, pipeline.Look(picture, boxed, [], {})))
+        return low_looks[-1][1]
+
+    def read_hand(picture, nets=None, first=None):  # noqa: ANN001, ANN202
         reads.append(nets)
-        assert (first is given[0]) if nets is None else first is None  # the usual read goes on from the first look
+        # the usual read goes on from the first look; the pair's from its own, on the photo letterboxed once
+        assert first is (given[0] if nets is None else low_looks[-1][1])
+        assert nets is None or low_looks[-1][0] is given[0].boxed
         return readings[None if nets is None else "low"]
 
     monkeypatch.setattr(pipeline, "_read_hand", read_hand)
-    monkeypatch.setattr(pipeline, "_first_look", lambda image, nets=None: given[0])
-    image = np.zeros((8, 8, 3), np.uint8)
+    monkeypatch.setattr(pipeline, "_first_look", first_look)
     steep, flat = looked_at(13.0), looked_at(6.9)  # aspects 1.3 and 0.69
     usual = readings[None] = reading({"hand": "usual"}, [0.9, 0.5])  # mean 0.7
     other = readings["low"] = reading({"hand": "low"}, [0.8, 0.7])  # mean 0.75
@@ -991,7 +1010,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     pair = ["localiser-low", "localiser-b-low"]
     assert pipeline.low_localisers() == pair
 
-    def chosen(look: tuple[list, dict]) -> tuple[pipeline.Reading, list[str] | None]:
+    def chosen(look: pipeline.Look) -> tuple[pipeline.Reading, list[str] | None]:
         reads.clear()
         given[0] = look
         reading, nets, turn = pipeline._low_or_usual(image)
@@ -1020,7 +1039,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     assert chosen(flat) == (sure, None) and reads == [pair, None]
     readings[None] = reading(None, [0.9, 0.9])  # neither gives a request: the surer tiles
     assert chosen(flat) == (other, pair) and reads == [pair, None]
-    assert pipeline._upright_aspect(looked_at(7.0)[0]) == pytest.approx(0.7)
+    assert pipeline._upright_aspect(looked_at(7.0).found) == pytest.approx(0.7)
     assert chosen(looked_at(7.0)) == (other, pair) and reads == [None, pair]  # not flatter than 0.7: usual first
 
     # with turns: a first reading without a request is tried turned (a photo from another seat) before the other
@@ -1036,7 +1055,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
 
     monkeypatch.setattr(pipeline, "_turned_reading", turned_reading)
 
-    def chosen_turned(look: tuple[list, dict]) -> tuple:
+    def chosen_turned(look: pipeline.Look) -> tuple:
         reads.clear(), tried.clear()
         given[0] = look
         return pipeline._low_or_usual(image, turns=True)
@@ -1071,8 +1090,7 @@ def test_the_orienter_says_a_photo_stands_the_right_way_up_and_turned_upside_dow
     assert pipeline.model_path(pipeline.ORIENTER).exists()
     for image, at_least, at_most in ((photo, pipeline.UPRIGHT_FROM, np.inf),
                                      (cv2.rotate(photo, cv2.ROTATE_180), -np.inf, pipeline.UPSIDE_DOWN_TO)):
-        found, looked = pipeline._first_look(image)
-        assert at_least <= pipeline.orientation(image, found, looked) <= at_most
+        assert at_least <= _vote(image) <= at_most
 
 
 def test_orientation_sums_the_upright_tiles_logits_each_cut_to_the_clip(monkeypatch: pytest.MonkeyPatch,
@@ -1127,7 +1145,8 @@ def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_
         return pipeline.Reading(tiles, [[tiles]], request, "" if request else "no hand", [], None)
 
     monkeypatch.setattr(pipeline, "_read_hand", read_hand)
-    monkeypatch.setattr(pipeline, "_first_look", lambda picture, nets=None: ([((0, 0, 10, 14), False, 0.9)], {}))
+    monkeypatch.setattr(pipeline, "_first_look", lambda picture, nets=None, boxed=None: pipeline.Look(
+        picture, (np.zeros((1, 3, 32, 32), np.float32), 1.0), [((0, 0, 10, 14), False, 0.9)], {}))
     monkeypatch.setattr(pipeline, "orientation", lambda picture, found, looked=None: vote[0])
     monkeypatch.setattr(pipeline, "_is_complete", lambda request: request is not None and request["hand"] == "won")
     monkeypatch.setattr(pipeline, "_no_gap_either_way", lambda groups: False)  # the turn by 180 would be tried
@@ -2028,7 +2047,7 @@ def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypat
     photo[100:200, 100:300] = 200
     seen = []
 
-    def once(image, verify=True, looked=None, nets=None):  # noqa: ANN001, ANN202
+    def once(image, verify=True, looked=None, nets=None, boxed=None):  # noqa: ANN001, ANN202
         seen.append(image.copy())
         if len(seen) == 1:
             return [], 1.0
@@ -2042,7 +2061,7 @@ def test_a_photo_with_no_tile_found_is_looked_at_from_further_away_too(monkeypat
     mean = round(90 + 110 * (100 * 200) / (300 * 400))  # 108: the photo's mean colour around the small one
     assert (canvas[:100] == mean).all() and (canvas[200:] == mean).all() and (canvas[:, :133] == mean).all()
     assert (canvas[100 + 34:100 + 66, 133 + 34:133 + 99] == 200).all()  # the bright patch, a third of its size
-    monkeypatch.setattr(pipeline, "_localise_once", lambda image, verify=True, looked=None, nets=None: ([], 1.0))
+    monkeypatch.setattr(pipeline, "_localise_once", lambda image, verify=True, looked=None, nets=None, boxed=None: ([], 1.0))
     assert pipeline.localise(photo) == []
 
 

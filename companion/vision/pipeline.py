@@ -325,13 +325,13 @@ def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
 
 
 def _localise_once(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = None,
-                   nets: list[str] | None = None,
+                   nets: list[str] | None = None, boxed: tuple[np.ndarray, float] | None = None,
                    ) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     """The tiles the localisers (``nets``, else :func:`localisers`) find in one look (:func:`localise`); with
     ``looked``, the verifier's odds of those kept and their crops go into it, keyed by (box, sideways): (odds,
     crop as crops_to_batch gives it), so that neither :func:`verified` nor the classifiers need cut and read them
-    again (:func:`_crops_of`)."""
-    x, scale = letterbox(image_bgr)
+    again (:func:`_crops_of`). ``boxed``: :func:`letterbox` of the photo where made already (by the other pair)."""
+    x, scale = boxed or letterbox(image_bgr)
     maps = np.mean([out[0] for out in run_nets(nets or localisers(), {"image": x})], axis=0)
     found = decode_maps(maps, scale, image_bgr.shape[:2])
     if not verify:
@@ -475,15 +475,17 @@ def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool
 
 
 def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = None,
-             nets: list[str] | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+             nets: list[str] | None = None, boxed: tuple[np.ndarray, float] | None = None,
+             ) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
     localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`); where they are
     large, or none is found, at the photo made smaller (:func:`_from_further`). Boxes the verifier gives less
     than VERIFY_EARLY are left out, unless ``verify`` is False; ``looked`` gets the verifier's odds of the boxes of
     the first look and their crops (:func:`_localise_once`), and those of the closer look's boxes that
     :func:`_cut_alike` cuts alike from the window and from the photo (not the photo made smaller's). ``nets``:
-    the localisers to look with (None: :func:`localisers`)."""
-    found, scale = _localise_once(image_bgr, verify, looked, nets)
+    the localisers to look with (None: :func:`localisers`); ``boxed``: :func:`letterbox` of the photo where made
+    already."""
+    found, scale = _localise_once(image_bgr, verify, looked, nets, boxed)
     further = _from_further(image_bgr, found, scale, verify, nets)
     if further is not None:
         return further
@@ -584,10 +586,29 @@ def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0) -> tup
     return out, cv2.invertAffineTransform(m[:2])
 
 
-def _first_look(image_bgr: np.ndarray, nets: list[str] | None = None) -> tuple[list, dict]:
-    """The tiles :func:`localise` finds in the photo and the verifier's odds and crops of them (its ``looked``)."""
+@dataclass
+class Look:
+    """A localiser pair's look at a photo: the tiles :func:`localise` finds in it and the verifier's odds and crops
+    of them (its ``looked``), and the photo letterboxed for the localisers (``boxed``), kept for the other pair's
+    look at it (:meth:`by`)."""
+
+    image: np.ndarray
+    boxed: tuple[np.ndarray, float]
+    found: list
+    looked: dict
+
+    def by(self, nets: list[str] | None) -> Look:
+        """The look of the localisers ``nets`` at the same photo, letterboxed once (2.9 ms for a photo of 1138 x 853:
+        a low-angle photo is looked at by both pairs; models/TRAINING-LOG.md, "Letterboxed once for both pairs")."""
+        return _first_look(self.image, nets, self.boxed)
+
+
+def _first_look(image_bgr: np.ndarray, nets: list[str] | None = None,
+                boxed: tuple[np.ndarray, float] | None = None) -> Look:
+    """The localisers' (``nets``) look at the photo (``boxed``: letterboxed already)."""
     looked: dict = {}
-    return localise(image_bgr, looked=looked, nets=nets), looked
+    boxed = boxed or letterbox(image_bgr)
+    return Look(image_bgr, boxed, localise(image_bgr, looked=looked, nets=nets, boxed=boxed), looked)
 
 
 def orientation(image_bgr: np.ndarray, found: list, looked: dict | None = None) -> float:
@@ -606,7 +627,8 @@ def way_up(image_bgr: np.ndarray) -> bool | None:
     """Whether the photo stands upside down (True: its upright tiles vote UPSIDE_DOWN_TO or below, a camera across
     the table) or the right way up (False: UPRIGHT_FROM or above), by the usual localisers' first look and
     :func:`orientation`; None where its tiles do not say (none upright, a vote between, no orienter)."""
-    vote = orientation(image_bgr, *_first_look(image_bgr))
+    look = _first_look(image_bgr)
+    vote = orientation(image_bgr, look.found, look.looked)
     return True if vote <= UPSIDE_DOWN_TO else False if vote >= UPRIGHT_FROM else None
 
 
@@ -701,14 +723,13 @@ def _turned_box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
           outer: Callable | None = None, taps: Taps = NO_TAPS, nets: list[str] | None = None,
-          first: tuple[list, dict] | None = None) -> tuple[list[Det], list, Callable | None]:
+          first: Look | None = None) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken. ``nets``: the
     localisers to look with (None: :func:`localisers`; the
     low-angle pair's crops are read by the classifiers' low-angle twins where shipped, :func:`classifiers`);
-    ``first``: their first look at the photo where it was made already, (tiles found, verifier's odds and crops)
-    as :func:`localise` gives them with ``looked``.
+    ``first``: their look at the photo where it was begun already (:class:`Look`).
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
@@ -722,10 +743,12 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
-    found, looked = first or _first_look(image_bgr, nets)
+    look = first or _first_look(image_bgr, nets)
+    found, looked = look.found, look.looked
     even = evened_colours(image_bgr, found)
     if even is not None:  # under a warm or cold lamp: read again from the photo with its colours evened out
-        image_bgr, (found, looked) = even, _first_look(even, nets)
+        look = _first_look(even, nets)
+        image_bgr, found, looked = even, look.found, look.looked
     view, back, seen, seen_looked = image_bgr, None, found, looked
     low = bool(nets) and set(nets) <= set(LOW_LOCALISERS)  # the low-angle pair's read: its crops to their classifiers
     angle = row_angle(found)
@@ -1047,7 +1070,7 @@ class Reading:
 
 def _read_hand(image_bgr: np.ndarray, max_rows: int | None = None, fixes: dict[int, str] | None = None,
                outer: Callable | None = None, win: int | None = None, taps: Taps = NO_TAPS,
-               nets: list[str] | None = None, first: tuple[list, dict] | None = None) -> Reading:
+               nets: list[str] | None = None, first: Look | None = None) -> Reading:
     """The photo read, the request built and, where the tiles make no winning hand, completed
     (:func:`complete_hand`). ``fixes`` (tile index in reading order -> class) are the player's corrections,
     applied before the request is built and kept as they are, ``win`` the index of the tile the player says is
@@ -1086,7 +1109,7 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
     is the right way up (UPRIGHT_FROM) is not tried turned."""
     first = _first_look(image_bgr)
     low = low_localisers()
-    vote = orientation(image_bgr, *first) if turns else 0.0
+    vote = orientation(image_bgr, first.found, first.looked) if turns else 0.0
     tried: tuple = ()
     upside_down = None  # the photo's reading turned by 180 degrees, where its tiles say it stands upside down
     if vote <= UPSIDE_DOWN_TO:
@@ -1112,7 +1135,7 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
     return as_taken
 
 
-def _read_with_pairs(first: tuple[list, dict], low: list[str], read: Callable[..., Reading],
+def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
                      turned: Callable[[Reading, list[str] | None], tuple[Reading, int] | None] | None = None,
                      ) -> tuple[Reading, list[str] | None, int | None]:
     """The reading to go on with of the picture the usual localisers' ``first`` look is of, the localisers that
@@ -1134,9 +1157,9 @@ def _read_with_pairs(first: tuple[list, dict], low: list[str], read: Callable[..
     requests over the 50 evaluation sets (models/TRAINING-LOG.md, "The low-angle pair for every doubtful photo").
     Reading flat ones with the pair first (session 39) reads the same requests but for 3 more, in a fifth less
     time on the low-angle sets (TRAINING-LOG, "The low-angle pair first for flat photos")."""
-    flat = bool(low) and _upright_aspect(first[0]) < STRETCH_BELOW
+    flat = bool(low) and _upright_aspect(first.found) < STRETCH_BELOW
     nets = low if flat else None
-    reading = read(nets=low) if flat else read(first=first)
+    reading = read(nets=low, first=first.by(low)) if flat else read(first=first)
     sure_at = LOW_FIRST_SURE if flat else CONFIDENCE_MIN
     if reading.request is not None and (not low or reading.sureness()[1] >= sure_at):
         return reading, nets, None
@@ -1146,7 +1169,7 @@ def _read_with_pairs(first: tuple[list, dict], low: list[str], read: Callable[..
     if not low:
         return reading, None, None
     other_nets = None if flat else low
-    other = read(first=first) if flat else read(nets=low)
+    other = read(first=first) if flat else read(nets=low, first=first.by(low))
     if other.sureness() <= reading.sureness():
         return reading, nets, None  # (tried turned already)
     again = turned(other, other_nets) if turned else None
