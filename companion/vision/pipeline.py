@@ -729,7 +729,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken. ``nets``: the
     localisers to look with (None: :func:`localisers`; the
     low-angle pair's crops are read by the classifiers' low-angle twins where shipped, :func:`classifiers`);
-    ``first``: their look at the photo where it was begun already (:class:`Look`).
+    ``first``: their look at the photo where it was taken already (:class:`Look`).
 
     The boxes stay on the straightened photo until the request is built (its gaps are measured along the
     rows); :func:`_tile_dicts` puts them back. With ``max_rows``, tiles that lie in more rows than that are not
