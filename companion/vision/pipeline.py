@@ -627,7 +627,12 @@ def way_up(image_bgr: np.ndarray) -> bool | None:
     """Whether the photo stands upside down (True: its upright tiles vote UPSIDE_DOWN_TO or below, a camera across
     the table) or the right way up (False: UPRIGHT_FROM or above), by the usual localisers' first look and
     :func:`orientation`; None where its tiles do not say (none upright, a vote between, no orienter)."""
-    look = _first_look(image_bgr)
+    return _upside_down(image_bgr, _first_look(image_bgr))
+
+
+def _upside_down(image_bgr: np.ndarray, look: Look) -> bool | None:
+    """What the upright tiles of ``look`` (at the photo) say (:func:`way_up`): upside down (True, a vote of
+    UPSIDE_DOWN_TO or below), the right way up (False, UPRIGHT_FROM or above), or nothing (None)."""
     vote = orientation(image_bgr, look.found, look.looked)
     return True if vote <= UPSIDE_DOWN_TO else False if vote >= UPRIGHT_FROM else None
 
@@ -1060,6 +1065,10 @@ class Reading:
         mean = float(np.mean([d.confidence for d in self.ordered])) if self.ordered else 0.0
         return self.request is not None, mean
 
+    def wins(self) -> bool:
+        """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
+        return self.request is not None and bool(_is_complete(self.request))
+
     def mend_melds(self) -> None:
         """No request: the melds mended if a likely reading makes them melds (:func:`mend_melds`)."""
         if self.request is None:
@@ -1109,27 +1118,26 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
     is the right way up (UPRIGHT_FROM) is not tried turned."""
     first = _first_look(image_bgr)
     low = low_localisers()
-    vote = orientation(image_bgr, first.found, first.looked) if turns else 0.0
+    way = _upside_down(image_bgr, first) if turns else None
     tried: tuple = ()
     upside_down = None  # the photo's reading turned by 180 degrees, where its tiles say it stands upside down
-    if vote <= UPSIDE_DOWN_TO:
+    if way:
         tried = _TURNS[:1]
         view, turn_back = _turned_view(image_bgr, tried[0][0])
         read = partial(_read_hand, view, max_rows=TURNED_MAX_ROWS, outer=turn_back)
         reading, nets, _ = _read_with_pairs(_first_look(view), low, read)
         reading.back = _then(reading.back, turn_back)
         upside_down = reading, nets, tried[0][1]
-        if reading.request is not None and _is_complete(reading.request):
+        if reading.wins():
             return upside_down
-    elif vote >= UPRIGHT_FROM:
+    elif way is False:
         tried = _TURNS
 
     def turned(reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
         return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.request is None else None
 
     as_taken = _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
-    won = as_taken[0].request is not None and _is_complete(as_taken[0].request)
-    if upside_down is not None and upside_down[0].ordered and not won \
+    if upside_down is not None and upside_down[0].ordered and not as_taken[0].wins() \
             and upside_down[0].sureness() > as_taken[0].sureness():
         return upside_down  # no winning hand either way round: its tiles in the order the winner sees them
     return as_taken
@@ -1192,7 +1200,7 @@ def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | N
         if (angle, degrees) in skip:
             continue
         again = _read_turned(image_bgr, angle, nets=nets)
-        if again.request is not None and _is_complete(again.request):
+        if again.wins():
             return again, degrees
     return None
 
