@@ -13,6 +13,7 @@ import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -46,25 +47,35 @@ def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
     the number of photos. Unlike the corrections, these are the tiles read right too, so a fine-tune sees the
     club's whole set and not only the tiles that were hard. Typed labels (NAME.txt) have no boxes and are passed
     over."""
-    crops, ys, photos, _, _ = _kept_crops(folder)
-    return crops, ys, photos
+    kept = _kept_crops(folder)
+    return kept.crops, kept.ys, kept.photos
 
 
 def load_not_tiles(folder: Path) -> np.ndarray:
     """The crops of the boxes the kept photos' labels list under "not_tiles" (what the page showed dotted as no
     tile, a die or a point stick, and the player left so; ``companion.vision.save_checked_photo``), cut as the
     pipeline cuts them; an empty batch where there are none."""
-    return _kept_crops(folder)[3]
+    return _kept_crops(folder).things
 
 
 def load_upright(folder: Path) -> np.ndarray:
     """The crops of the kept photos' upright tiles, each the right way up, from the photos whose label says which
     way round they were read (``turned`` 0 or 180, as the page keeps it since session 40); an empty batch where
     there are none."""
-    return _kept_crops(folder)[4]
+    return _kept_crops(folder).upright
 
 
-def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+class KeptCrops(NamedTuple):
+    """What the kept photos give a fine-tune (:func:`_kept_crops`)."""
+
+    crops: np.ndarray  # their tiles' crops
+    ys: np.ndarray  # the tiles' classes
+    photos: int  # how many photos gave tiles
+    things: np.ndarray  # the crops of the boxes that are no tile
+    upright: np.ndarray  # the upright tiles' crops, the right way up, of photos that say which way round they were read
+
+
+def _kept_crops(folder: Path) -> KeptCrops:
     """The kept photos' tile crops, their classes, how many photos gave tiles, the crops of their boxes that
     are no tile (:func:`load_checked_photos`, :func:`load_not_tiles`), and the crops of the upright tiles of the
     photos whose label says which way round they were read ("turned" 0 or 180), turned the right way up where
@@ -97,8 +108,8 @@ def _kept_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, 
     if not crops:
         raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
     empty = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
-    return (np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty,
-            np.stack(upright) if upright else empty)
+    return KeptCrops(np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty,
+                     np.stack(upright) if upright else empty)
 
 
 def _cut(image: np.ndarray, t: dict) -> np.ndarray:
@@ -193,7 +204,7 @@ def _finetune_verifier(tiles: np.ndarray, things: np.ndarray, out: Path, steps: 
         return _augment(rng, crops[idx]), ys[idx]
 
     before, after, target = _tuned_logit_net(pipeline.VERIFIER, verifier_from_onnx, batch,
-                                             lambda net: _told_apart(net, crops, ys), out, steps, seed)
+                                             lambda net: _told_apart(net, crops, ys, pipeline.VERIFY_MIN), out, steps, seed)
     return (f"{pipeline.VERIFIER}: tiles and things told apart {before:.0%} -> {after:.0%}; wrote {target}"
             f"{_kept(out, pipeline.VERIFIER)}")
 
@@ -214,7 +225,7 @@ def _finetune_orienter(upright: np.ndarray, out: Path, steps: int, seed: int) ->
         return _augment(rng, x, turns=False), np.concatenate([np.ones(half), np.zeros(half)]).astype(np.float32)
 
     before, after, target = _tuned_logit_net(pipeline.ORIENTER, orienter_from_onnx, batch,
-                                             lambda net: _oriented(net, both, ys), out, steps, seed)
+                                             lambda net: _told_apart(net, both, ys), out, steps, seed)
     return (f"{pipeline.ORIENTER}: {len(upright)} upright tiles told the right way up {before:.0%} -> {after:.0%}; "
             f"wrote {target}{_kept(out, pipeline.ORIENTER)}")
 
@@ -246,17 +257,6 @@ def _tuned_logit_net(name: str, load: Callable, batch: Callable[[np.random.Gener
     return before, after, target
 
 
-def _oriented(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001
-    """The share of crops the orienter puts on the right side of 0 (the right way up above, upside down below)."""
-    import torch
-
-    from companion.vision.preprocess import crops_to_batch
-
-    with torch.no_grad():
-        logits = net(torch.from_numpy(crops_to_batch(list(crops))))[:, 0].numpy()
-    return float(((logits > 0) == (ys > 0.5)).mean())
-
-
 def _export(net, out: Path, name: str, output: str) -> Path:  # noqa: ANN001
     """The fine-tuned net over tile crops as out/<name>.onnx, the model there before set aside as
     <name>.base.onnx (once: a second fine-tune keeps the shipped one there)."""
@@ -276,15 +276,16 @@ def _kept(out: Path, name: str) -> str:
     return f" (original kept as {name}.base.onnx)" if (out / f"{name}.base.onnx").exists() else ""
 
 
-def _told_apart(net, crops: np.ndarray, ys: np.ndarray) -> float:  # noqa: ANN001
-    """The share of crops the verifier puts on the right side of VERIFY_MIN (tiles above, things below)."""
+def _told_apart(net, crops: np.ndarray, ys: np.ndarray, at: float = 0.5) -> float:  # noqa: ANN001
+    """The share of crops a net of one logit puts on the right side of the probability ``at`` (label 1 at or above:
+    for the verifier tiles above VERIFY_MIN, things below; for the orienter upright tiles the right way up)."""
     import torch
 
     from companion.vision.preprocess import crops_to_batch
 
     with torch.no_grad():
         odds = torch.sigmoid(net(torch.from_numpy(crops_to_batch(list(crops))))[:, 0]).numpy()
-    return float(((odds >= pipeline.VERIFY_MIN) == (ys > 0.5)).mean())
+    return float(((odds >= at) == (ys > 0.5)).mean())
 
 
 def _requantize(target: Path, crops: np.ndarray) -> str:
