@@ -516,6 +516,34 @@ def test_a_photo_from_across_the_table_that_shows_no_winning_hand_either_way(ori
     assert sum(a == b for a, b in zip(got, truth[::-1], strict=True)) < len(truth) // 2
 
 
+def test_a_low_angle_photo_from_across_the_table_whose_tiles_lean_only_weakly_to_upside_down_is_read_turned_first(
+        monkeypatch):
+    # low_across.jpg (taken from 17-30 degrees) turned by 180: seen that flat, the upright tiles vote upside down
+    # less surely than from above (about -15, where photos from above vote -25 to -130). Read as taken first (the
+    # bound of -20 until session 42), the low-angle pair finds the tiles in reverse order and a turned reading
+    # wins nothing either, so the tiles stay in reverse: few of the label's 18 in order. Read turned first (session
+    # 42: from -10), the surer turned reading is kept and half or more of its tiles stand in the winner's order
+    import cv2
+
+    from companion.vision import pipeline
+    from training.evaluate import align
+
+    photo = FIXTURES / "across" / "low_across.jpg"
+    truth = [t["tile"] for t in json.loads(photo.with_suffix(".json").read_text())["tiles"]]
+    turned_photo = cv2.rotate(pipeline.load_image(photo), cv2.ROTATE_180)
+    assert -20 < _vote(turned_photo) <= pipeline.UPSIDE_DOWN_TO
+
+    def in_order() -> tuple[int, int | None]:
+        result = pipeline.recognize_image(turned_photo)
+        return align([t["tile"] for t in result["tiles"]], truth)[0], result.get("turned")
+
+    hits, turned = in_order()
+    assert turned == 180 and hits >= len(truth) // 2
+    monkeypatch.setattr(pipeline, "UPSIDE_DOWN_TO", -20.0)
+    hits_as_taken, turned = in_order()
+    assert turned is None and hits_as_taken < len(truth) // 4
+
+
 @pytest.mark.parametrize("rotation", [None, "ROTATE_180"], ids=["as taken", "from across the table"])
 def test_the_wall_and_discards_beyond_the_hand_are_left_out_and_the_indicator_on_the_wall_is_read(rotation):
     # a real table in the picture: the wall with two indicators turned up on it, three rows of discards

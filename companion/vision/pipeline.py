@@ -94,7 +94,8 @@ VERIFY_EARLY = 0.1  # boxes the verifier gives less are dropped as soon as they 
 ORIENTER = "orienter"  # upright or upside down, run on the first look's upright crops when shipped (orientation())
 ORIENT_CLIP = 4.0  # a crop's say in orientation(): its logit, cut to +-this (one odd crop does not decide)
 UPRIGHT_FROM = 20.0  # a photo whose upright tiles vote this surely for the right way up is not tried turned, one
-UPSIDE_DOWN_TO = -20.0  # that votes this surely for upside down is read turned by 180 degrees first (_low_or_usual)
+UPSIDE_DOWN_TO = -10.0  # that votes this surely for upside down is read turned by 180 degrees first (_low_or_usual;
+#                         -20 until session 42: from a low angle upside-down tiles vote weakly)
 VERIFY_MIN = 0.35  # after classifying, boxes it gives less are dropped unless read VERIFY_SURE surely (verified())
 VERIFY_SURE = 0.9  # a tile the classifiers read this surely is kept whatever the verifier says
 VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the page would show with a confidence below
