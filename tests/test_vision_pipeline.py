@@ -631,6 +631,14 @@ def test_a_lamps_colour_cast_on_the_tile_faces_is_evened_out_and_a_plain_light_i
     backs = image.copy()
     backs[60:130] = np.where(backs[60:130] == (40, 120, 40), backs[60:130], (30, 110, 230))
     assert face_colour(backs, boxes) is None and evened_colours(backs, boxes) is None
+    # the same photo four times as large (a 12 MP photo's tiles are 100-250 px wide): its faces' middles, 108 px
+    # wide, are read at every second pixel (MIDDLE_MOST), and the faces' colour is the same
+    import cv2
+
+    big = cv2.resize(warm, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
+    big_boxes = [(tuple(4 * v for v in box), sideways, score) for box, sideways, score in boxes]
+    assert face_colour(big, big_boxes).tolist() == [110.0, 160.0, 220.0]
+    assert evened_colours(big, big_boxes)[4 * 100, 4 * 25].tolist() == [163, 163, 163]
 
 
 def test_burnt_share_is_the_typical_faces_share_of_clipped_white_in_its_middle():
@@ -648,6 +656,10 @@ def test_burnt_share_is_the_typical_faces_share_of_clipped_white_in_its_middle()
     assert burnt_share(image, boxes) == 0.5
     assert burnt_share(image, boxes[1:2]) == 1.0 and burnt_share(image, boxes[2:]) == 0.0
     assert burnt_share(image, []) == 0.0
+    # four times as large: middles 112 px wide, read at every second pixel (MIDDLE_MOST): box 0's burnt columns
+    # are x 64..119 of its middle's 64..175, the same half
+    big = np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
+    assert burnt_share(big, [tuple(4 * v for v in box) for box in boxes]) == 0.5
 
 
 def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest.CaptureFixture, tmp_path: Path):
@@ -706,6 +718,13 @@ def test_smear_is_how_far_the_inks_edges_are_spread_over_a_tiles_width():
     moved = cv2.blur(image, (11, 1), borderType=cv2.BORDER_REPLICATE)
     assert smear(moved, [tile]) == pytest.approx(11 / 60, abs=0.01)
     assert smear(np.full((80, 60, 3), 200, np.uint8), [tile]) == 0.0
+    # four times as large (box 240 x 320, its middle 168 px wide: shrunk to MIDDLE_MOST first) and moved by 44 px,
+    # the same share of the tile's width, 44 / 240; sharp, still far below a blurred photo's SMEARED (0.15)
+    big = np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
+    big_tile = {**tile, "box": [0, 0, 240, 320]}
+    assert smear(cv2.blur(big, (44, 1), borderType=cv2.BORDER_REPLICATE), [big_tile]) == pytest.approx(44 / 240,
+                                                                                                       abs=0.01)
+    assert smear(big, [big_tile]) < 0.05
     # backs and sideways tiles are not measured
     assert smear(moved, [{**tile, "tile": "x"}, {**tile, "sideways": True}]) == 0.0
 

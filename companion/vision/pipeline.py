@@ -69,6 +69,8 @@ SMEARED = 0.15  # a photo whose ink edges are smeared over this share of a tile'
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
 _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
+MIDDLE_MOST = 64  # face_colour(), burnt_share() and smear() measure a tile's middle at most this many px wide: a
+#                   wider one (a 12 MP photo's tiles are 100-250 px wide) is sampled (_sampled) or shrunk (smear)
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
@@ -873,10 +875,8 @@ def face_colour(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     the brightest fifth of its pixels (the face around the ink), and the median of those over the boxes; None
     where fewer than three boxes show ink (a photo of the dead wall may be nearly all backs)."""
     colours = []
-    for (x1, y1, x2, y2), _, _ in found:
-        w, h = x2 - x1, y2 - y1
-        middle = image_bgr[max(0, int(y1 + 0.2 * h)):max(0, int(y2 - 0.2 * h)),
-                           max(0, int(x1 + 0.2 * w)):max(0, int(x2 - 0.2 * w))].reshape(-1, 3).astype(np.float32)
+    for box, _, _ in found:
+        middle = _sampled(_middle(image_bgr, box, 0.2)).reshape(-1, 3).astype(np.float32)
         if len(middle) < 10:
             continue
         light = middle.sum(axis=1)
@@ -886,14 +886,28 @@ def face_colour(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     return np.median(np.array(colours), axis=0) if len(colours) >= 3 else None
 
 
+def _middle(image_bgr: np.ndarray, box: tuple | list, inset: float) -> np.ndarray:
+    """The middle of a tile's ``box`` (x1, y1, x2, y2) on the photo: ``inset`` of its width and height in from each
+    side."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    return image_bgr[max(0, int(y1 + inset * h)):max(0, int(y2 - inset * h)),
+                     max(0, int(x1 + inset * w)):max(0, int(x2 - inset * w))]
+
+
+def _sampled(middle: np.ndarray) -> np.ndarray:
+    """A tile's middle for its colours' shares and percentiles: every k-th pixel each way, k the least that leaves
+    it at most MIDDLE_MOST px wide (all of it where it is no wider)."""
+    k = -(-middle.shape[1] // MIDDLE_MOST)
+    return middle[::k, ::k] if k > 1 else middle
+
+
 def burnt_share(image_bgr: np.ndarray, boxes: list) -> float:
     """How much of a typical tile face is burnt out: for each box (x1, y1, x2, y2), the share of its middle (15%
     in from each side) that is BURNT or brighter in every channel; the median over the boxes (0 for none)."""
     shares = []
-    for x1, y1, x2, y2 in boxes:
-        w, h = x2 - x1, y2 - y1
-        middle = image_bgr[max(0, int(y1 + 0.15 * h)):max(0, int(y2 - 0.15 * h)),
-                           max(0, int(x1 + 0.15 * w)):max(0, int(x2 - 0.15 * w))]
+    for box in boxes:
+        middle = _sampled(_middle(image_bgr, box, 0.15))
         if middle.shape[0] * middle.shape[1] >= 10:
             burnt = cv2.inRange(middle, (BURNT, BURNT, BURNT), (255, 255, 255))  # 255 where every channel is
             shares.append(cv2.countNonZero(burnt) / burnt.size)
@@ -906,19 +920,22 @@ def smear(image_bgr: np.ndarray, tiles: list[dict]) -> float:
     side, grey): the ink's contrast (98th less 2nd percentile) over the steepest change along the direction where
     change is least steep (the 99th percentile of the derivative along each of eight directions: a camera that
     moves smears the edges across its motion only, so the least steep direction is the motion's), divided by the
-    box's width. The median over the tiles with SMEAR_INK contrast or more (a blank white dragon shows no ink); 0
-    for none."""
+    box's width (a middle wider than MIDDLE_MOST px shrunk to it first, the width with it). The median over the
+    tiles with SMEAR_INK contrast or more (a blank white dragon shows no ink); 0 for none."""
     faces = [t for t in tiles if t["tile"] != "x" and not t["sideways"]]
     faces = faces[::max(1, -(-len(faces) // SMEAR_TILES))]
     cos, sin = np.cos(_DIRECTIONS)[:, None], np.sin(_DIRECTIONS)[:, None]
     smears = []
     for t in faces:
-        x1, y1, x2, y2 = t["box"]
-        w, h = x2 - x1, y2 - y1
-        middle = image_bgr[max(0, int(y1 + 0.15 * h)):max(0, int(y2 - 0.15 * h)),
-                           max(0, int(x1 + 0.15 * w)):max(0, int(x2 - 0.15 * w))]
+        middle = _middle(image_bgr, t["box"], 0.15)
+        scale = 1.0
+        if middle.shape[1] > MIDDLE_MOST:  # shrunk, its edges as much steeper a pixel as it is narrower: the same share
+            scale = MIDDLE_MOST / middle.shape[1]
+            tall = max(1, round(middle.shape[0] * scale))
+            middle = cv2.resize(middle, (MIDDLE_MOST, tall), interpolation=cv2.INTER_AREA)
         if middle.shape[0] < 4 or middle.shape[1] < 4:
             continue
+        w = (t["box"][2] - t["box"][0]) * scale
         grey = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY).astype(np.float32)
         levels = grey.ravel()
         n = levels.size
@@ -951,7 +968,9 @@ def evened_colours(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     if face is None or face.min() < 1 or face.max() / face.min() <= CAST_MAX:
         return None
     gains = (face.mean() / face).astype(np.float32)
-    return np.clip(image_bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    levels = np.arange(256, dtype=np.float32)[:, None] * gains  # each channel's 256 levels scaled, looked up
+    table = np.clip(levels, 0, 255).astype(np.uint8)  # (what scaling every pixel gives, without a float photo)
+    return cv2.merge([cv2.LUT(channel, table[:, i].copy()) for i, channel in enumerate(cv2.split(image_bgr))])
 
 
 def _named(found: list, among: list[int], boxes: list, back: Callable | None, what: str) -> set[int]:
