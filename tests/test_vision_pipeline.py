@@ -601,6 +601,11 @@ def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():
     assert zoom_region(row[:1], 512 / 2000, (1500, 2000, 3)) is None  # one tile: no spacing to read
 
 
+def _four_times(image: np.ndarray) -> np.ndarray:
+    """The picture four times as wide and tall, each pixel a 4 x 4 block (a 12 MP photo's tiles are that large)."""
+    return np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
+
+
 def test_a_lamps_colour_cast_on_the_tile_faces_is_evened_out_and_a_plain_light_is_left_alone():
     # hand-made: white faces (200, 200, 200) with a black stroke across the middle on green cloth. Under a warm
     # lamp (B x0.55, G x0.8, R x1.1) the faces are (110, 160, 220): 220 / 110 = 2.0 > CAST_MAX; each channel is
@@ -633,7 +638,7 @@ def test_a_lamps_colour_cast_on_the_tile_faces_is_evened_out_and_a_plain_light_i
     assert face_colour(backs, boxes) is None and evened_colours(backs, boxes) is None
     # the same photo four times as large (a 12 MP photo's tiles are 100-250 px wide): its faces' middles, 108 px
     # wide, are read at every second pixel (MIDDLE_MOST), and the faces' colour is the same
-    big = np.repeat(np.repeat(warm, 4, axis=0), 4, axis=1)
+    big = _four_times(warm)
     big_boxes = [(tuple(4 * v for v in box), sideways, score) for box, sideways, score in boxes]
     assert face_colour(big, big_boxes).tolist() == [110.0, 160.0, 220.0]
     assert evened_colours(big, big_boxes)[4 * 100, 4 * 25].tolist() == [163, 163, 163]
@@ -656,7 +661,7 @@ def test_burnt_share_is_the_typical_faces_share_of_clipped_white_in_its_middle()
     assert burnt_share(image, []) == 0.0
     # four times as large: middles 112 px wide, read at every second pixel (MIDDLE_MOST): box 0's burnt columns
     # are x 64..119 of its middle's 64..175, the same half
-    big = np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
+    big = _four_times(image)
     assert burnt_share(big, [tuple(4 * v for v in box) for box in boxes]) == 0.5
 
 
@@ -718,7 +723,7 @@ def test_smear_is_how_far_the_inks_edges_are_spread_over_a_tiles_width():
     assert smear(np.full((80, 60, 3), 200, np.uint8), [tile]) == 0.0
     # four times as large (box 240 x 320, its middle 168 px wide: shrunk to MIDDLE_MOST first) and moved by 44 px,
     # the same share of the tile's width, 44 / 240; sharp, still far below a blurred photo's SMEARED (0.15)
-    big = np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
+    big = _four_times(image)
     big_tile = {**tile, "box": [0, 0, 240, 320]}
     big_moved = cv2.blur(big, (44, 1), borderType=cv2.BORDER_REPLICATE)
     assert smear(big_moved, [big_tile]) == pytest.approx(44 / 240, abs=0.01)

@@ -968,9 +968,10 @@ def evened_colours(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
     if face is None or face.min() < 1 or face.max() / face.min() <= CAST_MAX:
         return None
     gains = (face.mean() / face).astype(np.float32)
-    levels = np.arange(256, dtype=np.float32)[:, None] * gains  # each channel's 256 levels scaled, looked up
-    table = np.clip(levels, 0, 255).astype(np.uint8)  # (what scaling every pixel gives, without a float photo)
-    return cv2.merge([cv2.LUT(channel, table[:, i].copy()) for i, channel in enumerate(cv2.split(image_bgr))])
+    # each channel's 256 levels scaled, a row a channel, and looked up: what scaling every pixel gives, without a
+    # float copy of the photo
+    tables = np.clip(gains[:, None] * np.arange(256, dtype=np.float32), 0, 255).astype(np.uint8)
+    return cv2.merge([cv2.LUT(channel, table) for channel, table in zip(cv2.split(image_bgr), tables, strict=True)])
 
 
 def _named(found: list, among: list[int], boxes: list, back: Callable | None, what: str) -> set[int]:
