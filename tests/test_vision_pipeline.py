@@ -874,6 +874,14 @@ def test_straighten_by_a_quarter_turn_is_opencvs_own_turn_and_boxes_come_back():
     assert np.array_equal(turned, cv2.rotate(photo, cv2.ROTATE_90_COUNTERCLOCKWISE))
     # on the turned photo (80 high, 60 wide) pixel (x, y) shows the photo's pixel (79 - y, x)
     assert _box_back((10, 20, 30, 50), back, 80, 60) == pytest.approx((29.5, 9.5, 59.5, 29.5), abs=0.51)
+    # upside down (a photo from across the table) and the other quarter, either way the angle is written
+    for angle in (180.0, -180.0):
+        upside_down, back = straighten(photo, angle)
+        assert upside_down[5, 7].tolist() == photo[60 - 1 - 5, 80 - 1 - 7].tolist()  # (x, y) shows (79 - x, 59 - y)
+        assert _box_back((10, 20, 30, 50), back, 80, 60) == pytest.approx((49, 9, 69, 39), abs=0.51)
+    for angle in (-90.0, 270.0):  # clockwise: pixel (x, y) of the 80 high, 60 wide picture shows (y, 59 - x)
+        turned, _ = straighten(photo, angle)
+        assert turned.shape == (80, 60, 3) and turned[5, 7].tolist() == photo[60 - 1 - 7, 5].tolist()
 
 
 def test_straighten_can_stretch_the_photo_in_height_and_boxes_come_back():

@@ -572,6 +572,10 @@ def row_angle(found: list) -> float:
     return float(np.median((angles + 45.0) % 90.0 - 45.0))
 
 
+# straighten's angles (counter-clockwise) that cv2.rotate turns the photo by
+_QUARTER_TURNS = {90.0: cv2.ROTATE_90_COUNTERCLOCKWISE, 180.0: cv2.ROTATE_180, 270.0: cv2.ROTATE_90_CLOCKWISE}
+
+
 def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre and then stretched
     ``stretch`` times in height, on a canvas that holds all of it (corners in the photo's mean colour), and the
@@ -583,6 +587,9 @@ def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0) -> tup
     lo = corners.min(axis=1)
     m[:2, 2] -= lo  # pixel centres from 0
     nw, nh = (int(np.ceil(v - 1e-6)) + 1 for v in corners.max(axis=1) - lo)
+    quarter = _QUARTER_TURNS.get(angle % 360.0) if stretch == 1.0 else None
+    if quarter is not None:  # the same pixels as warpAffine's (no corners to fill), in a tenth of the time
+        return cv2.rotate(image_bgr, quarter), cv2.invertAffineTransform(m[:2])
     fill = cv2.mean(image_bgr)[:3]  # plain corners: repeated edge pixels make streaks that can look like tiles
     out = cv2.warpAffine(image_bgr, m[:2], (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=fill)
