@@ -956,6 +956,42 @@ def test_a_photo_taken_from_a_low_angle_is_read_stretched_in_height(monkeypatch:
     assert _norm(flat["request"]) != _norm(label["request"])
 
 
+@pytest.mark.parametrize("name", ["low_angle", "tilted_hand"])
+def test_a_large_photo_is_made_smaller_before_it_is_stretched_or_turned_level_and_its_boxes_come_back(
+        name: str, monkeypatch: pytest.MonkeyPatch):
+    # four times as large (tiles 210-310 px apart, as in a phone's 12 MP photo taken close), the flat tiles of
+    # low_angle.jpg are looked at again stretched and the slanting rows of tilted_hand.jpg turned level, each in a
+    # picture where the tiles come to about VIEW_SPACING apart, not in one larger than the photo: read as at their
+    # own size, with the boxes on the photo as taken
+    from companion.vision import pipeline
+
+    photo = _four_times(pipeline.load_image(FIXTURES / f"{name}.jpg"))
+    label = json.loads((FIXTURES / f"{name}.json").read_text())
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers, which stretch a flat photo
+    looks: list[tuple] = []
+    real = pipeline._look_again
+
+    def kept(image_bgr, found, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
+        again = real(image_bgr, found, *given, **named)
+        looks.append((pipeline._spacing(found), again))
+        return again
+
+    monkeypatch.setattr(pipeline, "_look_again", kept)
+    result = pipeline.recognize_image(photo, turns=False)
+    assert len(looks) == 1 and looks[0][1] is not None
+    spacing, (view, _, again, _) = looks[0]
+    # made 0.4 (low_angle: averaged down by 2 first) and 0.6 times as large (stretched or turned, the picture at
+    # full size would hold 1.7 and 1.6 times the photo's pixels)
+    assert spacing > 1.5 * pipeline.VIEW_SPACING
+    assert pipeline._spacing(again) == pytest.approx(pipeline.VIEW_SPACING, rel=0.1)
+    assert view.size < 0.7 * photo.size
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    for t, lt in zip(result["tiles"], label["tiles"], strict=True):
+        cx, cy = (t["box"][0] + t["box"][2]) / 2, (t["box"][1] + t["box"][3]) / 2
+        assert 4 * lt["box"][0] <= cx <= 4 * lt["box"][2] and 4 * lt["box"][1] <= cy <= 4 * lt["box"][3]
+
+
 def test_flat_tiles_found_in_pieces_are_read_from_the_stretched_photo_with_fewer_but_surer_tiles(
         monkeypatch: pytest.MonkeyPatch):
     # low_angle_pieces.jpg: the localiser cuts the flat tiles into narrow pieces (more boxes than tiles); the

@@ -69,6 +69,9 @@ SMEARED = 0.15  # a photo whose ink edges are smeared over this share of a tile'
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
 _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
+VIEW_SPACING = 128.0  # a photo whose tiles lie further apart and are wider than this (px, median) is made smaller until
+# they come to this before it is turned level or stretched (_look_again; a 12 MP photo stretched in full took 80 ms):
+# 2.7 times the crops' width; 96 read a few tiles fewer (models/TRAINING-LOG.md, "Large photos turned level smaller")
 MIDDLE_MOST = 64  # face_colour(), burnt_share() and smear() measure a tile's middle at most this many px wide: a
 #                   wider one (a 12 MP photo's tiles are 100-250 px wide) is sampled (_sampled) or shrunk (smear)
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
@@ -576,18 +579,19 @@ def row_angle(found: list) -> float:
 _QUARTER_TURNS = {90.0: cv2.ROTATE_90_COUNTERCLOCKWISE, 180.0: cv2.ROTATE_180, 270.0: cv2.ROTATE_90_CLOCKWISE}
 
 
-def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0,
+               scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre and then stretched
     ``stretch`` times in height, on a canvas that holds all of it (corners in the photo's mean colour), and the
-    2x3 map from the new picture back onto the photo."""
+    2x3 map from the new picture back onto the photo; ``scale`` (at least 0.5: bilinear) makes it smaller."""
     h, w = image_bgr.shape[:2]
     m = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
-    m = np.diag([1.0, stretch, 1.0]) @ m
+    m = np.diag([scale, scale * stretch, 1.0]) @ m
     corners = m[:2] @ np.array([[0, w - 1, w - 1, 0], [0, 0, h - 1, h - 1], [1, 1, 1, 1]], np.float64)
     lo = corners.min(axis=1)
     m[:2, 2] -= lo  # pixel centres from 0
     nw, nh = (int(np.ceil(v - 1e-6)) + 1 for v in corners.max(axis=1) - lo)
-    quarter = _QUARTER_TURNS.get(angle % 360.0) if stretch == 1.0 else None
+    quarter = _QUARTER_TURNS.get(angle % 360.0) if stretch == scale == 1.0 else None
     if quarter is not None:  # the same pixels as warpAffine's (no corners to fill), in a tenth of the time
         return cv2.rotate(image_bgr, quarter), cv2.invertAffineTransform(m[:2])
     fill = cv2.mean(image_bgr)[:3]  # plain corners: repeated edge pixels make streaks that can look like tiles
@@ -660,9 +664,22 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     """(picture, way back, tiles, the verifier's odds and crops of them as :func:`localise` leaves them in its
     ``looked``) of the photo turned level and/or stretched, if the localiser finds at least as many tiles there as
     ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called with the new picture,
-    its tiles and their odds and crops) prefers; otherwise None."""
-    view, inverse = straighten(image_bgr, angle, stretch)
+    its tiles and their odds and crops) prefers; otherwise None. Where the tiles found are further apart and wider
+    than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that."""
     height, width = image_bgr.shape[:2]
+    # the tiles' size: their spacing, or their boxes' width where less (a first look may find a few pieces of a far
+    # hand, far apart). Averaged down by a whole number k first (OpenCV's fast path), the rest in the turn
+    size = min(_spacing(found), float(np.median([b[2] - b[0] for b, _, _ in found]))) if found else 0.0
+    shrink = min(1.0, VIEW_SPACING / size) if size > 0 else 1.0
+    k = int(1 / shrink)
+    if k >= 2 and min(height, width) >= k:
+        small = cv2.resize(image_bgr[:height // k * k, :width // k * k], (width // k, height // k),
+                           interpolation=cv2.INTER_AREA)
+        view, inverse = straighten(small, angle, stretch, shrink * k)
+        # a block's centre on the photo: k x + (k - 1) / 2
+        inverse = np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2]]) @ np.vstack([inverse, [0.0, 0.0, 1.0]])
+    else:
+        view, inverse = straighten(image_bgr, angle, stretch, shrink)
     looked: dict = {}
     again = [f for f in localise(view, looked=looked, nets=nets) if _inside(f[0], inverse, width, height)]
     if len(again) < len(found) and (better is None or not better(view, again, looked)):
