@@ -992,6 +992,36 @@ def test_a_large_photo_is_made_smaller_before_it_is_stretched_or_turned_level_an
         assert 4 * lt["box"][0] <= cx <= 4 * lt["box"][2] and 4 * lt["box"][1] <= cy <= 4 * lt["box"][3]
 
 
+def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_window_its_tiles_mark(
+        monkeypatch: pytest.MonkeyPatch):
+    # tilted_hand.jpg in the middle of a plain table twice as wide and tall: its tiles are small for the localiser,
+    # so the first look takes a closer look at them. Turned level, they are looked for straight in the window the
+    # first look's tiles mark on the level picture: three looks (the photo, its window, the level window), not a
+    # fourth at the whole level picture first; read as labelled
+    import cv2
+
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    label = json.loads((FIXTURES / "tilted_hand.json").read_text())
+    h, w = photo.shape[:2]
+    table = [round(v) for v in cv2.mean(photo)[:3]]
+    wide = cv2.copyMakeBorder(photo, h // 2, h // 2, w // 2, w // 2, cv2.BORDER_CONSTANT, value=table)
+    looked_at: list[tuple[int, ...]] = []
+    real = pipeline._localise_once
+
+    def counted(image_bgr, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
+        looked_at.append(image_bgr.shape[:2])
+        return real(image_bgr, *given, **named)
+
+    monkeypatch.setattr(pipeline, "_localise_once", counted)
+    result = pipeline.recognize_image(wide, turns=False)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    assert len(looked_at) == 3 and looked_at[0] == wide.shape[:2]
+    assert looked_at[1][1] < wide.shape[1] * 0.6 and looked_at[2][1] < wide.shape[1] * 0.6  # windows
+
+
 def test_flat_tiles_found_in_pieces_are_read_from_the_stretched_photo_with_fewer_but_surer_tiles(
         monkeypatch: pytest.MonkeyPatch):
     # low_angle_pieces.jpg: the localiser cuts the flat tiles into narrow pieces (more boxes than tiles); the
