@@ -512,14 +512,14 @@ def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = N
 
 
 def _closer_look(image_bgr: np.ndarray, region: tuple[int, int, int, int], verify: bool, looked: dict | None,
-                 nets: list[str] | None, least: int = 0) -> list | None:
+                 nets: list[str] | None, least: int) -> list | None:
     """The tiles found in the window ``region`` of the photo, boxes on the photo (:func:`localise`'s closer look),
     their odds and crops into ``looked``; None where it finds fewer than ``least``."""
     x0, y0, x1, y1 = region
     window = image_bgr[y0:y1, x0:x1]
     near: dict | None = {} if looked is not None else None
     closer, _ = _localise_once(window, verify, near, nets)
-    if len(closer) < least:  # the closer look lost tiles: keep the first
+    if len(closer) < least:  # the closer look lost tiles: the caller keeps what it had
         return None
     moved = [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
     if near:  # the closer look's odds and crops, for the boxes on the photo
