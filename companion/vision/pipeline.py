@@ -34,6 +34,7 @@ from companion.vision.layout import (
 from companion.vision.preprocess import (
     LOC_LONG,
     STRIDE,
+    block_average,
     crop_bounds,
     crop_tile,
     crops_to_batch,
@@ -685,14 +686,12 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that."""
     height, width = image_bgr.shape[:2]
     # the tiles' size: their spacing, or their boxes' width where less (a first look may find a few pieces of a far
-    # hand, far apart). Averaged down by a whole number k first (OpenCV's fast path), the rest in the turn
+    # hand, far apart). Averaged down by a whole number k first (block_average), the rest in the turn
     size = min(_spacing(found), float(np.median([b[2] - b[0] for b, _, _ in found]))) if found else 0.0
     shrink = min(1.0, VIEW_SPACING / size) if size > 0 else 1.0
     k = int(1 / shrink)
     if k >= 2 and min(height, width) >= k:
-        small = cv2.resize(image_bgr[:height // k * k, :width // k * k], (width // k, height // k),
-                           interpolation=cv2.INTER_AREA)
-        view, inverse = straighten(small, angle, stretch, shrink * k)
+        view, inverse = straighten(block_average(image_bgr, k), angle, stretch, shrink * k)
         # a block's centre on the photo: k x + (k - 1) / 2
         inverse = np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2]]) @ np.vstack([inverse, [0.0, 0.0, 1.0]])
     else:

@@ -35,10 +35,18 @@ def _shrink(image_bgr: np.ndarray, scale: float, size: tuple[int, int]) -> np.nd
     h, w = image_bgr.shape[:2]
     if k < SHRINK_STEP_FROM or min(h, w) < k:  # (a strip thinner than one block: in one step)
         return cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
-    h, w = h // k * k, w // k * k
-    blocks = cv2.resize(image_bgr[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    blocks = block_average(image_bgr, k)
     # the factor given, not a size: OpenCV maps the pixels by it exactly
     return cv2.resize(blocks, None, fx=scale * k, fy=scale * k, interpolation=cv2.INTER_AREA)
+
+
+def block_average(image_bgr: np.ndarray, k: int) -> np.ndarray:
+    """The picture averaged down by a whole number ``k`` (each k x k block one pixel: OpenCV's fast INTER_AREA path,
+    a 12 MP photo in a few ms), its last k - 1 rows and columns at most left out. A block's centre lies at
+    k x + (k - 1) / 2 on the picture."""
+    h, w = image_bgr.shape[:2]
+    h, w = h // k * k, w // k * k
+    return cv2.resize(image_bgr[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
 
 
 def _planes_into(image_bgr: np.ndarray, out: np.ndarray) -> None:
