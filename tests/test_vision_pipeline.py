@@ -1462,7 +1462,45 @@ def test_a_photo_with_a_long_row_is_not_tried_on_its_side():
 
     assert LONG_ROW == 6
     assert [t[1] for t in _turns_to_try(dets([4, 14]))] == [180]
-    assert [t[1] for t in _turns_to_try(dets([2, 3, 2, 5, 2, 1]))] == [180, 90, 270] == [t[1] for t in _TURNS]
+    # no long row: likelier on its side, so 180 last (without a picture to look at, 90 before 270)
+    assert [t[1] for t in _turns_to_try(dets([2, 3, 2, 5, 2, 1]))] == [90, 270, 180]
+    assert sorted(_TURNS) == sorted(_turns_to_try(dets([2, 3, 2, 5, 2, 1])))
+
+
+@pytest.mark.parametrize("orienter", [True, False], ids=["with the orienter", "without it"])
+@pytest.mark.parametrize("seat", ["from the right-hand seat", "from the left-hand seat"])
+def test_a_photo_on_its_side_is_read_turned_the_right_way_first(seat: str, orienter: bool, monkeypatch, tmp_path):
+    # a photo on its side shows no long row, and turned by 180 degrees it would show none either: the turns by 90
+    # and 270 degrees are tried first, the one the orienter says stands the tiles upright (cut out lying
+    # sideways, as crop_tile turns them) before the other. Taken from the right-hand seat the photo needs the turn
+    # by 270 degrees, the last of the three tried before session 44: one read turned instead of three
+    import cv2
+
+    from companion.vision import pipeline
+
+    if not orienter:
+        models = tmp_path / "models"
+        models.mkdir()
+        for f in MODELS.glob("*.onnx"):
+            if not f.name.startswith("orienter"):
+                (models / f.name).symlink_to(f)
+        monkeypatch.setattr(pipeline, "MODELS_DIR", models)
+    rotation, degrees, _ = _TAKEN[seat]
+    photo = FIXTURES / "won_melds_dora.jpg"
+    label = json.loads(photo.with_suffix(".json").read_text())
+    tried: list[float] = []
+    read_turned = pipeline._read_turned
+
+    def counted(image, angle, *args, **kwargs):
+        tried.append(angle)
+        return read_turned(image, angle, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_read_turned", counted)
+    result = pipeline.recognize_image(cv2.rotate(pipeline.load_image(photo), getattr(cv2, rotation)))
+    assert result.get("turned") == degrees and _norm(result["request"]) == _norm(label["request"])
+    angle = dict((d, a) for a, d in pipeline._TURNS)
+    # without the orienter nothing says which side: 90 degrees first, then 270 (never 180 before them)
+    assert tried == ([angle[degrees]] if orienter or degrees == 90 else [angle[90], angle[270]])
 
 
 def test_a_hand_laid_down_as_one_block_is_not_read_again_upside_down():
