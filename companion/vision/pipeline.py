@@ -1273,8 +1273,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
 def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | None,
                     skip: tuple = ()) -> tuple[Reading, int] | None:
     """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request: the photo read
-    turned by 180, 90 and 270 degrees (as :func:`_turns_to_try` allows and orders) until a winning hand comes out, and the
-    degrees (clockwise); None where none does (or no tile was found). Taken from across the table (or from a
+    turned by 180, 90 and 270 degrees (as :func:`_turns_to_try` allows and orders) until a winning hand comes out,
+    and the degrees (clockwise); None where none does (or no tile was found). Taken from across the table (or from a
     neighbour's seat), the hand lies upside down (or on its side), its rows and tiles come in another order and no
     hand can be read as taken. The turns in ``skip`` ((straighten's angle, degrees) as in _TURNS) are not tried:
     read already, or the photo's tiles say it stands the right way up (:func:`_low_or_usual`)."""
