@@ -336,13 +336,19 @@ def test_the_shipped_verifier_loads_into_pytorch_as_it_runs_in_onnxruntime():
     assert np.abs(got - want).max() < 1e-4
 
 
-def _models_with_own_copy(models: Path, name: str) -> Path:
-    """A models folder holding the shipped nets (linked) but its own copy of ``name``.onnx, for a fine-tune to
-    rewrite."""
+def _models_without(models: Path, name: str) -> Path:
+    """A models folder holding the shipped nets (linked) but ``name``.onnx (and its copies)."""
     models.mkdir()
     for f in MODELS.glob("*.onnx"):
         if not f.name.startswith(name):
             (models / f.name).symlink_to(f)
+    return models
+
+
+def _models_with_own_copy(models: Path, name: str) -> Path:
+    """A models folder holding the shipped nets (linked) but its own copy of ``name``.onnx, for a fine-tune to
+    rewrite."""
+    _models_without(models, name)
     (models / f"{name}.onnx").write_bytes((MODELS / f"{name}.onnx").read_bytes())
     return models
 
@@ -488,12 +494,7 @@ def test_a_photo_from_across_the_table_that_shows_no_winning_hand_either_way(ori
     from companion.vision import pipeline
 
     if not orienter:
-        models = tmp_path / "models"
-        models.mkdir()
-        for f in MODELS.glob("*.onnx"):
-            if not f.name.startswith("orienter"):
-                (models / f.name).symlink_to(f)
-        monkeypatch.setattr(pipeline, "MODELS_DIR", models)
+        monkeypatch.setattr(pipeline, "MODELS_DIR", _models_without(tmp_path / "models", "orienter"))
     photo = FIXTURES / "minkan_pon.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
     turned_photo = cv2.rotate(pipeline.load_image(photo), cv2.ROTATE_180)
@@ -1479,12 +1480,7 @@ def test_a_photo_on_its_side_is_read_turned_the_right_way_first(seat: str, orien
     from companion.vision import pipeline
 
     if not orienter:
-        models = tmp_path / "models"
-        models.mkdir()
-        for f in MODELS.glob("*.onnx"):
-            if not f.name.startswith("orienter"):
-                (models / f.name).symlink_to(f)
-        monkeypatch.setattr(pipeline, "MODELS_DIR", models)
+        monkeypatch.setattr(pipeline, "MODELS_DIR", _models_without(tmp_path / "models", "orienter"))
     rotation, degrees, _ = _TAKEN[seat]
     photo = FIXTURES / "won_melds_dora.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
