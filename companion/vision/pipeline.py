@@ -649,9 +649,15 @@ def orientation(image_bgr: np.ndarray, found: list, looked: dict | None = None) 
     it holds them all, :func:`_crops_of`). Tiles that look alike either way round add about 0; 0 without an
     orienter in the models folder, or without upright tiles (a photo on its side shows its tiles sideways)."""
     upright = [f for f in found if not f[1]]
-    if not upright or not model_path(ORIENTER).exists():
+    return _orienter_vote(lambda: _crops_of(image_bgr, upright, looked)) if upright else 0.0
+
+
+def _orienter_vote(crops: Callable[[], np.ndarray]) -> float:
+    """The orienter's logits of the crops (a batch as crops_to_batch gives it, cut only where an orienter is
+    shipped), each cut to +-ORIENT_CLIP, summed: above 0 they stand the right way up; 0 without an orienter."""
+    if not model_path(ORIENTER).exists():
         return 0.0
-    logits = session(ORIENTER).run(None, {"crops": _crops_of(image_bgr, upright, looked)})[0][:, 0]
+    logits = session(ORIENTER).run(None, {"crops": crops()})[0][:, 0]
     return float(np.clip(logits, -ORIENT_CLIP, ORIENT_CLIP).sum())
 
 
@@ -1103,10 +1109,10 @@ def _side_turns(image_bgr: np.ndarray | None, ordered: list[Det], back: Callable
     held-out won hands of seed 98 on their side it put the right turn first for 189 of the 191 taken from the right
     and 193 of the 194 from the left that were tried turned (models/TRAINING-LOG.md, "Photos on their side")."""
     sides = (_TURNS[1], _TURNS[2])
-    if image_bgr is None or not ordered or not model_path(ORIENTER).exists():
+    if image_bgr is None or not ordered:
         return sides
-    crops = crops_to_batch([crop_tile(image_bgr, back(d.box) if back else d.box, True) for d in ordered])
-    vote = float(np.clip(session(ORIENTER).run(None, {"crops": crops})[0][:, 0], -ORIENT_CLIP, ORIENT_CLIP).sum())
+    vote = _orienter_vote(lambda: crops_to_batch([crop_tile(image_bgr, back(d.box) if back else d.box, True)
+                                                  for d in ordered]))
     return sides[::-1] if vote > 0 else sides
 
 
@@ -1278,7 +1284,7 @@ def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | N
     neighbour's seat), the hand lies upside down (or on its side), its rows and tiles come in another order and no
     hand can be read as taken. The turns in ``skip`` ((straighten's angle, degrees) as in _TURNS) are not tried:
     read already, or the photo's tiles say it stands the right way up (:func:`_low_or_usual`)."""
-    if not reading.ordered:
+    if not reading.ordered or set(_TURNS) <= set(skip):  # (all skipped: no orienter run to order them)
         return None
     for angle, degrees in _turns_to_try(reading.ordered, reading.groups, image_bgr, reading.back):
         if (angle, degrees) in skip:
