@@ -1089,12 +1089,13 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     # pair's first look finds flatter than STRETCH_BELOW (0.7, height / width) is read with the pair first, kept
     # where it gives a request read LOW_FIRST_SURE (0.6) surely; any other photo is read with the pair only where
     # the usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8). Of two readings, one with
-    # a request beats one without, else the higher mean confidence wins
+    # a request beats one without, else the higher mean confidence wins. Neither pair reads again a photo whose
+    # first reading's upright tiles are narrower than SMALL_TILE (24 px): the answer asks for it again from closer
     from companion.vision import pipeline
     from companion.vision.layout import Det
 
-    def reading(request: dict | None, confidences: list[float]) -> pipeline.Reading:
-        tiles = [Det(box=(0, 0, 10, 14), sideways=False, tile="1m", confidence=c) for c in confidences]
+    def reading(request: dict | None, confidences: list[float], width: float = 30.0) -> pipeline.Reading:
+        tiles = [Det(box=(0, 0, width, 1.4 * width), sideways=False, tile="1m", confidence=c) for c in confidences]
         return pipeline.Reading(tiles, [], request, "" if request else "no hand", [], None)
 
     image = np.zeros((8, 8, 3), np.uint8)
@@ -1144,6 +1145,11 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
 
     # steep: the usual reading first, doubtful (0.7 < 0.8), so the pair's too; 0.75 > 0.7
     assert chosen(steep) == (other, pair) and reads == [None, pair]
+    far = readings[None] = reading({"hand": "usual"}, [0.9, 0.5], width=23.0)  # the same, tiles 23 px wide
+    assert chosen(steep) == (far, None) and reads == [None]
+    readings[None] = reading({"hand": "usual"}, [0.9, 0.5], width=24.0)
+    assert chosen(steep) == (other, pair) and reads == [None, pair]
+    readings[None] = usual
     other = readings["low"] = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
     assert chosen(steep) == (usual, None) and reads == [None, pair]
     other = readings["low"] = reading(None, [1.0, 1.0])  # surer tiles, but no hand in them
