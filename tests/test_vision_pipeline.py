@@ -1149,6 +1149,8 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     assert chosen(steep) == (far, None) and reads == [None]
     readings[None] = reading({"hand": "usual"}, [0.9, 0.5], width=24.0)
     assert chosen(steep) == (other, pair) and reads == [None, pair]
+    readings[None] = reading(None, [])  # no tile found (no width at all): the pair reads it
+    assert chosen(steep) == (other, pair) and reads == [None, pair]
     readings[None] = usual
     other = readings["low"] = reading({"hand": "low"}, [0.7, 0.6])  # mean 0.65 < 0.7
     assert chosen(steep) == (usual, None) and reads == [None, pair]

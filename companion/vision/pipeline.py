@@ -1268,8 +1268,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
     again = turned(reading, nets) if turned else None
     if again is not None:
         return again[0], nets, again[1]
-    if not low or tile_width(reading.ordered) < SMALL_TILE:  # (no pair, or tiles too small for either to read)
-        return reading, nets, None
+    if not low or 0 < tile_width(reading.ordered) < SMALL_TILE:  # (no pair, or tiles too small for either to read;
+        return reading, nets, None  # a reading without upright tiles, 0 wide, may be the first pair's failure)
     other_nets = None if flat else low
     other = read(first=first) if flat else read(nets=low, first=first.by(low))
     if other.sureness() <= reading.sureness():
