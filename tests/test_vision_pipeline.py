@@ -1089,8 +1089,9 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     # pair's first look finds flatter than STRETCH_BELOW (0.7, height / width) is read with the pair first, kept
     # where it gives a request read LOW_FIRST_SURE (0.6) surely; any other photo is read with the pair only where
     # the usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8). Of two readings, one with
-    # a request beats one without, else the higher mean confidence wins. Neither pair reads again a photo whose
-    # first reading's upright tiles are narrower than SMALL_TILE (24 px): the answer asks for it again from closer
+    # a request beats one without, else the higher mean confidence wins. The other pair does not read a photo whose
+    # first reading's upright tiles are narrower than SMALL_TILE (24 px; a reading without any has no width): the
+    # answer asks for it again from closer
     from companion.vision import pipeline
     from companion.vision.layout import Det
 

@@ -1249,10 +1249,11 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
     - else ``turned`` (a reading of the picture turned, or None) is asked for the first reading where it gives no
       request, then the other pair reads it too, and the surer reading is kept (:meth:`Reading.sureness`), or what
       ``turned`` makes of it where it gives no request;
-    - but not where the first reading's tiles are narrower than SMALL_TILE (:func:`tile_width`): the answer asks
-      for the photo again from closer, and the other pair adds little there (the far sets, seeds 97 and 197: 165
-      of their 400 requests without it against 167, 79.9% of the tiles against 80.7%, in 0.7 of the time;
-      models/TRAINING-LOG.md, "Tiles too small for a second pair").
+    - but not where the first reading's upright tiles are narrower than SMALL_TILE (:func:`tile_width`; a reading
+      without any, 0 wide, is read by the other pair as before): the answer asks for the photo again from closer,
+      and the other pair adds little there (the far sets, seeds 97 and 197: 165 of their 400 requests without it
+      against 167, 79.9% of the tiles against 80.7%, in 0.7 of the time; models/TRAINING-LOG.md, "Tiles too small
+      for a second pair").
 
     Until session 38 only flat-looking photos (below 0.85) were read with the pair at all; with the classifiers'
     low-angle twins its reading of a doubtful photo of any angle is the surer one often enough to read 94 more
@@ -1268,8 +1269,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
     again = turned(reading, nets) if turned else None
     if again is not None:
         return again[0], nets, again[1]
-    if not low or 0 < tile_width(reading.ordered) < SMALL_TILE:  # (no pair, or tiles too small for either to read;
-        return reading, nets, None  # a reading without upright tiles, 0 wide, may be the first pair's failure)
+    if not low or 0 < tile_width(reading.ordered) < SMALL_TILE:  # (no upright tile read: width 0, the pair tries)
+        return reading, nets, None
     other_nets = None if flat else low
     other = read(first=first) if flat else read(nets=low, first=first.by(low))
     if other.sureness() <= reading.sureness():
