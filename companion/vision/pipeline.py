@@ -1111,8 +1111,8 @@ def _side_turns(image_bgr: np.ndarray | None, ordered: list[Det], back: Callable
     sides = (_TURNS[1], _TURNS[2])
     if image_bgr is None or not ordered:
         return sides
-    vote = _orienter_vote(lambda: crops_to_batch([crop_tile(image_bgr, back(d.box) if back else d.box, True)
-                                                  for d in ordered]))
+    lying = [(back(d.box) if back else d.box, True, d.confidence) for d in ordered]  # on the photo, cut sideways
+    vote = _orienter_vote(lambda: _crops_of(image_bgr, lying))
     return sides[::-1] if vote > 0 else sides
 
 
