@@ -81,6 +81,24 @@ def test_photos_whose_tiles_are_said_to_be_too_small_are_counted_apart_from_too_
     assert "tiles said to be too small: 1 photos (0 of them read exactly)" in report(res)
 
 
+def test_photos_said_to_be_taken_from_too_low_are_counted_apart_from_blurred_ones(tmp_path):
+    from training.evaluate import report
+
+    items = _folder(tmp_path, [["1m"], ["3p"], ["4s"]])
+    sure = [(0.9, False)]
+    answers = iter([(["1m"], None, sure, False, False, False, False)]  # the warm-up read
+                   + [(["1m"], None, sure, False, False, True, True), (["5p"], None, sure, False, False, False, True),
+                      (["4s"], None, sure, False, False, True, False)])
+
+    def predict(image):  # noqa: ANN001, ANN202
+        return next(answers)
+
+    res = evaluate(items, predict)
+    # by hand: photos 0 and 1 said too low (photo 0 read exactly, 1 misread), photos 0 and 2 blurred (both exact)
+    assert res["too_low"] == {"photos": 2, "exact": 1} and res["blurred"] == {"photos": 2, "exact": 2}
+    assert "said to be taken from too low: 2 photos (1 of them read exactly)" in report(res)
+
+
 def test_red_fives_taken_for_plain_ones_are_counted_apart_from_other_misreads(tmp_path):
     items = _folder(tmp_path, [["0m", "5m", "0p", "3s"], ["0s", "5p"]])
     answers = iter([(["5m", "5m", "0p", "3s"], None)] * 2 + [(["5s", "0p"], None)])

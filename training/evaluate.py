@@ -179,15 +179,16 @@ def _red_and_plain(a: str, b: str) -> bool:
 def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
              thresholds: tuple[float, ...] = ()) -> dict:
     """predict(image_bgr) -> (tiles in reading order, request or None[, per tile (confidence, listed as
-    uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred]]]]).
+    uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred[, it said
+    to be taken from too low]]]]]).
     map_tile maps labels (e.g. 0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
     correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
-    below each of ``thresholds`` would mark; with the fourth (fifth, sixth), how many photos were said to be too
-    bright (their tiles too small, blurred), and how many of those read exactly."""
+    below each of ``thresholds`` would mark; with the fourth (fifth, sixth, seventh), how many photos were said to be
+    too bright (their tiles too small, blurred, taken from too low), and how many of those read exactly."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = 0
     # photos said to be so: "photos", "exact"
-    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter()}
+    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter(), "too_low": Counter()}
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
@@ -243,7 +244,7 @@ def ours(image):  # noqa: ANN001, ANN201
     unsure = set(r.get("uncertain", ()))
     return ([t["tile"] for t in r["tiles"]], r["request"],
             [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r, "small_tiles" in r,
-            "blurred" in r)
+            "blurred" in r, "flat_tiles" in r)
 
 
 def ours_dora(image):  # noqa: ANN001, ANN201
@@ -272,7 +273,7 @@ def report(res: dict) -> str:
 def _retakes(res: dict) -> str:
     lines = []
     for key, what in (("too_bright", "said to be too bright"), ("too_small", "tiles said to be too small"),
-                      ("blurred", "said to be blurred")):
+                      ("blurred", "said to be blurred"), ("too_low", "said to be taken from too low")):
         n, right = res[key]["photos"], res[key]["exact"]
         if n:
             lines.append(f"\n  {what}: {n} photos ({right} of them read exactly)")

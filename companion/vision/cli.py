@@ -88,7 +88,8 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
                 out["reason"] = result["reason"]
-            for key in ("left_out", "dora_row", "not_tiles", "overexposed", "blurred", "small_tiles", "dora_photo"):
+            for key in ("left_out", "dora_row", "not_tiles", "overexposed", "blurred", "small_tiles", "flat_tiles",
+                        "dora_photo"):
                 if result.get(key):
                     out[key] = result[key]
             if result.get("turned"):

@@ -67,6 +67,10 @@ SMEARED = 0.15  # a photo whose ink edges are smeared over this share of a tile'
 #               over its tiles) is said to be blurred: of 400 photos shaken by 0.05-0.4 of a tile's width 225 reach it,
 #               31 of those read exactly; of the 33 other evaluation sets' 6,400 photos 262, 74 exact (TRAINING-LOG
 #               "Shaken photos")
+FLAT_VIEW = 0.6  # a photo whose upright tiles look flatter than this (height / width, median; about 1.3 from above)
+#                and that is read with doubts is said to be taken from too low: of the 48 evaluation sets' 9,100
+#                photos, 289 such, 104 of those read exactly; 10 more that flat read without doubt, 9 exactly
+#                (TRAINING-LOG "Photos taken from too low")
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
 _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
@@ -673,6 +677,15 @@ def _upside_down(image_bgr: np.ndarray, look: Look) -> bool | None:
     UPSIDE_DOWN_TO or below), the right way up (False, UPRIGHT_FROM or above), or nothing (None)."""
     vote = orientation(image_bgr, look.found, look.looked)
     return True if vote <= UPSIDE_DOWN_TO else False if vote >= UPRIGHT_FROM else None
+
+
+def seen_aspect(tiles: list[dict], turned: int | None = None) -> float:
+    """How tall the answer's upright tiles look for their width (:func:`_upright_aspect` of their boxes on the photo
+    as taken, which lie across where it was read ``turned`` by 90 or 270 degrees): about 1.3 seen from above, less
+    the lower the camera; 1.0 without any."""
+    across = turned in (90, 270)
+    return _upright_aspect([((b[1], b[0], b[3], b[2]) if across else b, t["sideways"], 0.0)
+                            for t in tiles for b in [t["box"]]])
 
 
 def _upright_aspect(found: list) -> float:
@@ -1333,8 +1346,9 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
     "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
     trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles"
-    (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, and "reason" says to take it
-    again.
+    (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, "flat_tiles" (how tall its
+    tiles look for their width, :func:`seen_aspect`, where less than FLAT_VIEW and read with doubts) that it was
+    taken from too low, and "reason" says to take it again.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise; on its side 90 and 270 first,
@@ -1512,6 +1526,12 @@ def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
             retake.append(f"the {where} is blurred: the ink's edges are smeared over {smeared:.0%} of a tile's width "
                           "(did the camera move?); take it again holding still, elbows on the table (more light "
                           "helps too)")
+    aspect = seen_aspect(tiles, turn)
+    if aspect < FLAT_VIEW and (uncertain or request is None):  # (read surely, such a photo is mostly read right)
+        result["flat_tiles"] = round(aspect, 2)
+        retake.append(f"the tiles in the photo look flat, {aspect:.2f} times as tall as wide (about 1.3 seen from "
+                      "above): it was taken from a low angle, where tiles are misread more often; take it again from "
+                      "higher, looking down on the hand")
     take_again = "; ".join(retake)
     dropped_note = (f"{len(reading.dropped)} box(es) taken for no tile (a point stick, dice, the mat's print) were "
                     "left out (not_tiles); if one is a tile, restore it (on the page: tap it)"

@@ -206,7 +206,7 @@
     // what the answer holds besides the tiles, in the status line
     function describe() {
       status.textContent = [result.overexposed ? t("photo_too_bright") : "", result.blurred ? t("photo_blurred") : "",
-        result.small_tiles ? t("photo_too_small") : "",
+        result.small_tiles ? t("photo_too_small") : "", result.flat_tiles ? t("photo_too_low") : "",
         result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
         (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
         result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended")
