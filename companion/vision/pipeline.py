@@ -69,7 +69,7 @@ SMEARED = 0.15  # a photo whose ink edges are smeared over this share of a tile'
 #               "Shaken photos")
 FLAT_VIEW = 0.6  # a photo whose upright tiles look flatter than this (height / width, median; about 1.3 from above)
 #                and that is read with doubts is said to be taken from too low: of the 48 evaluation sets' 9,100
-#                photos, 289 such, 104 of those read exactly; 10 more that flat read without doubt, 9 exactly
+#                photos, 290 such, 104 of those read exactly; 10 more that flat read without doubt, 9 exactly
 #                (TRAINING-LOG "Photos taken from too low")
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
