@@ -182,7 +182,7 @@ def test_dora_photos_are_read_as_the_pages_second_photo_and_their_indicators_com
     from training.evaluate import main
 
     fixtures = Path(__file__).parent / "fixtures" / "vision" / "dora_photos"
-    for f in fixtures.iterdir():
+    for f in fixtures.glob("close_*"):
         shutil.copy(f, tmp_path / f.name)
     labels = [json.loads((tmp_path / f"close_{k}.json").read_text()) for k in "ab"]
     assert [lb["request"] for lb in labels] == [{"dora_indicators": ["9m"]}, {"dora_indicators": ["4p", "3m"]}]

@@ -2203,6 +2203,23 @@ def test_a_close_photo_of_the_dead_wall_is_looked_at_from_further_away(name: str
     assert result["request"]["dora_indicators"] == ["3z", "9s", *faces]
 
 
+def test_a_dora_photo_from_a_seat_read_with_doubts_is_read_by_the_low_angle_pair_too(monkeypatch: pytest.MonkeyPatch):
+    # low_seat.jpg: the dead wall seen from 17-30 degrees (label: x x 9s 6z x) as the dora photo of won_melds_dora.jpg
+    # (its own row: 3z 9s). The usual localisers alone read it with doubts and wrongly (six tiles for five, 9p 8s);
+    # read by the low-angle pair too, the surer reading is the label's, and the indicators are the row's, then 9s 6z
+    from companion.vision import pipeline
+
+    label = json.loads((FIXTURES / "dora_photos" / "low_seat.json").read_text())
+    hand = pipeline.load_image(FIXTURES / "won_melds_dora.jpg")
+    dora = pipeline.load_image(FIXTURES / "dora_photos" / "low_seat.jpg")
+    result = pipeline.recognize_image(hand, dora)
+    assert [t["tile"] for t in result["dora_photo"]["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert result["request"]["dora_indicators"] == ["3z", "9s", "9s", "6z"]
+    monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())  # the usual localisers alone, as until session 46
+    usual = pipeline.recognize_image(hand, dora)["dora_photo"]
+    assert [t["tile"] for t in usual["tiles"]] != [t["tile"] for t in label["tiles"]] and usual["uncertain"]
+
+
 def test_the_players_corrections_of_the_dora_photo_change_the_indicators(tmp_path: Path):
     # the close dead wall (its label: x 4p 3m) as the dora photo of won_melds_dora.jpg (its own row: 3z 9s): the
     # player says its 4p is a 5p and its first back a 1m (a kan's second indicator turned up): the answer's dora
