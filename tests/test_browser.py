@@ -193,6 +193,8 @@ def photo_server(tmp_path, monkeypatch):
     module.low_angle = False  # the answers say the photo was read with the low-angle localisers
     module.low_angles = []  # the "low_angle" each read was sent (None: none)
     module.taps = []  # the boxes each read was sent ("drop": [...], ...)
+    module.turned = 0  # the answers say the photo was read turned by this many degrees
+    module.lies_sideways = False  # how the corrected tile lies on the photo as taken, as the server must say
 
     def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None, low_angle=None, **taps):
         # (taps: boxes put back, dropped, added or turned over, as sent; the stand-in reads the same tiles)
@@ -217,6 +219,8 @@ def photo_server(tmp_path, monkeypatch):
             answer["request"]["dora_indicators"] = [t["tile"] for t in fixed if t["tile"] != "x"]
         if module.low_angle:
             answer["low_angle"] = True
+        if module.turned:
+            answer["turned"] = module.turned
         if module.no_request:
             answer.update(request=None, reason="the winning tile is not set apart at the right end of the concealed "
                                                "tiles")
@@ -224,7 +228,7 @@ def photo_server(tmp_path, monkeypatch):
 
     def save_correction(image, box, tile, folder, sideways=None):
         saved.append((tuple(box), tile))
-        assert sideways is False  # the recogniser said the tile stood upright
+        assert sideways is module.lies_sideways  # the recogniser said the tile stood upright, as read
         return f"{folder}/{tile}.png"
 
     from companion.vision.examples import save_checked_photo  # the real one: it needs no model
@@ -329,6 +333,21 @@ def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost
     # it was named by id again
     assert uploads == ["recognize", "recognize"]
     assert vision.reads == [(None, None), ({0: "2m"}, 0)]
+
+
+def test_a_correction_on_a_photo_read_on_its_side_is_kept_the_way_the_tile_lies_on_it(photo_server):
+    # the answer says the photo was read turned by 90 degrees (taken from a neighbour's seat): its first tile, read
+    # standing upright, lies sideways on the photo as taken, where its crop is cut; the page sends "turned" with the
+    # correction, and the server passes on that the tile lies sideways
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    base, saved, tmp_path, vision = photo_server
+    vision.turned, vision.lies_sideways = 90, True
+    with _photo_dialog(sync_api, base, "Bob", _grey_photo(tmp_path)) as page:
+        page.wait_for_selector(".tilebox.unsure")
+        with page.expect_response("**/api/corrections") as corrected:
+            _correct(page, 0, "2m")
+        assert corrected.value.status == 201 and saved == [((10, 20, 50, 80), "2m")]
 
 
 def test_score_by_photo_reads_a_low_angle_answer_again_with_the_same_localisers(photo_server):

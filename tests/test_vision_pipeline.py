@@ -315,6 +315,26 @@ def test_finetune_on_photos_checked_on_the_page_trains_on_every_tile_of_them(tmp
         finetune(None, tmp_path / "out")
 
 
+def test_a_kept_photo_read_on_its_side_gives_crops_cut_the_way_its_tiles_lie_on_it(tmp_path: Path):
+    # won_melds_dora.jpg turned by 90 degrees clockwise, as from a neighbour's seat, read as the page reads it: the
+    # answer is "turned" 90 or 270, its tiles' "sideways" as read, so its upright tiles lie across on the photo.
+    # Kept with its "turned", as the page keeps it, the fine-tune cuts their crops the way they lie there: the
+    # classifiers read at least 17 of the 19 as labelled (cut by "sideways" as read, 3)
+    import cv2
+
+    from companion.vision import save_checked_photo
+    from companion.vision.finetune import load_checked_photos
+    from companion.vision.pipeline import _probabilities, recognize_image
+    from companion.vision.preprocess import crops_to_batch
+
+    image = cv2.rotate(cv2.imread(str(FIXTURES / "won_melds_dora.jpg")), cv2.ROTATE_90_CLOCKWISE)
+    result = recognize_image(image)
+    assert result["turned"] in (90, 270) and len(result["tiles"]) == 19
+    save_checked_photo(image, result["tiles"], result["request"], tmp_path / "photos", turned=result["turned"])
+    crops, ys, _ = load_checked_photos(tmp_path / "photos")
+    assert int((_probabilities(crops_to_batch(list(crops))).argmax(axis=1) == ys).sum()) >= 17
+
+
 def test_the_shipped_verifier_loads_into_pytorch_as_it_runs_in_onnxruntime():
     # the verifier ships as ONNX only, its batch norms folded by the export: loaded back for a fine-tune it must
     # give the logits onnxruntime gives, on crops of a fixture photo and on noise

@@ -449,7 +449,20 @@ def test_correction_passes_on_that_the_tile_lay_sideways(client, fake_vision):
     assert fake_vision["sideways"] is True
 
 
+@pytest.mark.parametrize(("turned", "lies_sideways"), [("90", False), ("270", False), ("180", True), ("0", True)])
+def test_correction_of_a_photo_read_on_its_side_is_cut_the_way_the_tile_lies_there(client, fake_vision, turned,
+                                                                                   lies_sideways):
+    # the answer's "sideways" is as read: a photo read turned by 90 or 270 degrees (on its side) shows a tile read
+    # sideways upright, and its crop is cut from the photo as taken
+    r = client.post("/api/corrections", data={"image": (io.BytesIO(_png()), "a.png"), "tile": "3m",
+                                              "box": "1,2,30,20", "sideways": "true", "turned": turned},
+                    content_type="multipart/form-data")
+    assert r.status_code == 201, r.get_json()
+    assert fake_vision["sideways"] is lies_sideways
+
+
 @pytest.mark.parametrize("form, fragment", [
+    ({"tile": "5m", "box": "1,2,30,38", "turned": "45"}, "turned"),
     ({"tile": "5q", "box": "1,2,30,38"}, "tile"),
     ({"tile": "5m", "box": "1,2,300,38"}, "box"),     # outside the 60x40 photo
     ({"tile": "5m", "box": "a,b"}, "box"),

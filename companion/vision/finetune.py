@@ -96,13 +96,14 @@ def _kept_crops(folder: Path) -> KeptCrops:
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
         boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)]
-        crops += [_cut(image, t) for t in boxed]
+        turned = label.get("turned")
+        across = turned in (90, 270) and not isinstance(turned, bool)  # read on its side: "sideways" the other way
+        crops += [_cut(image, t, across) for t in boxed]
         ys += [names.index(t["tile"]) for t in boxed]
         photos += bool(boxed)
-        things += [_cut(image, t) for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list)
+        things += [_cut(image, t, across) for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list)
                    and len(t["box"]) == 4]
-        turned = label.get("turned")  # on its side (90, 270) its upright tiles are few and found sideways
-        if turned in (0, 180) and not isinstance(turned, bool):
+        if turned in (0, 180) and not isinstance(turned, bool):  # on its side its upright tiles are few and found sideways
             standing = [_cut(image, t) for t in boxed if not t.get("sideways", False)]
             upright += [np.ascontiguousarray(c[::-1, ::-1]) if turned == 180 else c for c in standing]
     if not crops:
@@ -112,11 +113,13 @@ def _kept_crops(folder: Path) -> KeptCrops:
                      np.stack(upright) if upright else empty)
 
 
-def _cut(image: np.ndarray, t: dict) -> np.ndarray:
-    """The crop of one entry of a kept photo's label (its "box" and "sideways"), cut as the pipeline cuts it."""
+def _cut(image: np.ndarray, t: dict, across: bool = False) -> np.ndarray:
+    """The crop of one entry of a kept photo's label (its "box" and "sideways"), cut as the pipeline cuts it;
+    ``across``: the photo was read turned by 90 or 270 degrees, so its "sideways" (as read) is the other way on the
+    photo as taken."""
     from companion.vision.preprocess import crop_tile
 
-    return crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)))
+    return crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)) != across)
 
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,

@@ -291,6 +291,17 @@ def _tile_fixes(field: str) -> dict[int, str] | None:
     return {int(k): v for k, v in fixes.items()}
 
 
+def _turned_field() -> int | None:
+    """The form field "turned" (the answer's "turned": the degrees clockwise the photo was read turned by), checked;
+    None when not sent."""
+    turned = request.form.get("turned")
+    if turned in (None, ""):
+        return None
+    if turned not in ("0", "90", "180", "270"):
+        raise InvalidRequestError(f'"turned" must be 0, 90, 180 or 270 (the first answer\'s "turned"), not {turned!r}')
+    return int(turned)
+
+
 def _corrections_of_a_reading() -> dict:
     """The form fields "fixes", "dora_fixes", "turned", "low_angle", "restore", "drop", "add", "turn" and "win"
     of /api/recognize, checked; {} when none is sent."""
@@ -299,11 +310,9 @@ def _corrections_of_a_reading() -> dict:
         fixes = _tile_fixes(field)
         if fixes is not None:
             options[field] = fixes
-    turned = request.form.get("turned")
-    if turned not in (None, ""):
-        if turned not in ("0", "90", "180", "270"):
-            raise InvalidRequestError(f'"turned" must be 0, 90, 180 or 270 (the first answer\'s "turned"), not {turned!r}')
-        options["turned"] = int(turned)
+    turned = _turned_field()
+    if turned is not None:
+        options["turned"] = turned
     low_angle = request.form.get("low_angle")
     if low_angle not in (None, ""):
         if low_angle not in ("0", "1", "false", "true"):
@@ -404,7 +413,9 @@ def keep_checked_photo():  # noqa: ANN201
 
 @bp.post("/corrections")
 def save_correction():  # noqa: ANN201
-    """A tile the player corrected on the photo page, kept as a labelled crop for fine-tuning."""
+    """A tile the player corrected on the photo page, kept as a labelled crop for fine-tuning. "sideways" is the
+    answer's (optional: else the crop's orientation is guessed), "turned" the answer's too (optional): a tile of a
+    photo read turned by 90 or 270 degrees lies the other way on the photo as taken, where its crop is cut."""
     image, _ = _uploaded_image()
     tile = request.form.get("tile", "")
     from companion.tiles import ALL_CLASSES
@@ -416,11 +427,14 @@ def save_correction():  # noqa: ANN201
         box = [int(round(float(v))) for v in box_text.replace("[", "").replace("]", "").split(",")]
     except ValueError:
         box = []
+    turned = _turned_field()
     height, width = image.shape[:2]
     if len(box) != 4 or not (0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height):
         raise InvalidRequestError(f'"box" must be x1,y1,x2,y2 inside the {width}x{height} photo')
     # the recogniser knows whether the tile lay sideways; without it the crop's orientation is guessed
     sideways = {"true": True, "false": False}.get(request.form.get("sideways", "").lower())
+    if sideways is not None and turned in (90, 270):  # read on its side: its upright tiles lie across
+        sideways = not sideways
     vision = _vision()
     path = vision.save_correction(image, box, tile, current_app.config["CORRECTIONS_DIR"], sideways=sideways)
     return jsonify({"saved": str(path) if path is not None else None, "tile": tile, "box": box}), 201

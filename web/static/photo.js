@@ -189,7 +189,8 @@
     // no longer is (its crop is kept too: a doubtful tile confirmed teaches as much as one corrected)
     const unchanged = (fixed, read, listed, code) => fixed === code || (!fixed && code === read && !listed);
     // a corrected tile's crop, kept on the server for fine-tuning (POST /api/corrections): `tile` as the answer gave
-    // it, on the hand's photo or (onDora) the dora photo, named by the id the server holds it by or sent again
+    // it, on the hand's photo or (onDora) the dora photo, named by the id the server holds it by or sent again; with
+    // the degrees the hand's photo was read turned by (its tiles' "sideways" are as read, on its side the other way)
     async function keepCorrection(tile, code, onDora) {
       const [id, photo] = onDora ? [result.dora_id, doraFile] : [result.photo_id, file];
       const correction = (byId) => {
@@ -198,6 +199,7 @@
         form.append("tile", code);
         form.append("box", tile.box.join(","));
         form.append("sideways", tile.sideways ? "true" : "false");
+        if (!onDora && result.turned) form.append("turned", String(result.turned));
         return form;
       };
       try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
