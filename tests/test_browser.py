@@ -215,7 +215,8 @@ def photo_server(tmp_path, monkeypatch):
         if dora is not None and module.dora_photo:  # as the pipeline does: corrected, sure, the face-up ones indicators
             fixed = [{**t, "tile": (dora_fixes or {}).get(i, t["tile"])} for i, t in enumerate(module.dora_photo["tiles"])]
             answer["dora_photo"] = {"tiles": fixed, "uncertain": [i for i in module.dora_photo["uncertain"]
-                                                                  if i not in (dora_fixes or {})]}
+                                                                  if i not in (dora_fixes or {})],
+                                    **{k: v for k, v in module.dora_photo.items() if k == "turned"}}
             answer["request"]["dora_indicators"] = [t["tile"] for t in fixed if t["tile"] != "x"]
         if module.low_angle:
             answer["low_angle"] = True
@@ -333,6 +334,24 @@ def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost
     # it was named by id again
     assert uploads == ["recognize", "recognize"]
     assert vision.reads == [(None, None), ({0: "2m"}, 0)]
+
+
+def test_a_correction_on_a_dora_photo_read_on_its_side_is_kept_the_way_the_tile_lies_on_it(photo_server):
+    # the dora photo was read turned by 270 degrees (the dead wall photographed from beside it), the hand's photo as
+    # taken: the dora tile's correction is sent with the dora photo's "turned", and its crop is cut lying sideways
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    base, saved, tmp_path, vision = photo_server
+    photo, wall = _dora_stand_in(vision, tmp_path)
+    vision.dora_photo["turned"], vision.lies_sideways = 270, True
+    with _photo_dialog(sync_api, base, "Bob", None) as page:
+        page.set_input_files("[data-dora-input]", str(wall))
+        page.set_input_files("[data-photo-input]", str(photo))
+        page.wait_for_selector(".dora-strip .dora-tile")
+        page.click('.dora-strip [data-dora-index="1"]')
+        with page.expect_response("**/api/corrections") as kept:
+            page.click('.palette [data-tile="5p"]')
+        assert kept.value.status == 201 and saved[-1] == ((55, 20, 95, 80), "5p")
 
 
 def test_a_correction_on_a_photo_read_on_its_side_is_kept_the_way_the_tile_lies_on_it(photo_server):

@@ -2240,6 +2240,26 @@ def test_a_dora_photo_from_a_seat_read_with_doubts_is_read_by_the_low_angle_pair
     assert [t["tile"] for t in usual["tiles"]] != [t["tile"] for t in label["tiles"]] and usual["uncertain"]
 
 
+@pytest.mark.parametrize("name", ["close_b", "low_seat"])
+@pytest.mark.parametrize(("rotate", "turned"), [("ROTATE_180", 180), ("ROTATE_90_CLOCKWISE", 270),
+                                               ("ROTATE_90_COUNTERCLOCKWISE", 90)])
+def test_a_dora_photo_taken_from_another_side_is_read_turned(name: str, rotate: str, turned: int):
+    # the dead wall lies along one side of the table: from another seat it stands upside down or on its side. The
+    # dora photos close_b.jpg (label: x 4p 3m) and low_seat.jpg (x x 9s 6z x) turned so, as the dora photo of
+    # won_melds_dora.jpg (its own row: 3z 9s), are read as labelled, turned back by as many degrees as they were
+    # turned (clockwise: cv2's 90 clockwise takes 270 more), and give the row's indicators, then their own
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "dora_photos" / f"{name}.json").read_text())
+    dora = cv2.rotate(load_image(FIXTURES / "dora_photos" / f"{name}.jpg"), getattr(cv2, rotate))
+    result = recognize_image(load_image(FIXTURES / "won_melds_dora.jpg"), dora)
+    assert [t["tile"] for t in result["dora_photo"]["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert result["dora_photo"]["turned"] == turned
+    assert result["request"]["dora_indicators"] == ["3z", "9s", *label["request"]["dora_indicators"]]
+
+
 def test_the_players_corrections_of_the_dora_photo_change_the_indicators(tmp_path: Path):
     # the close dead wall (its label: x 4p 3m) as the dora photo of won_melds_dora.jpg (its own row: 3z 9s): the
     # player says its 4p is a 5p and its first back a 1m (a kan's second indicator turned up): the answer's dora

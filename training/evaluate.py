@@ -252,7 +252,7 @@ def ours_dora(image):  # noqa: ANN001, ANN201
     indicators."""
     from companion.vision.pipeline import _unsure, read_dora_photo
 
-    dets, _ = read_dora_photo(image)
+    dets, _, _ = read_dora_photo(image)
     tiles = [d.tile for d in dets]
     return tiles, {"dora_indicators": [t for t in tiles if t != "x"]}, [(d.confidence, _unsure(d)) for d in dets]
 

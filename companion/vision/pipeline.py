@@ -1466,33 +1466,72 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     return _result(reading, turned or None, nets is not None, dora_image, image_bgr, dora_fixes)
 
 
-def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None) -> tuple[list[Det], Callable | None]:
+def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None,
+                    ) -> tuple[list[Det], Callable | None, int | None]:
     """A second photo of the dora indicators (the dead wall, say) read: its tiles in reading order, backs read as
     faces taken for backs as in a dora row (:func:`layout.dead_wall_backs`), the player's ``fixes`` (tile index ->
-    class, as for the hand in :func:`_read_hand`) applied, and the way back for their boxes onto the photo as taken
-    (see :func:`_read`). Every face-up tile of it is an indicator.
+    class, as for the hand in :func:`_read_hand`) applied, the way back for their boxes onto the photo as taken
+    (see :func:`_read`), and the degrees (clockwise) it was read turned by (None: as taken). Every face-up tile of it
+    is an indicator.
 
-    Read by the usual localisers; where they find no tile or one read with doubt (:func:`_unsure`), by the
-    low-angle pair too (:func:`low_localisers`, its crops by the classifiers' twins), and the reading with the surer
-    tiles on average is kept: the dead wall photographed from a seat is seen from low, and its stacks of two look
-    to the usual pair like taller tiles. Dead walls from 17-30 degrees (100 photos, `make_eval --dora-photo --pitch
-    0.3 0.5 --sides`): the indicators right on 74 photos instead of 43; from 24-37 degrees on 80 instead of 65;
-    the close dora sets from above 189 and 188 of 200 instead of 187 and 183 (models/TRAINING-LOG.md, "Dora photos
-    from a seat"). The choice is made before ``fixes`` apply, so the indices of a correction mean the same tiles."""
-    first = _first_look(image_bgr)
-    dets, groups, back = _read(image_bgr, first=first)
-    low = low_localisers()
-    if low and (not dets or any(_unsure(d) for d in dets)):
-        other = _read(image_bgr, nets=low, first=first.by(low))
-        if _mean_sureness(other[0]) > _mean_sureness(dets):
-            dets, groups, back = other
+    Read as :func:`_dora_reading` reads it; where that reading has doubts (:func:`_doubtful`), turned too: the dead
+    wall lies along one side of the table, so from another seat it stands upside down or on its side. Turned by
+    180 degrees unless the orienter says its faces stand the right way up (:func:`orientation` above 0), and by
+    90 and 270 where its tiles lie in a column (:func:`_in_a_column`), and the reading with the surest tiles on
+    average is kept where it reads other tiles (not only in the other order). Of the first 100 photos of the close
+    dora sets (seeds 98 and 198), the indicators right upside down on 95 and 94 instead of 87 and 88, on their side
+    on 83-89 instead of 14-25, as taken on as many as before (95 and 92); of the dead walls from 17-30 degrees 65
+    upside down instead of 26, 68 and 69 on their side instead of 1 (models/TRAINING-LOG.md, "Dora photos turned").
+    The choice is made before ``fixes`` apply, so the indices of a correction mean the same tiles."""
+    dets, groups, back = _dora_reading(image_bgr)
+    turned = None
+    if _doubtful(dets):
+        faces = [(back(d.box) if back else d.box, False, d.confidence) for d in dets if not d.sideways and d.tile != "x"]
+        turns = (() if orientation(image_bgr, faces) > 0 else _TURNS[:1]) \
+            + (_TURNS[1:] if len(dets) <= 1 or _in_a_column(dets) else ())
+        for angle, degrees in turns:
+            view, turn_back = _turned_view(image_bgr, angle)
+            other, other_groups, other_back = _dora_reading(view)
+            other_tiles = sorted(d.tile for d in other) != sorted(d.tile for d in dets)
+            if other_tiles and _mean_sureness(other) > _mean_sureness(dets):
+                dets, groups, back, turned = other, other_groups, _then(other_back, turn_back), degrees
     dead_wall_backs(groups)
     for i, tile in (fixes or {}).items():
         if i >= len(dets):
             raise InvalidRequestError(f"a correction for tile {i} (counted from 0) of the dora photo, but {len(dets)} "
                                       "tiles were found in it: send the dora photo the corrections were made on")
         _set_by_player(dets[i], tile)
-    return dets, back
+    return dets, back, turned
+
+
+def _dora_reading(image_bgr: np.ndarray) -> tuple[list[Det], list, Callable | None]:
+    """A dora photo (or its turned view) read (:func:`_read`: tiles, their groups, the way back) by the usual
+    localisers; where they find no tile or one read with doubt (:func:`_doubtful`), by the low-angle pair too
+    (:func:`low_localisers`, its crops by the classifiers' twins), and the reading with the surer tiles on average
+    is kept: the dead wall photographed from a seat is seen from low, and its stacks of two look to the usual pair
+    like taller tiles. Dead walls from 17-30 degrees (100 photos, `make_eval --dora-photo --pitch 0.3 0.5 --sides`):
+    the indicators right on 74 photos instead of 43; from 24-37 degrees on 80 instead of 65; the close dora sets
+    from above 189 and 188 of 200 instead of 187 and 183 (models/TRAINING-LOG.md, "Dora photos from a seat")."""
+    first = _first_look(image_bgr)
+    dets, groups, back = _read(image_bgr, first=first)
+    low = low_localisers()
+    if low and _doubtful(dets):
+        other = _read(image_bgr, nets=low, first=first.by(low))
+        if _mean_sureness(other[0]) > _mean_sureness(dets):
+            dets, groups, back = other
+    return dets, groups, back
+
+
+def _doubtful(dets: list[Det]) -> bool:
+    """Whether a reading has no tile or a tile listed for a check (:func:`_unsure`)."""
+    return not dets or any(_unsure(d) for d in dets)
+
+
+def _in_a_column(dets: list[Det]) -> bool:
+    """Whether the tiles' centres spread further down than across: a row of tiles photographed on its side."""
+    centres = np.array([((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in dets])
+    spread = centres.max(axis=0) - centres.min(axis=0)
+    return bool(spread[1] > spread[0])
 
 
 def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarray | None, image_bgr: np.ndarray,
@@ -1519,9 +1558,11 @@ def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     dora_unsure: list[int] = []
     photos = [("photo", image_bgr, ordered, result)]
     if dora_image is not None:
-        dora_dets, dora_back = read_dora_photo(dora_image, dora_fixes)
+        dora_dets, dora_back, dora_turned = read_dora_photo(dora_image, dora_fixes)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
+        if dora_turned is not None:  # its tiles' "sideways" as read (a correction's crop is cut by it)
+            result["dora_photo"]["turned"] = dora_turned
         photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]

@@ -190,7 +190,7 @@
     const unchanged = (fixed, read, listed, code) => fixed === code || (!fixed && code === read && !listed);
     // a corrected tile's crop, kept on the server for fine-tuning (POST /api/corrections): `tile` as the answer gave
     // it, on the hand's photo or (onDora) the dora photo, named by the id the server holds it by or sent again; with
-    // the degrees the hand's photo was read turned by (its tiles' "sideways" are as read, on its side the other way)
+    // the degrees that photo was read turned by (its tiles' "sideways" are as read, on its side the other way)
     async function keepCorrection(tile, code, onDora) {
       const [id, photo] = onDora ? [result.dora_id, doraFile] : [result.photo_id, file];
       const correction = (byId) => {
@@ -199,7 +199,8 @@
         form.append("tile", code);
         form.append("box", tile.box.join(","));
         form.append("sideways", tile.sideways ? "true" : "false");
-        if (!onDora && result.turned) form.append("turned", String(result.turned));
+        const turned = onDora ? result.dora_photo.turned : result.turned;
+        if (turned) form.append("turned", String(turned));
         return form;
       };
       try { await postPhotos("/api/corrections", correction); } catch (err) { C.toast(err.message, true); }
