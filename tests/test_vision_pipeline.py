@@ -2260,6 +2260,22 @@ def test_a_dora_photo_taken_from_another_side_is_read_turned(name: str, rotate: 
     assert result["request"]["dora_indicators"] == ["3z", "9s", *label["request"]["dora_indicators"]]
 
 
+def test_recognize_says_the_dora_photo_was_read_turned(tmp_path: Path, capsys: pytest.CaptureFixture):
+    # close_b.jpg upside down as the dora photo of won_melds_dora.jpg: the readable output's dora photo line says
+    # it was read turned, the --json line carries its "turned"
+    import cv2
+
+    from companion.cli import main
+
+    cv2.imwrite(str(tmp_path / "wall.png"), cv2.rotate(cv2.imread(str(FIXTURES / "dora_photos" / "close_b.jpg")),
+                                                       cv2.ROTATE_180))
+    args = ["recognize", str(FIXTURES / "won_melds_dora.jpg"), "--dora", str(tmp_path / "wall.png")]
+    assert main(args) == 0
+    assert "  dora photo: x 4p 3m (read turned by 180 degrees clockwise)" in capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dora_photo"]["turned"] == 180
+
+
 def test_the_players_corrections_of_the_dora_photo_change_the_indicators(tmp_path: Path):
     # the close dead wall (its label: x 4p 3m) as the dora photo of won_melds_dora.jpg (its own row: 3z 9s): the
     # player says its 4p is a 5p and its first back a 1m (a kan's second indicator turned up): the answer's dora

@@ -116,7 +116,8 @@ def describe(path: str, result: dict) -> str:
     if "dora_photo" in result:  # the second photo's tiles (its face-up ones are indicators), unsure ones marked ?
         photo = result["dora_photo"]
         lines.append("  dora photo: " + (" ".join(t["tile"] + "?" * (i in photo["uncertain"])
-                                                  for i, t in enumerate(photo["tiles"])) or "no tiles"))
+                                                  for i, t in enumerate(photo["tiles"])) or "no tiles")
+                     + (f" (read turned by {photo['turned']} degrees clockwise)" if photo.get("turned") else ""))
     req = result["request"]
     if req is None:
         lines.append(f"  no request: {result.get('reason', '')}")
