@@ -2271,7 +2271,8 @@ def test_recognize_says_the_dora_photo_was_read_turned(tmp_path: Path, capsys: p
                                                        cv2.ROTATE_180))
     args = ["recognize", str(FIXTURES / "won_melds_dora.jpg"), "--dora", str(tmp_path / "wall.png")]
     assert main(args) == 0
-    assert "  dora photo: x 4p 3m (read turned by 180 degrees clockwise)" in capsys.readouterr().out
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  dora photo: "))
+    assert line.replace("?", "") == "  dora photo: x 4p 3m (read turned by 180 degrees clockwise)"  # (? unsure)
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dora_photo"]["turned"] == 180
 
