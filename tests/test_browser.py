@@ -735,7 +735,7 @@ def test_score_by_photo_that_should_be_taken_again_says_why_first(server, tmp_pa
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "The photo was taken from a low angle"),
-                                             ("de", "Das Foto ist zu flach von der Seite aufgenommen")])
+                                             ("de", "Das Foto ist aus zu flachem Winkel aufgenommen")])
 def test_score_by_photo_taken_from_too_low_asks_for_one_from_higher_first(server, lang, words):
     # low_angle_pieces.jpg: its tiles look 0.45 times as tall as wide and some are read with doubt
     # (recognize_image's "flat_tiles"): the page says so in the player's language, before anything about the tiles

@@ -150,7 +150,7 @@ window.I18N = {
     dora_photo_blurred: "Das Dora-Foto ist verwackelt: bitte ruhig gehalten neu aufnehmen.",
     photo_blurred: "Das Foto ist verwackelt: die Kamera hat sich bei der Aufnahme bewegt. Bitte ruhig gehalten neu aufnehmen, die Ellbogen auf dem Tisch (mehr Licht hilft auch).",
     photo_too_small: "Die Steine sind auf diesem Foto zu klein, um sicher gelesen zu werden. Bitte näher heran neu aufnehmen, die Hand über fast die ganze Bildbreite.",
-    photo_too_low: "Das Foto ist zu flach von der Seite aufgenommen: die Steine wirken gestaucht, einige sind unsicher gelesen. Bitte von weiter oben neu aufnehmen, mit Blick von oben auf die Hand.",
+    photo_too_low: "Das Foto ist aus zu flachem Winkel aufgenommen: die Steine wirken gestaucht, einige sind unsicher gelesen. Bitte von weiter oben neu aufnehmen, mit Blick von oben auf die Hand.",
     tiles_unsure: "{n} unsicher gelesene(r) Stein(e) markiert: bitte prüfen.", take_tiles_anyway: "Steine trotzdem übernehmen",
     use_tiles: "Diese Steine berechnen", limit_mangan: "Mangan", limit_haneman: "Haneman", limit_baiman: "Baiman",
     limit_sanbaiman: "Sanbaiman", limit_yakuman: "Yakuman", east_round: "Ost", south_round: "Süd",
