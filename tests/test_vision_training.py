@@ -1139,3 +1139,25 @@ def test_a_training_log_line_says_how_long_the_rest_will_take_at_the_pace_so_far
     # 100 steps (0..99) in 100 s: 1 s a step, 900 steps left -> 15 minutes
     assert train._progress(99, 1000, 900.0) == "100s, about 15 min left"
     assert train._progress(999, 1000, 900.0) == "100s, about 0 min left"
+
+
+@pytest.mark.parametrize(("degrees", "box"), [(90, (5, 40, 25, 50)), (180, (40, 15, 50, 35)), (270, (15, 10, 35, 20))])
+def test_make_eval_turned_takes_the_photo_from_another_seat_and_moves_the_boxes_with_it(degrees, box):
+    # make_eval --turned: a 60 x 40 photo with one tile at x 10..20, y 5..25 (painted white on black), taken from
+    # another seat so that it is read turned by `degrees` clockwise. By hand: turned 90 counter-clockwise (read
+    # turned 90), the photo is 40 x 60 and (x, y) goes to (y, 60 - x): the box x 5..25, y 40..50; upside down
+    # (180) to (60 - x, 40 - y): x 40..50, y 15..35; turned 90 clockwise (read turned 270) to (40 - y, x): x 15..35,
+    # y 10..20. The tile's pixels lie there, its order and "sideways" stay as read, and the label says "turned"
+    import numpy as np
+
+    from training.make_eval import taken_turned
+
+    img = np.zeros((40, 60, 3), np.uint8)
+    img[5:25, 10:20] = 255
+    label = {"tiles": [{"tile": "5m", "box": [10.0, 5.0, 20.0, 25.0], "sideways": True, "row": 0}], "request": None}
+    turned, moved = taken_turned(img, label, degrees)
+    assert turned.shape[:2] == ((60, 40) if degrees != 180 else (40, 60))
+    assert moved["tiles"] == [{"tile": "5m", "box": list(map(float, box)), "sideways": True, "row": 0}]
+    assert moved["turned"] == degrees and moved["request"] is None and "turned" not in label
+    x1, y1, x2, y2 = box
+    assert (turned[y1:y2, x1:x2] == 255).all() and turned.sum() == img.sum()  # every white pixel inside the box

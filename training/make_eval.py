@@ -168,6 +168,22 @@ def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray
     return moved(img, length, rng.uniform(0, 180))
 
 
+_AS_TAKEN = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_CLOCKWISE}
+
+
+def taken_turned(img: np.ndarray, label: dict, degrees: int) -> tuple[np.ndarray, dict]:
+    """The photo as taken from another seat: turned counter-clockwise by ``degrees`` (90, 180 or 270), so that it
+    is read turned by as many degrees clockwise (the answer's "turned"). The label's tiles stay in the order the
+    winner reads them, with "sideways" as read; their boxes are moved onto the turned photo, and the label says
+    "turned" (as a photo kept from the page does)."""
+    h, w = img.shape[:2]
+    move = {90: lambda x1, y1, x2, y2: (y1, w - x2, y2, w - x1),
+            180: lambda x1, y1, x2, y2: (w - x2, h - y2, w - x1, h - y1),
+            270: lambda x1, y1, x2, y2: (h - y2, x1, h - y1, x2)}[degrees]
+    tiles = [{**t, "box": [round(v, 1) for v in move(*t["box"])]} for t in label["tiles"]]
+    return cv2.rotate(img, _AS_TAKEN[degrees]), {**label, "tiles": tiles, "turned": degrees}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
@@ -227,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the tiles' front sides as high as the camera's angle shows them (none from straight above, "
                          "as high as the face at 22-33 degrees; the pitch and the tiles' depth from a stream of their own), "
                          "not the fixed band of the training photos")
+    ap.add_argument("--turned", type=int, choices=(90, 180, 270), default=None, metavar="DEGREES",
+                    help="each photo as taken from another seat, to be read turned by 90, 180 or 270 degrees "
+                         "clockwise (labels: the tiles in the winner's order, boxes on the photo, \"turned\")")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -275,10 +294,12 @@ def main(argv: list[str] | None = None) -> int:
             img = overexposed(exposure, img)
         if args.dark:
             img = underexposed(dim, img)
-        cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         label = labels_to_json(labels, hand)
         if args.dora_photo:  # what such a photo adds to a request (evaluate --dora-photos)
             label["request"] = {"dora_indicators": [t["tile"] for t in label["tiles"] if t["tile"] != "x"]}
+        if args.turned:
+            img, label = taken_turned(img, label, args.turned)
+        cv2.imwrite(str(args.out / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (args.out / f"{i:04d}.json").write_text(json.dumps(label, indent=1))
     print(f"wrote {args.n} labelled photos to {args.out}")
     return 0
