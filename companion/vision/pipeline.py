@@ -1477,8 +1477,9 @@ def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None,
     Read as :func:`_dora_reading` reads it; where that reading has doubts (:func:`_doubtful`), turned too: the dead
     wall lies along one side of the table, so from another seat it stands upside down or on its side. Turned by
     180 degrees unless the orienter says its faces stand the right way up (:func:`orientation` above 0), and by
-    90 and 270 where its tiles lie in a column (:func:`_in_a_column`), and the reading with the surest tiles on
-    average is kept where it reads other tiles (not only in the other order). Of the first 100 photos of the close
+    90 and 270 where its tiles lie in a column (:func:`_in_a_column`; the side the orienter says first,
+    :func:`_side_turns`), each kept where its tiles are read more surely on average than those of the reading kept
+    so far and are other tiles (not only the same in the other order). Of the first 100 photos of the close
     dora sets (seeds 98 and 198), the indicators right upside down on 95 and 94 instead of 87 and 88, on their side
     on 83-89 instead of 14-25, as taken on as many as before (95 and 92); of the dead walls from 17-30 degrees 65
     upside down instead of 26, 68 and 69 on their side instead of 1 (models/TRAINING-LOG.md, "Dora photos turned").
@@ -1488,7 +1489,7 @@ def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None,
     if _doubtful(dets):
         faces = [(back(d.box) if back else d.box, False, d.confidence) for d in dets if not d.sideways and d.tile != "x"]
         turns = (() if orientation(image_bgr, faces) > 0 else _TURNS[:1]) \
-            + (_TURNS[1:] if len(dets) <= 1 or _in_a_column(dets) else ())
+            + (_side_turns(image_bgr, dets, back) if len(dets) <= 1 or _in_a_column(dets) else ())
         for angle, degrees in turns:
             view, turn_back = _turned_view(image_bgr, angle)
             other, other_groups, other_back = _dora_reading(view)
