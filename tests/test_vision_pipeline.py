@@ -232,6 +232,37 @@ def test_watch_asks_the_camera_for_full_hd_and_prints_the_hand_once_it_is_stable
     assert "--width must be 0 (the camera's own) or a width in pixels, not -5" in capsys.readouterr().err
 
 
+def test_watch_reads_a_video_file_to_its_end_and_names_what_it_cannot_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                           capsys: pytest.CaptureFixture):
+    # what a phone's camera app or a recording gives instead of a webcam's index: OpenCV opens files and stream
+    # URLs alike. A video of four frames of the won hand (MJPG, OpenCV's own encoder): shown once, then its end
+    import cv2
+
+    from companion.cli import main
+    from companion.vision import cli
+
+    monkeypatch.setattr(cli, "_has_gui", lambda cv2: False)
+    frame = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    video = tmp_path / "hand.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5, (frame.shape[1], frame.shape[0]))
+    for _ in range(4):
+        writer.write(frame)
+    writer.release()
+    assert main(["watch", "--camera", str(video), "--stable", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count(f"camera {video}: ") == 1
+    assert f"hand {label['request']['hand']}  win {label['request']['win_tile']}" in out
+    assert f"camera {video}: the video ends after 4 frames" in err
+    assert main(["watch", "--camera", str(tmp_path / "none.mp4")]) == 2
+    assert "is no camera index (0, 1, ...), stream URL (http://..., rtsp://...) or video file" in capsys.readouterr().err
+    (tmp_path / "junk.avi").write_bytes(b"no video")
+    assert main(["watch", "--camera", str(tmp_path / "junk.avi")]) == 2
+    assert f"video file {tmp_path / 'junk.avi'} cannot be opened" in capsys.readouterr().err
+    assert cli.camera_source(" 2 ") == (2, "") and cli.camera_source("http://10.0.0.5:8080/video") == (
+        "http://10.0.0.5:8080/video", "")
+
+
 def test_watch_turns_the_frames_of_a_camera_that_sees_the_hand_upside_down(monkeypatch: pytest.MonkeyPatch,
                                                                             capsys: pytest.CaptureFixture):
     # a webcam set up across the table sees the winner's hand upside down: the first frame's tiles say so

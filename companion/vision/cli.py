@@ -21,7 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_recognize)
 
     w = subparsers.add_parser("watch", help="live recognition from a webcam; prints the hand once it is stable")
-    w.add_argument("--camera", type=int, default=0, help="OpenCV camera index (default 0)")
+    w.add_argument("--camera", default="0",
+                   help="OpenCV camera index (default 0), or a stream's URL (a phone's camera app as a webcam, e.g. "
+                        "http://192.168.1.20:8080/video; rtsp://...) or a video file, read to its end")
     w.add_argument("--stable", type=int, default=5, help="frames that must agree before the hand is shown")
     w.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0 = until Ctrl-C)")
     w.add_argument("--width", type=int, default=1920,
@@ -141,11 +143,17 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if args.width < 0:
         print(f"error: --width must be 0 (the camera's own) or a width in pixels, not {args.width}", file=sys.stderr)
         return 2
-    cap = cv2.VideoCapture(args.camera)
-    if not cap.isOpened():
-        print(f"error: camera {args.camera} cannot be opened", file=sys.stderr)
+    source, error = camera_source(args.camera)
+    if error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.width:
+    video = isinstance(source, str) and "://" not in source  # a file: its end is the end, not a camera failing
+    cap = cv2.VideoCapture(source)
+    if not cap.isOpened():
+        what = "video file" if video else "stream" if isinstance(source, str) else "camera"
+        print(f"error: {what} {args.camera} cannot be opened", file=sys.stderr)
+        return 2
+    if args.width and not video:
         # more pixels a tile: at 640 x 480 a whole hand's tiles come near the width where photos are said to be
         # taken from too far (pipeline.SMALL_TILE)
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, args.width)
@@ -159,6 +167,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     try:
         while True:
             ok, frame = cap.read()
+            if not ok and video:
+                if not frames:
+                    print(f"error: video file {args.camera} has no frame that can be read", file=sys.stderr)
+                    return 2
+                print(f"camera {args.camera}: the video ends after {frames} frames", file=sys.stderr, flush=True)
+                break
             if not ok:
                 print("error: the camera stopped delivering frames", file=sys.stderr)
                 return 2
@@ -199,6 +213,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if gui:
             cv2.destroyAllWindows()
     return 0
+
+
+def camera_source(camera: str) -> tuple[int | str, str]:
+    """What ``watch --camera`` names, as cv2.VideoCapture takes it: a camera's index (digits), a stream's URL
+    (scheme://...) or a video file's path; and "" or what is wrong with it (a file that is not there)."""
+    text = camera.strip()
+    if text.isdigit():
+        return int(text), ""
+    if "://" in text:
+        return text, ""
+    if not Path(text).is_file():
+        return text, (f"--camera {camera!r} is no camera index (0, 1, ...), stream URL (http://..., rtsp://...) or "
+                      "video file")
+    return text, ""
 
 
 def _has_gui(cv2) -> bool:  # noqa: ANN001
