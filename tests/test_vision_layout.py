@@ -343,6 +343,26 @@ def test_a_box_above_the_hand_of_less_than_two_fifths_of_its_tiles_size_is_no_do
     assert req == {**HAND_REQUEST, "dora_indicators": ["1p"]}
 
 
+def test_the_row_above_a_die_taken_out_is_judged_as_the_dora_row_in_its_place():
+    # a die right above the hand (18 x 26: 0.39 of the hand's 30 x 40 tiles) in a row of its own, and further up
+    # a piece of a point stick read as 1p, 40 x 15 (15 high: under half of the hand's 40). The die's row taken
+    # out, the stick's row is the next above the hand: it is judged as the dora row was, so no dora indicator
+    hand = row(HAND)
+    die = Det(box=(90.0, 124.0, 108.0, 150.0), sideways=False, tile="1p", confidence=0.95)
+    stick = Det(box=(40.0, 85.0, 80.0, 100.0), sideways=True, tile="1p", confidence=0.85)
+    req, note = request_of([stick, die] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": []}
+    assert [die.part, stick.part] == ["left out", "left out"]
+    assert note == ("1 box(es) above the hand left out, less than half as tall as its tiles: no dora indicator "
+                    "(a point stick?); 1 box(es) above the hand left out, less than 40% of the size of its tiles: "
+                    "no dora indicator (a die?)")
+    # a real indicator up there (30 high, 23 wide: 0.58 of the hand's tiles) is read as one
+    indicator = Det(box=(40.0, 70.0, 63.0, 100.0), sideways=False, tile="4s", confidence=0.95)
+    req, note = request_of([indicator, die] + hand)
+    assert req == {**HAND_REQUEST, "dora_indicators": ["4s"]}
+    assert [die.part, indicator.part] == ["left out", "dora"]
+
+
 def test_a_point_stick_piece_does_not_turn_five_indicators_into_discards():
     # five indicators are the most a dora row holds (DORA_ROW_MAX); the stick's piece lying among them, 18 high
     # against the hand's 40, is not counted as a sixth face

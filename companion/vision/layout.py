@@ -459,13 +459,21 @@ def nearest_rows(groups_by_row: list[list[list[Det]]]) -> tuple[list[list[list[D
     stray = _stray_rows(groups_by_row)
     rows = groups_by_row[:len(groups_by_row) - stray]
     # boxes right above the hand far lower than its tiles are taken out of that row before it is judged (counted
-    # as faces, their table line measured): a row of nothing else is no row
-    low = _too_low(rows[-1], rows[-2]) if len(rows) > 1 else []
-    small = [d for d in _too_small(rows[-1], rows[-2]) if all(d is not x for x in low)] if len(rows) > 1 else []
-    low += small
-    if low:
+    # as faces, their table line measured): a row of nothing else is no row, and the row above it is judged so
+    # in its place (a die's row taken out leaves a stick's pieces further up next above the hand)
+    low: list[Det] = []
+    small: list[Det] = []
+    while len(rows) > 1:
+        row_low = _too_low(rows[-1], rows[-2])
+        row_small = [d for d in _too_small(rows[-1], rows[-2]) if all(d is not x for x in row_low)]
+        if not row_low and not row_small:
+            break
+        low += row_low + row_small
+        small += row_small
         above = [kept_g for g in rows[-2] if (kept_g := [d for d in g if all(d is not x for x in low)])]
         rows = rows[:-2] + [above] * bool(above) + rows[-1:]
+        if above:
+            break
     kept, note = _rows_kept(rows) if len(rows) > 1 else (rows, "")
     parts = ["left out"] * (len(rows) - len(kept)) + ["dora"] * (len(kept) - 1) + ["hand"] + ["left out"] * stray
     for part, r in zip(parts, rows + groups_by_row[len(groups_by_row) - stray:], strict=True):
