@@ -1,9 +1,11 @@
 """Table rules from the presets' [table] sections and the family defaults."""
 
+import dataclasses
+
 import pytest
 
 from companion.errors import UnknownRulesError
-from companion.table.rules import ABORTIVE_KINDS, table_rules
+from companion.table.rules import ABORTIVE_KINDS, NOT_OVERRIDES, TableRules, table_rules
 
 
 def test_ryanzou_preset_has_the_club_table_rules():
@@ -63,6 +65,83 @@ def test_bad_override_values_are_refused(overrides, text):
         table_rules("tenhou", overrides)
 
 
+# ----- amounts: each whole-number rule has a range ---------------------------------------------
+
+WHOLE_NUMBER_RULES = [f.name for f in dataclasses.fields(TableRules) if type(f.default) is int]
+
+
+def test_the_whole_number_rules_are_the_amounts_checked_below():
+    # a new amount must get a range (and a line in the tests below) before it can be overridden
+    assert sorted(WHOLE_NUMBER_RULES) == ["chombo_penalty", "final_rounding", "honba_value", "return_points",
+                                          "start_points", "target_points", "tenpai_payment"]
+
+
+@pytest.mark.parametrize("name", WHOLE_NUMBER_RULES)
+@pytest.mark.parametrize("value", [-6, -30000, 6 * 10**6, 6 * 10**30])
+def test_negative_or_huge_amounts_are_refused_naming_the_rule_and_its_range(name, value):
+    # -6 and the multiples of 6 split evenly, so only the range can refuse them
+    with pytest.raises(UnknownRulesError, match=rf"'{name}' must be from \d"):
+        table_rules("tenhou", {name: value})
+
+
+@pytest.mark.parametrize("overrides, text", [
+    # QA: a negative tenpai payment made the tenpai player pay; a negative honba took from the winner
+    ({"tenpai_payment": -3000, "honba_value": -300}, "'tenpai_payment' must be from 0 to 30,000"),
+    ({"honba_value": -300}, "'honba_value' must be from 0 to 3,000"),
+    ({"honba_value": 3003}, "'honba_value' must be from 0 to 3,000"),
+    ({"tenpai_payment": 30006}, "'tenpai_payment' must be from 0 to 30,000"),
+    ({"start_points": -5}, "'start_points' must be from 0 to 1,000,000"),
+    ({"start_points": 0}, "'start_points' must be from 1 to 1,000,000 in riichi games"),
+    ({"start_points": 10**30}, "'start_points' must be from 0 to 1,000,000"),
+    ({"start_points": 1_000_100, "return_points": 1_000_100}, "'start_points' must be from 0 to 1,000,000"),
+    ({"chombo_penalty": -1}, "'chombo_penalty' must be from 0 to 1,000,000"),
+    ({"target_points": -1}, "'target_points' must be from 0 to 1,000,000"),
+    ({"final_rounding": -1000}, "'final_rounding' must be from 0 to 10,000"),
+    ({"return_points": -1}, "'return_points' must be from 0 to 1,000,000"),
+    # oka = 4 x (return - start) is a bonus for first place, never a charge on it
+    ({"start_points": 35000}, r"'return_points' \(30,000\) must not be below 'start_points' \(35,000\)"),
+    ({"return_points": 20000}, r"'return_points' \(20,000\) must not be below 'start_points' \(25,000\)"),
+    # uma rewards a better rank
+    ({"uma": [-15, -5, 5, 15]}, "must not increase from first to fourth place"),
+    ({"uma": [15, -5, 5, -15]}, "must not increase from first to fourth place"),
+    ({"uma": [1001, 0, 0, -1001]}, "'uma' must be four numbers from -1,000 to 1,000"),
+    ({"uma": [float("inf"), 0, 0, float("-inf")]}, "'uma' must be four numbers from -1,000 to 1,000"),
+    ({"uma": [float("nan"), 0, 0, 0]}, "'uma' must be four numbers from -1,000 to 1,000"),
+])
+def test_meaningless_amounts_are_refused(overrides, text):
+    with pytest.raises(UnknownRulesError, match=text):
+        table_rules("tenhou", overrides)
+
+
+@pytest.mark.parametrize("preset, overrides", [
+    ("tenhou", {"tenpai_payment": 0, "honba_value": 0, "chombo_penalty": 0, "final_rounding": 0}),
+    ("tenhou", {"tenpai_payment": 30000, "honba_value": 3000, "final_rounding": 10000}),
+    ("tenhou", {"honba_value": 1500}),                     # "1500 per counter" tables
+    ("tenhou", {"start_points": 1, "return_points": 1, "target_points": 1}),
+    ("tenhou", {"start_points": 1_000_000, "return_points": 1_000_000, "chombo_penalty": 1_000_000}),
+    ("tenhou", {"start_points": 30000}),                   # oka 0
+    ("tenhou", {"uma": [0, 0, 0, 0]}),
+    ("tenhou", {"uma": [20, 0, 0, -20]}),                  # ranks may get the same uma
+    ("tenhou", {"uma": [1000, 0, 0, -1000]}),
+    ("tenhou", {"uma": [12.5, 2.5, -2.5, -12.5]}),
+    ("hongkong", {"start_points": 0}),                     # a running tally starts at 0
+    ("classical", {"start_points": 2000, "return_points": 2000}),
+])
+def test_amounts_at_the_ends_of_their_ranges_are_accepted(preset, overrides):
+    r = table_rules(preset, overrides)
+    for name, value in overrides.items():
+        assert getattr(r, name) == (tuple(value) if name == "uma" else value)
+
+
+@pytest.mark.parametrize("preset", ["ema2016", "wrc", "mleague", "tenhou", "mahjongsoul", "ryanzou",
+                                    "hongkong", "classical", "oldjapanese"])
+def test_the_rules_a_game_keeps_pass_the_checks_again(preset):
+    # a stored game's rules are read back as overrides (game.new_state), so every preset's must pass
+    r = table_rules(preset)
+    kept = {k: v for k, v in r.to_dict().items() if k not in NOT_OVERRIDES}
+    assert table_rules(preset, kept) == r
+
+
 def test_unknown_preset_is_refused():
     with pytest.raises(UnknownRulesError, match="unknown rules preset 'nope'"):
         table_rules("nope")
@@ -115,3 +194,17 @@ def test_riichi_scoring_limits_carry_over_to_han_fu_entry():
     assert r.kiriage is True and r.scoring == {"kiriage": True}
     # an explicit table override wins over the scoring section
     assert table_rules("ryanzou", {"scoring": {"kiriage": True}, "kiriage": False}).kiriage is False
+
+
+def test_a_game_stored_with_rules_out_of_todays_ranges_still_opens_and_plays():
+    # the ranges came after games were stored: one made with a negative tenpai payment (its rules frozen
+    # with it) still folds as it was made, while a new game with that override is refused
+    from companion.table.game import fold
+    from companion.table.rules import table_rules
+
+    frozen = {**table_rules("ema2016").to_dict(), "tenpai_payment": -3000, "uma": [-15, -5, 5, 15]}
+    game = {"preset": "ema2016", "overrides": {}, "players": ["Ann", "Bob", "Cid", "Dan"], "rules": frozen}
+    st = fold(game, [{"type": "draw", "tenpai": ["Bob"]}]).to_dict()
+    assert st["scores"] == {"Ann": 31000, "Bob": 27000, "Cid": 31000, "Dan": 31000}
+    with pytest.raises(UnknownRulesError, match="tenpai_payment"):
+        fold({**game, "rules": None, "overrides": {"tenpai_payment": -3000}}, [])

@@ -245,7 +245,7 @@ def new_state(game: dict) -> GameState:
         if not isinstance(frozen, dict):
             raise TableError("the game's rules must be an object")
         rules = table_rules(game.get("preset", ""),
-                            {k: v for k, v in frozen.items() if k not in NOT_OVERRIDES})
+                            {k: v for k, v in frozen.items() if k not in NOT_OVERRIDES}, stored=True)
     else:
         rules = table_rules(game.get("preset", ""), game.get("overrides") or None)
     st = GameState(game=game, rules=rules, players=list(players), scores=[rules.start_points] * 4)

@@ -9,7 +9,7 @@ overridden per game::
     >>> r.start_points, r.uma, r.length
     (25000, (15, 5, -5, -15), 'east')
 
-Unknown preset names and unknown or ill-typed overrides raise ``UnknownRulesError``.
+Unknown preset names and unknown, ill-typed or out-of-range overrides raise ``UnknownRulesError``.
 """
 
 from __future__ import annotations
@@ -156,6 +156,24 @@ _CHOICES = {
     "kazoe": ("yakuman", "sanbaiman", "none"),
 }
 
+MAX_POINTS = 1_000_000
+"""The largest amount any table rule may name: forty times a usual start, far beyond any rule sheet."""
+
+# the range of every whole-number rule: beyond it a rule pays the wrong way (a negative tenpai
+# payment makes the tenpai player pay) or names no amount a table plays with
+_RANGES: dict[str, tuple[int, int]] = {
+    "start_points": (0, MAX_POINTS),       # 0 only for a running tally (_check_amounts)
+    "return_points": (0, MAX_POINTS),      # not below start_points (_check_amounts)
+    "target_points": (0, MAX_POINTS),      # 0 means return_points
+    "honba_value": (0, 3000),              # ten times the usual 300 still fits "1500 per counter" tables
+    "tenpai_payment": (0, 30000),          # ten times the usual 3000
+    "chombo_penalty": (0, MAX_POINTS),
+    "final_rounding": (0, 10000),          # 0 = none; seed 001 rounds to 1000
+}
+_MAX_UMA = MAX_POINTS // 1000  # uma is in thousands
+# families whose scores are a running tally from 0 rather than sticks handed out at the start
+_TALLY_FAMILIES = ("hongkong", "classical")
+
 # Families other than riichi: these readings are documented in the README table section.
 # Hong Kong and classical play alike at the table: a running tally from 0, no sticks, no honba,
 # one winner per discard, the dealer keeps the deal on a draw, all four wind rounds
@@ -192,8 +210,9 @@ _FAMILY_DEFAULTS: dict[str, dict] = {
 }
 
 
-def _check(name: str, value: object) -> object:
-    """Type-check one field value (from a preset file or an override) and normalise it."""
+def _check(name: str, value: object, ranges: bool = True) -> object:
+    """Type-check one field value (from a preset file or an override) and normalise it; ``ranges``:
+    hold amounts to the ranges a new game may name (``_RANGES``, uma that does not rise)."""
     fields = {f.name: f for f in dataclasses.fields(TableRules)}
     if name not in fields:
         known = ", ".join(sorted(fields))
@@ -205,6 +224,9 @@ def _check(name: str, value: object) -> object:
     elif isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise UnknownRulesError(f"table rule {name!r} must be a whole number, not {value!r}")
+        low, high = _RANGES[name]
+        if ranges and not low <= value <= high:
+            raise UnknownRulesError(f"table rule {name!r} must be from {low:,} to {high:,}, not {value:,}")
         # these are split between players, and a split must not create or lose points
         if name == "tenpai_payment" and value % 6:
             raise UnknownRulesError("table rule 'tenpai_payment' must split evenly among 1, 2 or 3 "
@@ -222,8 +244,15 @@ def _check(name: str, value: object) -> object:
         if (not isinstance(value, list | tuple) or len(value) != 4
                 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
             raise UnknownRulesError(f"table rule 'uma' must be four numbers (thousands), not {value!r}")
+        if ranges and not all(-_MAX_UMA <= v <= _MAX_UMA for v in value):
+            raise UnknownRulesError(f"table rule 'uma' must be four numbers from -{_MAX_UMA:,} to {_MAX_UMA:,} "
+                                    f"(thousands), not {list(value)}")
         if sum(value) != 0:
             raise UnknownRulesError(f"table rule 'uma' must add up to 0, {list(value)} adds up to {sum(value)}")
+        # a bonus for ranks: a better rank never gets less than a worse one
+        if ranges and any(value[i] < value[i + 1] for i in range(3)):
+            raise UnknownRulesError("table rule 'uma' must not increase from first to fourth place "
+                                    f"(like 15, 5, -5, -15), not {list(value)}")
         return tuple(value)
     elif name == "scoring":
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
@@ -265,12 +294,14 @@ def _preset_table(preset: str) -> tuple[tuple[str, object], ...]:
     return tuple(checked.items())
 
 
-def table_rules(preset: str, overrides: dict | None = None) -> TableRules:
+def table_rules(preset: str, overrides: dict | None = None, *, stored: bool = False) -> TableRules:
     """The table rules of a preset with per-game ``overrides`` applied.
 
     ``preset`` is a riichi preset (``ema2016 wrc mleague tenhou mahjongsoul ryanzou``) or a
     family (``hongkong classical oldjapanese``). Raises ``UnknownRulesError`` naming an unknown
-    preset or override, or a value of the wrong kind."""
+    preset or override, or a value of the wrong kind or out of range. ``stored``: the rules a game
+    was stored with (or exported with) are not held to the ranges, which came later than some
+    stored games: such a game still opens and plays on as it was made."""
     if not isinstance(preset, str) or preset not in RIICHI_PRESETS + OTHER_FAMILIES:
         known = ", ".join(RIICHI_PRESETS + OTHER_FAMILIES)
         raise UnknownRulesError(f"unknown rules preset {preset!r}; known: {known}")
@@ -285,12 +316,26 @@ def table_rules(preset: str, overrides: dict | None = None) -> TableRules:
     for key, value in (overrides or {}).items():
         if key in ("family", "preset"):
             raise UnknownRulesError(f"table rule {key!r} comes from the preset and cannot be overridden")
-        values[key] = _check(key, value)
+        values[key] = _check(key, value, ranges=not stored)
     if values.get("leftover_sticks") == "winner":
         values["leftover_sticks"] = "first_place"
     if values.get("scoring"):
         _check_scoring(preset, values, overrides or {})
-    return TableRules(**values)
+    rules = TableRules(**values)
+    if not stored:
+        _check_amounts(rules)
+    return rules
+
+
+def _check_amounts(rules: TableRules) -> None:
+    """What one field's range cannot say: the start depends on the family, the target on the start."""
+    if rules.start_points == 0 and rules.family not in _TALLY_FAMILIES:
+        raise UnknownRulesError(f"table rule 'start_points' must be from 1 to {MAX_POINTS:,} in {rules.family} "
+                                "games (only Hong Kong and classical tallies start at 0), not 0")
+    if rules.return_points < rules.start_points:
+        # oka = 4 x (return - start) goes to first place; below the start it would be taken from it
+        raise UnknownRulesError(f"table rule 'return_points' ({rules.return_points:,}) must not be below "
+                                f"'start_points' ({rules.start_points:,}); a higher start needs both")
 
 
 def _check_scoring(preset: str, values: dict, overrides: dict) -> None:
