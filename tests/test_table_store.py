@@ -161,6 +161,76 @@ def test_import_refuses_a_broken_log(store):
         store.import_game({"game": {}, "events": []})
 
 
+def _export_with(store, game=None, events=None):
+    """An export of a fresh game (made in a scratch store) with its game record or events replaced."""
+    scratch = Store(store.path.parent / "scratch.sqlite3")
+    data = scratch.export_game(new_game(scratch))
+    data["game"].update(game or {})
+    if events is not None:
+        data["events"] = events
+    return data
+
+
+@pytest.mark.parametrize("events, text", [
+    # QA's file: 5 and "5" are one client_id to SQLite; the tablet only ever sends strings
+    ([{"type": "riichi", "player": "Ann", "client_id": 5},
+      {"type": "riichi", "player": "Bob", "client_id": "5"}], "client_id must be a string"),
+    ([{"type": "riichi", "player": "Ann", "client_id": "5"},
+      {"type": "riichi", "player": "Bob", "client_id": "5"}], "repeat the client_id '5'"),
+    ([{"type": "riichi", "player": "Ann", "client_id": ""}], "client_id must be a string"),
+    ([{"type": "riichi", "player": "Ann", "client_id": "x" * 201}], "client_id must be a string"),
+])
+def test_import_holds_client_ids_to_the_rule_of_a_new_event_and_stores_nothing(store, events, text):
+    with pytest.raises(TableError, match=text):
+        store.import_game(_export_with(store, {"id": "c1d000000000"}, events))
+    assert store.list_games() == []
+
+
+def test_import_gives_an_event_without_client_id_one_of_its_own(store):
+    events = [{"type": "riichi", "player": "Ann"}, {"type": "riichi", "player": "Bob", "client_id": "tab-7"}]
+    _, stored = store.load(store.import_game(_export_with(store, events=events))["id"])
+    assert [e["client_id"] for e in stored] == ["import-1", "tab-7"]
+
+
+def test_an_import_failing_while_its_events_are_written_leaves_no_game(store, monkeypatch):
+    # README: "A refused request changes nothing" - the game and its events are one transaction
+    from companion.table import store as store_mod
+
+    monkeypatch.setattr(store_mod, "_import_client_ids", lambda events: ["same"] * len(events))
+    events = [{"type": "riichi", "player": "Ann"}, {"type": "riichi", "player": "Bob"}]
+    with pytest.raises(sqlite3.IntegrityError):
+        store.import_game(_export_with(store, {"id": "c1d000000000"}, events))
+    assert store.list_games() == []
+
+
+@pytest.mark.parametrize("game_id", ["x/y", "../games", "a b", "", "780F03E30BA9", "780f03e30ba", 5, None])
+def test_import_replaces_an_id_the_store_would_not_make_by_a_fresh_one(store, game_id):
+    new = store.import_game(_export_with(store, {"id": game_id}))
+    assert new["id"] != game_id and len(new["id"]) == 12 and set(new["id"]) <= set("0123456789abcdef")
+    assert [g["id"] for g in store.list_games()] == [new["id"]]
+    assert store.load(new["id"])[0]["players"] == P
+
+
+@pytest.mark.parametrize("players, text", [
+    (["A" * 41, "Bob", "Cid", "Dan"], "player 1's name is longer than 40"),
+    (["Ann", "Bob", "Cid", " " + "D" * 41], "player 4's name is longer than 40"),
+    (["Ann", "Bob", "Ann ", "Dan"], "must differ"),
+    (["Ann", "Bob", "Cid", "\t"], "player 4 needs a name"),
+])
+def test_import_holds_player_names_to_the_games_api_rules(store, players, text):
+    with pytest.raises(TableError, match=text):
+        store.import_game(_export_with(store, {"players": players}, events=[]))
+    with pytest.raises(TableError, match=text):
+        service.create_game(store, "ryanzou", {}, players)
+    assert store.list_games() == []
+
+
+def test_names_of_40_characters_are_allowed(store):
+    players = ["A" * 40, "Bob", "Cid", "Dan"]
+    gid = store.import_game(_export_with(store, {"players": players}, events=[]))["id"]
+    assert store.load(gid)[0]["players"] == players
+
+
 WRITER = textwrap.dedent("""
     import sys
     from companion.table import service

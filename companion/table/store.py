@@ -13,6 +13,7 @@ service folds them first (``companion.table.service``).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import uuid
 from contextlib import closing
@@ -22,6 +23,12 @@ from companion import storage
 from companion.errors import TableError
 
 EXPORT_FORMAT = "mahjong-companion-game"
+MAX_NAME = 40
+"""Longest player name (after trimming blanks), as the games API and tournaments allow."""
+MAX_CLIENT_ID = 200
+"""Longest ``client_id``, as the games API allows for an event."""
+
+_GAME_ID = re.compile(r"[0-9a-f]{12}")  # what _new_id makes; safe in a URL path as it stands
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -67,6 +74,42 @@ class GameNotFoundError(TableError):
 _now = storage.utc_now
 
 
+def _new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def check_player_names(players: object) -> None:
+    """The games API's rule for names, for every way a game comes in (an import too): four
+    names, none blank or longer than ``MAX_NAME``, different even with their blanks trimmed."""
+    if not isinstance(players, list) or len(players) != 4:
+        raise TableError("a game needs exactly four player names")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise TableError(f"player {i + 1} needs a name")
+        if len(name.strip()) > MAX_NAME:
+            raise TableError(f"player {i + 1}'s name is longer than {MAX_NAME} characters")
+    if len({name.strip() for name in players}) != 4:
+        raise TableError("the four player names must differ")
+
+
+def _import_client_ids(events: list[dict]) -> list[str]:
+    """The ``client_id`` of each imported event, held to the rule of a new event; one without gets
+    ``import-<n>``. Checked exactly as SQLite compares them, so a repeat is refused here, not by it."""
+    clients = []
+    for i, e in enumerate(events):
+        cid = e.get("client_id")
+        if cid is None:
+            cid = f"import-{i + 1}"
+        elif not isinstance(cid, str) or not 1 <= len(cid) <= MAX_CLIENT_ID:
+            raise TableError(f"event {i + 1}: client_id must be a string of 1-{MAX_CLIENT_ID} characters, "
+                             f"not {cid!r}")
+        if cid in clients:
+            raise TableError(f"the exported events repeat the client_id {cid!r} "
+                             f"(events {clients.index(cid) + 1} and {i + 1})")
+        clients.append(cid)
+    return clients
+
+
 def _add_rules_column(con: sqlite3.Connection) -> None:
     """Files written before the rules were kept with each game get the column."""
     columns = {row[1] for row in con.execute("PRAGMA table_info(games)")}
@@ -91,21 +134,11 @@ class Store:
         """Store a new game record and return it (``id``, ``preset``, ``overrides``, ``players``, ``created``).
 
         Unknown presets or overrides and anything but four different names are refused first."""
-        from companion.table.game import new_state
-
-        state = new_state({"preset": preset, "overrides": overrides or {}, "players": players, "rules": rules})
-        # the resolved rules are kept with the game, so that a later change of a preset file
-        # cannot change (or break) a game that is already being played
-        game = {"id": game_id or uuid.uuid4().hex[:12], "preset": preset, "overrides": dict(overrides or {}),
-                "players": list(players), "created": created or _now(), "rules": state.rules.to_dict()}
-        with closing(self._connect()) as con:
-            try:
-                con.execute("INSERT INTO games (id, preset, overrides, players, created, updated, rules) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (game["id"], preset, json.dumps(game["overrides"]), json.dumps(game["players"]),
-                             game["created"], game["created"], json.dumps(game["rules"])))
-            except sqlite3.IntegrityError as e:
-                raise TableError(f"a game with id {game['id']!r} exists already") from e
+        if game_id is not None and not _GAME_ID.fullmatch(str(game_id)):
+            raise TableError(f"a game id is 12 hex digits like 780f03e30ba9, not {game_id!r}")
+        game = _game_record(preset, overrides, players, game_id or _new_id(), created, rules)
+        with storage.transaction(self.path) as con:
+            _insert_game(con, game)
         return game
 
     def list_games(self) -> list[dict]:
@@ -176,7 +209,10 @@ class Store:
         return {"format": EXPORT_FORMAT, "version": 1, "game": game, "events": events}
 
     def import_game(self, data: dict) -> dict:
-        """Store an exported game after checking it folds; keeps its id unless that is taken."""
+        """Store an exported game after checking it folds; keeps its id unless that is taken or
+        not one this store would make (``x/y`` could never be opened), then it gets a fresh one.
+
+        The game and its events are written in one transaction: a refused import leaves nothing."""
         from companion.table.game import fold
 
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
@@ -184,17 +220,20 @@ class Store:
         game, events = data.get("game"), data.get("events")
         if not isinstance(game, dict) or not isinstance(events, list):
             raise TableError("an exported game needs a game object and an events list")
+        check_player_names(game.get("players"))
         state = fold(game, events)  # raises if anything does not fit
-        clients = [e.get("client_id") or f"import-{i + 1}" for i, e in enumerate(events)]
-        if len(set(clients)) != len(clients):
-            raise TableError("the exported events repeat a client_id")
+        clients = _import_client_ids(events)
+        created = game.get("created")
+        new = _game_record(game["preset"], game.get("overrides") or {}, game["players"], None,
+                           created if isinstance(created, str) else None, game.get("rules"))
         gid = game.get("id")
-        with closing(self._connect()) as con:
-            taken = gid is None or con.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone()
-        new = self.create_game(game["preset"], game.get("overrides") or {}, game["players"],
-                               game_id=None if taken else gid, created=game.get("created"),
-                               rules=game.get("rules"))
         with storage.transaction(self.path) as con:
+            usable = isinstance(gid, str) and _GAME_ID.fullmatch(gid)
+            if usable and con.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
+                new["id"] = gid
+            else:
+                new["id"] = _new_id()
+            _insert_game(con, new)
             now = _now()
             con.executemany("INSERT INTO events (game_id, seq, client_id, event, created) VALUES (?, ?, ?, ?, ?)",
                             [(new["id"], i + 1, clients[i],
@@ -203,3 +242,26 @@ class Store:
             con.execute("UPDATE games SET finished = ?, updated = ? WHERE id = ?",
                         (int(state.finished), now, new["id"]))
         return new
+
+
+def _game_record(preset: str, overrides: dict | None, players: list[str], game_id: str | None,
+                 created: str | None, rules: dict | None) -> dict:
+    """A checked game record, ready for ``_insert_game``."""
+    from companion.table.game import new_state
+
+    check_player_names(players)
+    state = new_state({"preset": preset, "overrides": overrides or {}, "players": players, "rules": rules})
+    # the resolved rules are kept with the game, so that a later change of a preset file
+    # cannot change (or break) a game that is already being played
+    return {"id": game_id, "preset": preset, "overrides": dict(overrides or {}), "players": list(players),
+            "created": created or _now(), "rules": state.rules.to_dict()}
+
+
+def _insert_game(con: sqlite3.Connection, game: dict) -> None:
+    try:
+        con.execute("INSERT INTO games (id, preset, overrides, players, created, updated, rules) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game["id"], game["preset"], json.dumps(game["overrides"]), json.dumps(game["players"]),
+                     game["created"], game["created"], json.dumps(game["rules"])))
+    except sqlite3.IntegrityError as e:
+        raise TableError(f"a game with id {game['id']!r} exists already") from e
