@@ -113,7 +113,8 @@ def test_round_progression_and_seat_winds_through_a_hanchan():
     assert st["round_name"] == "South 2"
     st = s(g, noten_draws(8))
     assert st["finished"] and st["end_reason"] == "complete"
-    assert st["honba"] == 8
+    # every draw adds a counter: South 4, the last hand, was played with 7
+    assert (st["round"], st["honba"]) == ("S4", 7)
 
 
 def test_east_only_game_ends_after_east_4():
@@ -121,6 +122,19 @@ def test_east_only_game_ends_after_east_4():
     assert st["finished"] and st["end_reason"] == "complete"
     # the finished game shows the hand it ended with
     assert (st["round"], st["dealer"]) == ("E4", "Dan")
+
+
+def test_finished_game_shows_the_counters_of_its_last_hand():
+    # E1: Bob wins (non-dealer): E2 with 0 counters; E2 and E3 noten draws: E4 with 2 counters
+    events = [ron("Bob", "Cid", 1), draw(), draw()]
+    running = s(game("ema2016", length="east"), events)
+    assert (running["round"], running["honba"], running["finished"]) == ("E4", 2, False)
+    # E4 ends with a draw: the game is over, and it shows East 4 as played, with 2 counters (not
+    # the 3 the next deal would have had)
+    st = s(game("ema2016", length="east"), events + [draw()])
+    assert st["finished"]
+    assert (st["round"], st["round_name"], st["honba"]) == ("E4", "East 4", 2)
+    assert st["hands"][-1]["honba"] == 2
 
 
 # ----- riichi ---------------------------------------------------------------------------------------
@@ -179,6 +193,29 @@ def test_riichi_player_must_be_tenpai_at_a_draw():
 def test_impossible_events_are_refused_with_a_reason(event, text):
     with pytest.raises(TableError, match=text):
         fold(game(), [event])
+
+
+@pytest.mark.parametrize("han, fu", [(2, 33), (1, 35), (3, 51), (1, 105), (2, 15), (1, 120), (1, 112)])
+def test_fu_are_an_even_count_from_20_to_110_or_25(han, fu):
+    # a hand's fu are 20 plus even parts, rounded up to tens (seed 000: "52 fu -> 60 fu"); only seven pairs
+    # have 25; a hand has at most 110 (108 counted). An odd count or one out of range is refused, not rounded,
+    # on ron and tsumo alike
+    with pytest.raises(TableError, match=r"even number from 20 to 110.*25 \(seven pairs\)"):
+        fold(game(), [ron("Bob", "Cid", han, fu)])
+    with pytest.raises(TableError, match="even number"):
+        fold(game(), [tsumo("Bob", han, fu)])
+
+
+def test_an_even_fu_count_is_rounded_up_to_tens():
+    # 1 han 22 fu non-dealer ron counts as 30 fu: 30 x 2^3 = 240 base x 4 = 960 -> 1000
+    assert s(game(), [ron("Bob", "Cid", 1, 22)])["scores"]["Bob"] == 26000
+
+
+def test_25_and_110_fu_are_accepted():
+    # 2 han 25 fu non-dealer ron: 25 x 2^4 = 400 base x 4 = 1600
+    assert s(game(), [ron("Bob", "Cid", 2, 25)])["scores"]["Bob"] == 26600
+    # 1 han 110 fu non-dealer ron: 110 x 2^3 = 880 base x 4 = 3520 -> 3600
+    assert s(game(), [ron("Bob", "Cid", 1, 110)])["scores"]["Bob"] == 28600
 
 
 def test_one_han_20_fu_tsumo_only_where_the_club_counts_it():
@@ -461,6 +498,23 @@ def test_leftover_sticks_go_to_first_place_or_are_lost():
     assert sum(x["points"] for x in st["placements"]) == 99000
 
 
+def test_leftover_stick_shared_by_three_tied_players_loses_no_point():
+    # EMA 2016, East only: Dan riichi, E1 draw with only Dan tenpai (Dan +3000, the others -1000
+    # each): Ann, Bob, Cid 29000, Dan 32000, one stick on the table. E2-E4 noten draws end the
+    # game; a correction then ties Ann, Bob and Cid at 30000 for first (Dan 29000).
+    events = [riichi("Dan"), draw("Dan")] + noten_draws(3)
+    events.append(fix(Dan=-3000, Ann=1000, Bob=1000, Cid=1000))
+    st = s(game("ema2016", length="east"), events)
+    assert st["finished"] and st["riichi_sticks"] == 1
+    # 1000 / 3 = 333 each, and the point left over goes to the first of them in seat order: Ann
+    got = {x["player"]: (x["rank"], x["points"], x["score"]) for x in st["placements"]}
+    # the three still share first place: uma (15 + 5 - 5) / 3 = 5 each, no oka (30000 start)
+    assert got == {"Ann": (1, 30334, 30334 - 30000 + 5000), "Bob": (1, 30333, 30333 - 30000 + 5000),
+                   "Cid": (1, 30333, 30333 - 30000 + 5000), "Dan": (4, 29000, 29000 - 30000 - 15000)}
+    assert sum(x["points"] for x in st["placements"]) == 4 * 30000
+    assert sum(x["score"] for x in st["placements"]) == 0
+
+
 # ----- pao --------------------------------------------------------------------------------------------
 
 def test_pao_on_tsumo_liable_player_pays_everything():
@@ -478,6 +532,112 @@ def test_pao_on_ron_half_each_and_the_discarder_pays_the_counters():
     st = s(game(), ev)
     # 32000 split 16000 / 16000; Ann (discarder) also pays the 300
     assert st["scores"] == {"Ann": 24000 - 16300, "Bob": 28000, "Cid": 24000 + 32300, "Dan": 24000 - 16000}
+
+
+# Bob (South in East 1) has called pon on white, green and red and waits on a pair of honours:
+# daisangen + tsuuiisou, two yakuman where they add up (ryanzou, tenhou: 64000 for a non-dealer).
+# Dan fed the third dragon, so he is liable for daisangen only.
+DAISANGEN_TSUUIISOU = {"hand": "111z22z", "win_tile": "2z",
+                       "melds": [{"type": "pon", "tiles": t} for t in ("555z", "666z", "777z")]}
+PAO_DAN = {"player": "Bob", "liable": "Dan"}
+
+
+def pao_win(entry, discarder, pao=PAO_DAN):
+    return {"type": "win", "winners": [{"player": "Bob", **entry}], "discarder": discarder, "pao": pao}
+
+
+def test_pao_for_daisangen_beside_tsuuiisou_on_tsumo_seed_003():
+    # seed 003: "Bei normalem Tsumo zahlt die verantwortliche Person die betreffende Yakuman
+    # vollständig, die anderen Yakumanzahlungen und Honba werden normal von allen aufgeteilt."
+    # Daisangen (32000) all from Dan; tsuuiisou as a non-dealer yakuman tsumo: Ann (dealer) 16000,
+    # Cid 8000, Dan 8000
+    st = s(game("ryanzou"), [pao_win({"request": DAISANGEN_TSUUIISOU}, None)])
+    assert st["scores"] == {"Ann": 25000 - 16000, "Bob": 25000 + 64000, "Cid": 25000 - 8000,
+                            "Dan": 25000 - 32000 - 8000}
+
+
+def test_pao_for_daisangen_beside_tsuuiisou_on_ron_seed_003():
+    # seed 003: "Bei Ron zahlt die verantwortliche Person die Hälfte der betreffenden Yakuman und
+    # die Person, die den Gewinnstein ausgespielt hat, zahlt die Hälfte dieser Yakuman, den vollen
+    # Rest der anderen Yakuman und Honba." Cid deals in: Dan 16000, Cid 16000 + 32000
+    st = s(game("ryanzou"), [pao_win({"request": DAISANGEN_TSUUIISOU}, "Cid")])
+    assert st["scores"] == {"Ann": 25000, "Bob": 25000 + 64000, "Cid": 25000 - 48000, "Dan": 25000 - 16000}
+
+
+def test_pao_with_several_yakuman_shares_the_counters_on_tsumo_and_the_discarder_pays_them_on_ron():
+    # E1 draw with only Ann (dealer) tenpai: Ann 28000, the others 24000; East 1 again, 1 counter
+    ev = [draw("Ann")]
+    st = s(game("ryanzou"), ev + [pao_win({"request": DAISANGEN_TSUUIISOU}, None)])
+    # tsumo: the 300 split 100 each as in a normal tsumo, Dan's daisangen without counters
+    assert st["scores"] == {"Ann": 28000 - 16100, "Bob": 24000 + 64300, "Cid": 24000 - 8100,
+                            "Dan": 24000 - 32000 - 8100}
+    st = s(game("ryanzou"), ev + [pao_win({"request": DAISANGEN_TSUUIISOU}, "Cid")])
+    # ron: Cid pays half of daisangen, tsuuiisou and the 300; Dan half of daisangen
+    assert st["scores"] == {"Ann": 28000, "Bob": 24000 + 64300, "Cid": 24000 - 16000 - 32000 - 300,
+                            "Dan": 24000 - 16000}
+
+
+def test_pao_for_a_double_daisuushii_beside_tsuuiisou_counts_it_as_the_scorer_does():
+    # ryanzou counts daisuushii double ("Doppel-Yakuman für: Daisuushii"): with tsuuiisou 3 yakuman,
+    # 96000 for Bob; Dan answers for 2 of them (64000)
+    hand = {"hand": "55z", "win_tile": "5z",
+            "melds": [{"type": "pon", "tiles": t} for t in ("111z", "222z", "333z", "444z")]}
+    st = s(game("ryanzou"), [pao_win({"request": hand}, None)])
+    # tsumo: Dan 64000 + 8000 of tsuuiisou, Ann 16000, Cid 8000
+    assert st["scores"] == {"Ann": 25000 - 16000, "Bob": 25000 + 96000, "Cid": 25000 - 8000,
+                            "Dan": 25000 - 72000}
+    st = s(game("ryanzou"), [pao_win({"request": hand}, "Cid")])
+    # ron: Dan half of 64000, Cid the other half and the 32000 of tsuuiisou
+    assert st["scores"] == {"Ann": 25000, "Bob": 25000 + 96000, "Cid": 25000 - 64000, "Dan": 25000 - 32000}
+
+
+@pytest.mark.parametrize("preset, split", [
+    # tenhou adds different yakuman up, and its rule text says nothing of pao on several: same split
+    ("tenhou", True),
+    # EMA 2016 "Yakuman are not cumulative" and M-League pays one: the hand is daisangen alone,
+    # 32000, and the liable player pays all of it on tsumo as before
+    ("ema2016", False),
+    ("mleague", False),
+])
+def test_pao_on_several_yakuman_under_the_other_presets(preset, split):
+    start = fold(game(preset), []).rules.start_points
+    st = s(game(preset), [pao_win({"request": DAISANGEN_TSUUIISOU}, None)])
+    if split:
+        expected = {"Ann": -16000, "Bob": 64000, "Cid": -8000, "Dan": -40000}
+    else:
+        expected = {"Ann": 0, "Bob": 32000, "Cid": 0, "Dan": -32000}
+    assert st["scores"] == {p: start + expected[p] for p in P}
+
+
+def test_pao_on_a_single_yakuman_request_stays_on_the_whole_hand():
+    # daisangen alone (the three dragon pons, 234m completed by 4m, a pair of east): 32000; seed 003
+    # for one yakuman: tsumo all from the liable player, ron half each
+    hand = {"hand": "11z234m", "win_tile": "4m",
+            "melds": [{"type": "pon", "tiles": t} for t in ("555z", "666z", "777z")]}
+    st = s(game("ryanzou"), [pao_win({"request": hand}, None)])
+    assert st["scores"] == {"Ann": 25000, "Bob": 25000 + 32000, "Cid": 25000, "Dan": 25000 - 32000}
+    st = s(game("ryanzou"), [pao_win({"request": hand}, "Cid")])
+    assert st["scores"] == {"Ann": 25000, "Bob": 25000 + 32000, "Cid": 25000 - 16000, "Dan": 25000 - 16000}
+
+
+def test_pao_on_a_yakuman_count_above_1_needs_the_liable_part():
+    # {"yakuman": 2} does not say whether Dan answers for one of them or both
+    with pytest.raises(TableError, match='pao "yakuman"'):
+        fold(game("ryanzou"), [pao_win({"yakuman": 2}, None)])
+    # told: 1 of the 2 -> as the scored daisangen + tsuuiisou above
+    st = s(game("ryanzou"), [pao_win({"yakuman": 2}, None, {**PAO_DAN, "yakuman": 1})])
+    assert st["scores"] == {"Ann": 25000 - 16000, "Bob": 25000 + 64000, "Cid": 25000 - 8000,
+                            "Dan": 25000 - 40000}
+    st = s(game("ryanzou"), [pao_win({"yakuman": 2}, "Cid", {**PAO_DAN, "yakuman": 1})])
+    assert st["scores"] == {"Ann": 25000, "Bob": 25000 + 64000, "Cid": 25000 - 48000, "Dan": 25000 - 16000}
+    # both (a double daisuushii): the whole hand, as for one yakuman
+    st = s(game("ryanzou"), [pao_win({"yakuman": 2}, None, {**PAO_DAN, "yakuman": 2})])
+    assert st["scores"]["Dan"] == 25000 - 64000 and st["scores"]["Ann"] == 25000
+    for bad in (0, 3, "1"):
+        with pytest.raises(TableError, match="from 1 to 2"):
+            fold(game("ryanzou"), [pao_win({"yakuman": 2}, None, {**PAO_DAN, "yakuman": bad})])
+    with pytest.raises(TableError, match="yakuman hand"):
+        fold(game("ryanzou"), [pao_win({"han": 3, "fu": 30}, None, {**PAO_DAN, "yakuman": 1})])
 
 
 def test_pao_needs_a_winner_and_another_liable_player():

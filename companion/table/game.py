@@ -16,7 +16,8 @@ preset file); the first player starts as East, then South, West and North. Event
   ``{"dealer": N, "non_dealer": M}`` for a non-dealer; counters are added by the table),
   ``{player, request}`` (scored by ``companion.score``; seat/round wind, tsumo, honba and sticks
   are filled in), or for the other families ``{player, payments_by_seat: {"E": +n, ...}}``
-  (classical also ``{player, values_by_seat}``). Optional ``"pao": {"player": winner, "liable": name}``.
+  (classical also ``{player, values_by_seat}``). Optional ``"pao": {"player": winner, "liable": name}``
+  (with ``"yakuman": k`` for the liable part of a hand of several yakuman, see ``_pao_yakuman``).
 - ``{"type": "draw", "tenpai": ["Ann", "Cid"]}``; ``{"type": "nagashi", "players": ["Dan"]}``
 - ``{"type": "abortive", "kind": "kyuushu_kyuuhai"}`` (or suufon_renda, suucha_riichi, suukaikan,
   sanchahou); ``{"type": "chombo", "player": "Bob"}``
@@ -46,6 +47,9 @@ WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 EVENT_TYPES = ("riichi", "win", "draw", "nagashi", "abortive", "chombo", "correction", "undo", "end")
 # events that may still come after the game has ended
 _AFTER_END = ("undo", "correction")
+# the yakuman a pao (liability) is for, by the scorer's yaku ids: seed 003 "Verantwortlichkeit
+# zählt für Daisangen und Daisuushii"; the other presets' rules name the same two
+PAO_YAKUMAN = ("daisangen", "daisuushii")
 
 
 def _is_int(x: object) -> bool:
@@ -78,6 +82,7 @@ class GameState:
     hands: list[dict] = field(default_factory=list)
     current_hand: dict | None = None
     played_index: int = 0  # hand_index of the last hand played, shown once the game is over
+    played_honba: int = 0  # and its honba (``honba`` has already moved on to the next deal)
     next_seq: int = 1
 
     # ----- where everybody sits -------------------------------------------------------------
@@ -120,18 +125,27 @@ class GameState:
         Until the game has ended this is the standing as if it ended now, without leftover sticks."""
         r = self.rules
         pts = list(self.scores)
+        odd = [0] * 4  # the points of a shared stick split that do not divide evenly
         if self.finished and self.sticks and r.leftover_sticks == "first_place":
             # decided here, not at the end, so that a later correction moves them with first place
             if r.tie == "share":
                 top = [p for p in range(4) if pts[p] == max(pts)]
             else:
                 top = self._order(pts)[:1]
-            for p in top:
-                pts[p] += self.sticks * 1000 // len(top)
+            # players tied for first split the sticks evenly; what does not divide (1000 among
+            # three leaves 1) goes a point each to the tied players in seat order from the first
+            # dealer, the order that breaks ties elsewhere, so the final points still add up.
+            # Those odd points do not break the tie: the tied players keep sharing the rank.
+            each, rest = divmod(self.sticks * 1000, len(top))
+            for i, p in enumerate(top):
+                pts[p] += each
+                odd[p] = 1 if i < rest else 0
         if r.final_rounding:
-            # seed 001 VI: up to 400 rounds down, from 500 up, to whole thousands
+            # seed 001 VI: up to 400 rounds down, from 500 up, to whole thousands (which swallows
+            # the odd points too)
             unit = r.final_rounding
             pts = [((x + unit // 2) // unit) * unit for x in pts]
+            odd = [0] * 4
         order = self._order(pts)
         groups: list[list[int]] = []
         for p in order:
@@ -146,8 +160,9 @@ class GameState:
             oka = r.oka / len(g) if pos == 0 else 0
             for p in g:
                 uma = _num(uma_k * 1000)
-                score = _num(pts[p] - r.return_points + uma_k * 1000 + oka - self.penalties[p])
-                out.append({"player": self.players[p], "rank": pos + 1, "points": pts[p], "uma": uma,
+                points = pts[p] + odd[p]
+                score = _num(points - r.return_points + uma_k * 1000 + oka - self.penalties[p])
+                out.append({"player": self.players[p], "rank": pos + 1, "points": points, "uma": uma,
                             "oka": _num(oka), "penalty": self.penalties[p], "score": score})
             pos += len(g)
         return out
@@ -156,8 +171,10 @@ class GameState:
     def to_dict(self) -> dict:
         names = self.players
         hand = self.current_hand
-        # once the game is over, show where it ended rather than the deal it would move on to
+        # once the game is over, show where it ended rather than the deal it would move on to,
+        # with that hand's counters
         idx = self.played_index if self.finished else self.hand_index
+        honba = self.played_honba if self.finished else self.honba
         dealer, wind = idx % 4, WINDS[(idx // 4) % 4]
         return {
             "id": self.game.get("id"),
@@ -172,7 +189,7 @@ class GameState:
             "round_name": f"{WIND_NAMES[wind]} {dealer + 1}",
             "round_wind": wind,
             "extra_round": self.extension,
-            "honba": self.honba,
+            "honba": honba,
             "riichi_sticks": self.sticks,
             "riichi_declared": [names[p] for p in range(4) if self.riichi[p]],
             "finished": self.finished,
@@ -419,7 +436,7 @@ def _win(st: GameState, ev: dict) -> None:
         if not r.pao:
             raise TableError("pao (liability) is not used under these rules")
         if not isinstance(pao, dict):
-            raise TableError('pao must be {"player": winner, "liable": name}')
+            raise TableError('pao must be {"player": winner, "liable": name} (optional "yakuman": n)')
         pao_liable = st.player(pao.get("liable"), "liable player")
         pao_winner = st.player(pao["player"], "pao winner") if "player" in pao else idx[0]
         if pao_winner not in idx:
@@ -432,9 +449,11 @@ def _win(st: GameState, ev: dict) -> None:
         if r.family == "riichi":
             pay, info = _riichi_payments(st, w, entry, tsumo, st.honba if gets_honba else 0,
                                          sticks=st.sticks if rank == 0 else 0)
-            d = _riichi_deltas(st, w, disc, pay, tsumo,
-                               pao_liable if pao_winner == w else None,
-                               st.honba * r.honba_value if gets_honba else 0)
+            liable = pao_liable if pao_winner == w else None
+            # a liable discarder pays the whole ron anyway: nothing to split
+            part = _pao_yakuman(st, entry, info, pao, liable) if liable not in (None, disc) else None
+            d = _riichi_deltas(st, w, disc, pay, tsumo, liable,
+                               st.honba * r.honba_value if gets_honba else 0, part)
         else:
             d, info = _family_deltas(st, w, entry, disc, tsumo)
         for p in range(4):
@@ -475,8 +494,11 @@ def _check_han_fu(st: GameState, entry: dict, tsumo: bool) -> tuple[int, str | N
         raise TableError(f"{han} han is not possible")
     if han >= 5:
         return base_points(han, 30, kiriage=r.kiriage, kazoe=r.kazoe)
-    if not _is_int(fu) or not 20 <= fu <= 110:
-        raise TableError(f"fu must be a whole number from 20 to 110 for {han} han, not {fu!r}")
+    # a hand's fu are 20 plus even parts (rounded up to tens here: seed 000's "52 fu -> 60 fu"),
+    # seven pairs keep their 25; an odd count (33, 35, 105 ...) is a miscount, not a value to round
+    if not _is_int(fu) or not (fu == 25 or (20 <= fu <= 110 and fu % 2 == 0)):
+        raise TableError(f"fu must be an even number from 20 to 110 (rounded up to tens: 52 counts as 60) or "
+                         f"25 (seven pairs) for {han} han, not {fu!r}")
     if fu == 25 and han < 2:
         raise TableError("25 fu is seven pairs, which has at least 2 han")
     if fu == 20 and not tsumo:
@@ -529,9 +551,49 @@ def _points_payments(points: object, dealer: bool, tsumo: bool, honba: int, honb
     return {"dealer": points["dealer"] + per, "each_non_dealer": points["non_dealer"] + per}
 
 
+def _pao_yakuman(st: GameState, entry: dict, info: dict, pao: dict, liable: int) -> int | None:
+    """How many of the hand's yakuman the liable player answers for; ``None`` for the whole hand.
+
+    Seed 003: "bei mehreren Yakuman zählt es nur für die, die man direkt zu verantworten hat", so
+    in a hand of several yakuman only daisangen or daisuushii (``PAO_YAKUMAN``) are his, counted
+    as the scorer counts them (a double daisuushii is 2 where the preset doubles it). A hand entered
+    as ``{"yakuman": n}`` with n > 1 does not say which of them those are, so pao there needs
+    ``"yakuman": k`` in the pao object, which also names the part where a table holds someone
+    liable for another yakuman (suukantsu at some tables). One yakuman, or a hand that is not a
+    yakuman (rinshan pao), stays a pao on the whole hand."""
+    total = info.get("yakuman") or 0
+    given = pao.get("yakuman")
+    if given is not None:
+        if not total:
+            raise TableError('pao "yakuman" is the part of a yakuman hand the liable player answers '
+                             "for; enter the hand as yakuman or score it from its tiles")
+        if not _is_int(given) or not 1 <= given <= total:
+            raise TableError(f'pao "yakuman" must be a whole number from 1 to {total} (the hand\'s '
+                             f"yakuman), not {given!r}")
+        part = given
+    elif total <= 1:
+        return None
+    elif "request" in entry:
+        part = min(total, sum(y.get("yakuman") or 0 for y in info.get("yaku") or ()
+                              if isinstance(y, dict) and y.get("id") in PAO_YAKUMAN))
+        if not part:
+            raise TableError(f"pao is for {' or '.join(PAO_YAKUMAN)}, and this hand has neither; give "
+                             'the number of yakuman the liable player answers for as pao "yakuman"')
+    else:
+        raise TableError(f"{total} yakuman: say how many of them {st.players[liable]} answers for, "
+                         'as pao "yakuman" (1 for daisangen beside another yakuman, 2 for a double '
+                         "daisuushii), or score the hand from its tiles")
+    return None if part >= total else part
+
+
 def _riichi_deltas(st: GameState, w: int, disc: int | None, pay: dict, tsumo: bool,
-                   liable: int | None, honba_total: int) -> list[int]:
+                   liable: int | None, honba_total: int, pao_part: int | None = None) -> list[int]:
+    """Point changes for one winner; ``pao_part`` is the liable player's yakuman in a hand of
+    more (``_pao_yakuman``), ``None`` when he answers for the whole hand."""
     d = [0] * 4
+    # what the liable part alone is worth, by payer, without counters: yakuman pay in whole
+    # multiples, so the rest of the hand is the engine's payments less this
+    part = payments(base_points(0, 0, pao_part)[0], w == st.dealer, tsumo, 0) if pao_part else None
     if tsumo:
         for p in range(4):
             if p == w:
@@ -539,9 +601,15 @@ def _riichi_deltas(st: GameState, w: int, disc: int | None, pay: dict, tsumo: bo
             if "each_non_dealer" not in pay:
                 raise TableError("tsumo payments need each_non_dealer")
             amount = pay["dealer"] if p == st.dealer and "dealer" in pay else pay["each_non_dealer"]
+            if part is not None:
+                # seed 003, several yakuman on tsumo: the liable player pays his yakuman in full;
+                # the other yakuman and the counters are paid by all as in a normal tsumo
+                own = part["dealer"] if p == st.dealer and "dealer" in part else part["each_non_dealer"]
+                d[liable] -= own
+                amount -= own
             d[p] -= amount
         total = -sum(d)
-        if liable is not None:
+        if liable is not None and part is None:
             # pao on tsumo: the liable player pays everything, counters included (seed 003)
             d = [0] * 4
             d[liable] = -total
@@ -551,8 +619,10 @@ def _riichi_deltas(st: GameState, w: int, disc: int | None, pay: dict, tsumo: bo
         raise TableError("ron payments need a discarder amount")
     amount = pay["discarder"]
     if liable is not None and liable != disc:
-        # pao on ron: half the hand each; the discarder alone pays the counters (seed 003)
-        hand = amount - honba_total
+        # pao on ron: half the hand each; the discarder alone pays the counters (seed 003). With
+        # several yakuman the halves are of the liable player's yakuman only; the discarder pays
+        # the other yakuman in full too
+        hand = part["discarder"] if part is not None else amount - honba_total
         half = hand // 2
         d[liable] -= half
         d[disc] -= amount - half
@@ -857,6 +927,7 @@ def _close_hand(st: GameState, result: str | None) -> None:
     hand = st.current_hand
     hand["result"] = result
     st.played_index = st.hand_index
+    st.played_honba = st.honba
     st.hands.append(hand)
     st.current_hand = None
 
