@@ -4,10 +4,14 @@ Creates a tournament through the form, seats round 1 with the button, ends one t
 through the table service and checks the standings the page shows after its refresh: South of
 that table +18.9 (3 han 30 fu ron from East under EMA 2016: +3,900 + 15,000 uma, see
 tests/test_tournament_standings.py). Screenshots go to test-artifacts/.
+
+Also the words of the tablet's final-result dialog: every end reason the table's fold can give has a
+text in web/static/i18n.js in English and German, and the dialog shows them rather than a key.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -15,8 +19,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture()
@@ -38,6 +43,7 @@ def server(tmp_path):
     thread.join()
 
 
+@needs_chromium
 def test_create_seat_and_show_standings_in_the_browser(server) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     from companion.table import service as table_service
@@ -115,5 +121,80 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
         game3 = view["rounds"][0]["tables"][2]["game_id"]
         tablet.goto(f"{base}/tournament/{tid}/table/3")
         tablet.wait_for_url(f"**/?game={game3}")
+        browser.close()
+    assert errors == []
+
+
+# ---------------------------------------------------------------- the tablet's final result
+
+# the reasons companion/table/game.py gives without a literal in a _finish call: an end entered at the
+# table ("manual", via _end) and agari-yame / tenpai-yame (f"{yame}_yame")
+_UNWRITTEN_REASONS = {"manual", "agari_yame", "tenpai_yame"}
+
+
+def _end_reasons() -> set[str]:
+    """Every ``end_reason`` the server can send: each literal ``_finish(st, "...")`` of the table's fold,
+    and the ones it builds (``_UNWRITTEN_REASONS``, read off the code by hand)."""
+    source = (ROOT / "companion" / "table" / "game.py").read_text(encoding="utf-8")
+    return set(re.findall(r'_finish\(st, "(\w+)"\)', source)) | _UNWRITTEN_REASONS
+
+
+def _page_texts() -> dict[str, dict[str, str]]:
+    """web/static/i18n.js as ``{language: {key: text}}`` (one ``xx: {`` block per language)."""
+    source = (ROOT / "web" / "static" / "i18n.js").read_text(encoding="utf-8")
+    blocks = re.split(r"^  (\w+): \{$", source, flags=re.M)
+    return {lang: dict(re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', body))
+            for lang, body in zip(blocks[1::2], blocks[2::2], strict=True)}
+
+
+def test_every_end_reason_the_table_can_send_has_words_in_english_and_german() -> None:
+    reasons = _end_reasons()
+    # read off companion/table/game.py by hand: all rounds played, extra rounds (sudden death, run
+    # out), bust, the two yame, and an end entered at the table; the collector must find at least these
+    assert reasons >= {"complete", "sudden_death", "extra_rounds_exhausted", "bust", "agari_yame",
+                       "tenpai_yame", "manual"}
+    texts = _page_texts()
+    for lang in ("en", "de"):
+        missing = sorted(r for r in reasons if not texts[lang].get(f"reason_{r}", "").strip())
+        assert missing == [], f"web/static/i18n.js has no {lang} words for end reason(s) {missing}"
+
+
+@needs_chromium
+def test_the_final_result_says_in_words_why_the_game_ended(server) -> None:
+    # QA: "Game over: reason_complete" after every game played to its end. East only (EMA 2016 with
+    # length east): South, West, North and East each ron the dealer, so the deal passes four times
+    # and the game ends "complete"; a reason the page does not know (a newer server) leaves the
+    # heading alone rather than show a key
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion.table import service as table_service
+    from companion.table.store import Store
+
+    app, base = server
+    store = Store(app.config["DATABASE"])
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    game = table_service.create_game(store, "ema2016", {"length": "east"}, names)
+    for i in range(4):
+        game = table_service.append_event(store, game["id"], {
+            "type": "win", "winners": [{"player": names[(i + 1) % 4], "han": 1, "fu": 30}],
+            "discarder": names[i]}, f"w{i}", i + 1)
+    assert game["finished"] and game["end_reason"] == "complete"
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for lang, words in (("en", "Game over: all rounds played"), ("de", "Spielende: alle Runden gespielt")):
+            page.goto(f"{base}/?lang={lang}&game={game['id']}")
+            page.wait_for_selector(".end-screen")
+            assert page.inner_text(".end-screen p") == words
+
+        def newer_server(route) -> None:  # noqa: ANN001
+            response = route.fetch()
+            route.fulfill(response=response, json={**response.json(), "end_reason": "time_over"})
+
+        page.route(f"**/api/games/{game['id']}", newer_server)
+        page.goto(f"{base}/?lang=de&game={game['id']}")
+        page.wait_for_selector(".end-screen")
+        assert page.inner_text(".end-screen p") == "Spielende"
         browser.close()
     assert errors == []

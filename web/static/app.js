@@ -10,7 +10,8 @@
   let lang = params.get("lang") || localStorage.getItem("companion.lang") || (navigator.language || "en").slice(0, 2);
   if (!window.I18N[lang]) lang = "en";
   localStorage.setItem("companion.lang", lang);
-  const t = (key) => (window.I18N[lang] && window.I18N[lang][key]) || window.I18N.en[key] || key;
+  const phrase = (key) => (window.I18N[lang] && window.I18N[lang][key]) || window.I18N.en[key] || null;
+  const t = (key) => phrase(key) || key;
   const fmt = (n) => (typeof n === "number" ? n.toLocaleString(lang === "de" ? "de-DE" : "en-US").replace("-", "\u2212") : String(n));
   const signed = (n) => (n === 0 ? "\u00b10" : (n > 0 ? "+" : "\u2212") + fmt(Math.abs(n)));
   const windLetter = (w) => ({ en: { E: "E", S: "S", W: "W", N: "N" }, de: { E: "O", S: "S", W: "W", N: "N" } }[lang][w] || w);
@@ -831,7 +832,8 @@
   }
 
   function showEnd() {
-    const reason = state.end_reason ? t(`reason_${state.end_reason}`) : "";
+    // a reason this page has no words for (a newer server) is left out rather than shown as a key
+    const reason = state.end_reason ? phrase(`reason_${state.end_reason}`) : null;
     // families without uma (Hong Kong, classical, old Japanese) or without oka show no such column
     const rules = state.rules || {};
     const showUma = (rules.uma || []).some((x) => x);
@@ -857,7 +859,7 @@
     const back = fromTournament
       ? el("button", { type: "button", class: "secondary", onclick: () => history.back() }, t("tournament"))
       : el("button", { type: "button", class: "secondary", onclick: () => { location.hash = ""; } }, t("back_to_games"));
-    openDialog(t("game_over"), el("div", { class: "end-screen" }, el("p", {}, `${t("end_reason")}: ${reason}`), table,
+    openDialog(t("game_over"), el("div", { class: "end-screen" }, el("p", {}, reason ? `${t("end_reason")}: ${reason}` : t("end_reason")), table,
       el("details", {}, el("summary", {}, t("show_history")), historyTable())),
     [back, again,
       el("button", { type: "button", class: "primary", "data-close": "" }, t("close"))]);
