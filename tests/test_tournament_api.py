@@ -403,6 +403,45 @@ def test_a_table_played_on_paper_gets_its_result_from_the_score_sheet(client) ->
     assert "entered hands on its tablet" in error(r, 409, "conflict")
 
 
+def test_a_corrected_score_sheet_entered_again_replaces_the_paper_result(client) -> None:
+    # QA: the sheet had East and South swapped; entering it again answered 201 and changed nothing.
+    # EMA 2016 (30,000 start and return, uma 15/5/-5/-15, shared places average the uma), by hand:
+    # first sheet E 40,000 +25,000; S, W 30,000 share 2nd-3rd: uma (5 - 5) / 2 = 0; N 20,000 -25,000;
+    # corrected sheet S 40,000 +25,000; E, W 0; N -25,000
+    t = create(client, rounds=1)
+    rnd = client.post(f"/api/tournaments/{t['id']}/rounds", json={"client_id": "r1"}).get_json()["round"]
+    url = f"/api/tournaments/{t['id']}/rounds/1/tables/1/result"
+    seats = [s["player"] for s in rnd["tables"][0]["seats"]]
+    r = client.post(url, json={"points": {"E": 40000, "S": 30000, "W": 30000, "N": 20000}, "client_id": "p2"})
+    totals = {row["player"]: row["total"] for row in r.get_json()["tournament"]["standings"]}
+    assert r.status_code == 201 and [totals[p] for p in seats] == [25000, 0, 0, -25000]
+    corrected = {"E": 30000, "S": 40000, "W": 30000, "N": 20000}
+    for bad, words in (({**corrected, "N": 30000}, "add up to 130,000"), ({"E": 30000, "S": 40000}, '"points"'),
+                       ({**corrected, "E": 30000.5, "W": 29999.5}, "whole numbers")):
+        assert words in error(client.post(url, json={"points": bad, "client_id": "p3"}), 400)
+    r = client.post(url, json={"points": corrected, "client_id": "p3"})
+    assert r.status_code == 201
+    game, view = r.get_json()["game"], r.get_json()["tournament"]
+    assert game["finished"] and [game["scores"][n] for n in game["players"]] == [30000, 40000, 30000, 20000]
+    # the log keeps the first sheet and the correction to the second
+    assert [h["type"] for h in game["history"]] == ["correction", "end", "correction"]
+    assert list(game["history"][2]["deltas"].values()) == [-10000, 10000, 0, 0]
+    assert "E 30,000, S 40,000, W 30,000, N 20,000" in game["history"][2]["event"]["reason"]
+    totals = {row["player"]: row["total"] for row in view["standings"]}
+    assert [totals[p] for p in seats] == [0, 25000, 0, -25000]
+    result = view["rounds"][0]["tables"][0]
+    assert result["finished"] and [s["result"]["rank"] for s in result["seats"]] == [2, 1, 2, 4]
+    # the page keeps the score-sheet form of a table played on paper (and only of such a table), so that
+    # the corrected sheet is entered there as the first was
+    assert result["paper"] is True and result["started"] is True
+    assert [tb["paper"] for tb in view["rounds"][0]["tables"][1:]] == [False, False, False]
+    store = Store(client.application.config["DATABASE"])
+    names = [s["name"] for s in rnd["tables"][1]["seats"]]
+    table_service.append_event(store, rnd["tables"][1]["game_id"], {"type": "riichi", "player": names[0]}, "x", 1)
+    tables = client.get(f"/api/tournaments/{t['id']}").get_json()["rounds"][0]["tables"]
+    assert (tables[1]["started"], tables[1]["paper"]) == (True, False)
+
+
 def test_hong_kong_tallies_are_not_printed_in_thousands(client) -> None:
     # seed 004 family defaults: start at 0, no uma or oka, so a game's score is its tally
     r = client.post("/api/tournaments", json={"name": "HK night", "rules": "hongkong", "rounds": 1,

@@ -92,6 +92,9 @@ def test_create_seat_and_show_standings_in_the_browser(server) -> None:
             card.locator(f"input[name={wind}]").fill(str(pts))
         card.get_by_role("button", name="Save final points").click()
         page.wait_for_selector("#rounds .table-card.finished")
+        # a table played on paper keeps its score-sheet form for a corrected sheet; the tablet's table has none
+        assert page.locator("#rounds .table-card").nth(1).get_by_role("button", name="Score sheet…").count() == 1
+        assert page.locator("#rounds .table-card").nth(0).get_by_role("button", name="Score sheet…").count() == 0
 
         page.reload()
         page.click(".tabs button[data-tab=standings]")

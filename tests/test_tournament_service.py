@@ -40,3 +40,23 @@ def test_everything_is_read_back_from_the_file_by_a_fresh_service(svc: Tournamen
     again = Tournaments(tmp_path / "companion.sqlite3").view(view["id"])
     assert again == svc.view(view["id"]) | {"clock": again["clock"]}
     assert again["standings"][-1]["total"] == -3000
+
+
+def test_a_corrected_score_sheet_is_applied_once_and_late_retries_change_nothing(svc: Tournaments) -> None:
+    # the scorekeeper corrects a paper result (new client_id); the corrected request retried, the
+    # first request's retry arriving late and the same sheet typed in again all keep the corrected points
+    view, _ = svc.create({"name": "Cup", "rules": "ema2016", "rounds": 1,
+                          "players": [f"Player {i}" for i in range(1, 5)]})
+    tid = view["id"]
+    svc.seat_next_round(tid, "r1")
+    first = {"E": 40000, "S": 30000, "W": 30000, "N": 20000}
+    corrected = {"E": 30000, "S": 40000, "W": 30000, "N": 20000}
+    svc.enter_result(tid, 1, 1, first, "p2")
+    game = svc.enter_result(tid, 1, 1, corrected, "p3")
+    for points, client_id in ((corrected, "p3"), (first, "p2"), (corrected, "p4")):
+        again = svc.enter_result(tid, 1, 1, points, client_id)
+        assert len(again["history"]) == 3 and again["scores"] == game["scores"], client_id
+    assert [game["scores"][n] for n in game["players"]] == [30000, 40000, 30000, 20000]
+    # ranks and uma from the corrected points (EMA 2016: uma 15/5/-5/-15, a shared 2nd-3rd gets 0)
+    assert [(p["rank"], p["uma"]) for p in game["placements"]] == [(1, 15000), (2, 0), (2, 0), (4, -15000)]
+    assert [p["player"] for p in game["placements"]][0] == game["players"][1]

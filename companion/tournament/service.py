@@ -267,7 +267,12 @@ class Tournaments:
     def enter_result(self, tid: str, rnd: int, number: int, points: object, client_id: str) -> dict:
         """A table played on paper (no tablet, or a broken one): its final points by seat wind,
         stored in the table's game as a correction from the start points plus an end, so uma,
-        oka and placements come from the table rules as for every other game."""
+        oka and placements come from the table rules as for every other game.
+
+        The same points again (a retry, or the sheet entered twice) change nothing. Other points
+        correct the sheet: one more correction by the difference, so the log keeps both results
+        and placements, uma and standings follow the corrected points (a game that has ended
+        takes corrections and ranks its current points)."""
         st = self.state(tid)
         seated = next((r for r in st.rounds if r["round"] == rnd), None)
         if seated is None:
@@ -275,32 +280,43 @@ class Tournaments:
         table = next((t for t in seated["tables"] if t["table"] == number), None)
         if table is None:
             raise InvalidRequestError(f"round {rnd} has no table {number!r}")
-        game = table_service.game_state(self.games, table["game_id"])
-        paper = [h for h in game["history"] if (h.get("event") or {}).get("reason") == _PAPER_REASON]
-        if paper:
-            # a retry after a lost answer (or a crash between the two events): finish what is there
-            if game["finished"]:
-                return game
-            return table_service.append_event(self.games, table["game_id"], {"type": "end"},
-                                              f"{client_id}#end", game["next_seq"])
-        if game["history"]:
+        game_id = table["game_id"]
+        game = table_service.game_state(self.games, game_id)
+        paper = any((h.get("event") or {}).get("reason") == _PAPER_REASON for h in game["history"])
+        if paper and self._sent(game_id, client_id):
+            # a retry after a lost answer (or a crash between two events): finish what is there
+            return self._end_paper(game_id, game, client_id)
+        if game["history"] and not paper:
             raise TournamentStateError(f"table {number} has entered hands on its tablet; correct the "
                                        "result there (a correction event), not with a paper result")
-        if not isinstance(points, dict) or set(points) != set("ESWN"):
-            raise InvalidRequestError('"points" must give the final points for each of "E", "S", "W", "N"')
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values()):
-            raise InvalidRequestError("final points must be whole numbers")
         start = game["rules"]["start_points"]
-        if sum(points.values()) != 4 * start:
-            raise InvalidRequestError(f"the final points add up to {sum(points.values()):,}, not "
-                                      f"4 x {start:,} = {4 * start:,}; check the score sheet")
+        _check_sheet(points, start)
         names = game["players"]
-        # every seat is named, also at 0, so that the correction itself marks the paper result
-        deltas = {names[i]: points[w] - start for i, w in enumerate("ESWN")}
-        table_service.append_event(self.games, table["game_id"], {
-            "type": "correction", "deltas": deltas, "reason": _PAPER_REASON}, f"{client_id}#points", 1)
-        return table_service.append_event(self.games, table["game_id"], {"type": "end"},
-                                          f"{client_id}#end", 2)
+        if not paper:
+            # every seat is named, also at 0, so that the correction itself marks the paper result
+            deltas = {names[i]: points[w] - start for i, w in enumerate("ESWN")}
+            table_service.append_event(self.games, game_id, {
+                "type": "correction", "deltas": deltas, "reason": _PAPER_REASON}, f"{client_id}#points", 1)
+            return table_service.append_event(self.games, game_id, {"type": "end"}, f"{client_id}#end", 2)
+        # a corrected sheet: the difference from the points the game holds now
+        deltas = {names[i]: points[w] - game["scores"][names[i]] for i, w in enumerate("ESWN")}
+        if any(deltas.values()):
+            sheet = ", ".join(f"{w} {points[w]:,}" for w in "ESWN")
+            game = table_service.append_event(self.games, game_id, {
+                "type": "correction", "deltas": deltas, "reason": f"{_CORRECTED_REASON} to {sheet}"},
+                f"{client_id}#points", game["next_seq"])
+        return self._end_paper(game_id, game, client_id)
+
+    def _sent(self, game_id: str, client_id: str) -> bool:
+        """Has a paper result with this ``client_id`` stored an event in the game already?"""
+        _, events = self.games.load(game_id)
+        return any(e.get("client_id") in (f"{client_id}#points", f"{client_id}#end") for e in events)
+
+    def _end_paper(self, game_id: str, game: dict, client_id: str) -> dict:
+        if game["finished"]:
+            return game
+        return table_service.append_event(self.games, game_id, {"type": "end"}, f"{client_id}#end",
+                                          game["next_seq"])
 
     def start_clock(self, tid: str, minutes: object, client_id: str) -> tuple[dict, bool]:
         """Start the round clock for the current round (``minutes`` 0 stops it)."""
@@ -381,8 +397,19 @@ class Tournaments:
         return stored[-1], dup
 
 
-# the reason of the correction a paper result becomes; also how a retry recognises it
-_PAPER_REASON = "final points entered from the score sheet"
+_PAPER_REASON = standings.PAPER_REASON
+_CORRECTED_REASON = standings.CORRECTED_REASON
+
+
+def _check_sheet(points: object, start: int) -> None:
+    """Final points by seat wind as a score sheet gives them: every seat, whole numbers, 4 x start."""
+    if not isinstance(points, dict) or set(points) != set("ESWN"):
+        raise InvalidRequestError('"points" must give the final points for each of "E", "S", "W", "N"')
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values()):
+        raise InvalidRequestError("final points must be whole numbers")
+    if sum(points.values()) != 4 * start:
+        raise InvalidRequestError(f"the final points add up to {sum(points.values()):,}, not "
+                                  f"4 x {start:,} = {4 * start:,}; check the score sheet")
 
 
 def _retried(st: TournamentState, client_id: str, *kinds: str) -> dict | None:

@@ -28,8 +28,25 @@ def _num(x: float) -> int | float:
     return int(x) if float(x).is_integer() else round(x, 1)
 
 
+# the reason of the correction a paper result becomes (service.enter_result); also how a retry recognises it
+PAPER_REASON = "final points entered from the score sheet"
+# the reason of each later correction of that sheet, followed by the corrected points
+CORRECTED_REASON = "final points corrected from the score sheet"
+
+
+def _on_paper(state: dict | None) -> bool:
+    """Whether a table's game holds a result from the score sheet and nothing entered at the table: its
+    scorekeeper may enter a corrected sheet (service.enter_result)."""
+    history = (state or {}).get("history") or []
+    reasons = [(h.get("event") or {}).get("reason") or "" for h in history if h.get("type") == "correction"]
+    return (PAPER_REASON in reasons
+            and all(h.get("type") in ("correction", "end") for h in history)
+            and all(r == PAPER_REASON or r.startswith(CORRECTED_REASON) for r in reasons))
+
+
 def table_results(rnd: dict, games: dict[str, dict | None]) -> list[dict]:
-    """Per table of one round: game id, seats, finished, and each seat's result once finished."""
+    """Per table of one round: game id, seats, finished, and each seat's result once finished;
+    ``paper``: its result came from the score sheet (and may be corrected so)."""
     out = []
     for t in rnd["tables"]:
         state = games.get(t["game_id"])
@@ -43,7 +60,7 @@ def table_results(rnd: dict, games: dict[str, dict | None]) -> list[dict]:
                           "points": state["scores"].get(names[i]) if state else None,
                           "result": pl if finished else None})
         out.append({"table": t["table"], "game_id": t["game_id"], "finished": finished,
-                    "started": bool(state and state.get("history")),
+                    "started": bool(state and state.get("history")), "paper": _on_paper(state),
                     "missing": state is None, "round_label": (state or {}).get("round"),
                     "seats": seats})
     return out

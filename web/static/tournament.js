@@ -413,7 +413,8 @@ function renderRounds(v) {
           el("span", { class: `state ${state}`, text: `${t(state)}${!tb.finished && tb.round_label ? ` · ${tb.round_label}` : ""}` }),
           tb.missing ? "" : el("a", { class: "open", href: GAME_URL(tb.game_id), target: "_blank", rel: "noopener", text: t("open_game") })),
         seats);
-      if (!tb.started && !tb.missing) card.append(paperForm(rnd.round, tb));
+      // a table played on paper keeps its form: a corrected sheet is entered the same way
+      if ((!tb.started || tb.paper) && !tb.missing) card.append(paperForm(rnd.round, tb));
       grid.append(card);
     }
     card.append(grid);
