@@ -572,8 +572,9 @@ def test_a_low_angle_photo_from_across_the_table_whose_tiles_lean_only_weakly_to
         monkeypatch):
     # low_across.jpg (taken from 17-30 degrees) turned by 180: seen that flat, the upright tiles vote upside down
     # less surely than from above (about -15, where photos from above vote -25 to -130). Read as taken first (the
-    # bound of -20 until session 42), the low-angle pair finds the tiles in reverse order and a turned reading
-    # wins nothing either, so the tiles stay in reverse: few of the label's 18 in order. Read turned first (session
+    # bound of -20 until session 42), the low-angle pair finds the tiles in reverse order; with the classifiers of
+    # then a turned reading won nothing either and the tiles stayed in reverse (under a quarter of the label's 18
+    # in order), with session 47's the turned reading wins later, fewer tiles in order. Read turned first (session
     # 42: from -10), the surer turned reading is kept and half or more of its tiles stand in the winner's order
     import cv2
 
@@ -592,8 +593,8 @@ def test_a_low_angle_photo_from_across_the_table_whose_tiles_lean_only_weakly_to
     hits, turned = in_order()
     assert turned == 180 and hits >= len(truth) // 2
     monkeypatch.setattr(pipeline, "UPSIDE_DOWN_TO", -20.0)
-    hits_as_taken, turned = in_order()
-    assert turned is None and hits_as_taken < len(truth) // 4
+    hits_as_taken_first, _ = in_order()
+    assert hits_as_taken_first < hits
 
 
 @pytest.mark.parametrize("rotation", [None, "ROTATE_180"], ids=["as taken", "from across the table"])

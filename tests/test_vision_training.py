@@ -475,6 +475,48 @@ def test_the_low_stage_is_the_shake_stage_with_low_angle_scenes_and_writes_the_c
             assert low[ours] == shipped[theirs], (record, ours)
 
 
+def test_the_yaw_stage_is_the_shake_stage_with_scenes_seen_from_one_side_after_the_twin():
+    # since session 47 the shipped first classifier went through it (TRAINING-LOG "Crops seen from one side"):
+    # the shake stage's settings with 30% of the scenes seen from one side, continuing the classifier after the
+    # low stage has made its twin from it (so the twins stay what the shake stage's classifier gave)
+    import json
+
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES, YAW
+
+    yaw, shake = ({**DEFAULTS, **RECIPES[n]} for n in ("yaw", "shake"))
+    assert yaw["yaw"] == 0.3 and shake["yaw"] == 0.0 and YAW == (0.6, 0.9)
+    assert {k: v for k, v in yaw.items() if k != "yaw"} == {k: v for k, v in shake.items() if k != "yaw"}
+    assert OUTPUTS["yaw"] == "classifier" and CONTINUES["yaw"] == "classifier.pt" and "yaw" not in OPTIONAL
+    stages = [name for name in RECIPES if name not in OPTIONAL]
+    assert stages.index("yaw") == stages.index("low") + 1
+    shipped = json.loads((Path(__file__).resolve().parents[1] / "models" / "train-yaw.json").read_text())
+    assert shipped["recipe"] == "yaw" and shipped["shipped_as"] == "classifier"
+    assert shipped["init"].startswith("models/classifier.pt")
+    keys = {"seed": "seed", "scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles",
+            "wide": "wide_styles", "maroon": "maroon_styles", "low_res": "low_res", "glare": "glare",
+            "phone": "phone", "shake": "shake", "low": "low", "yaw": "yaw", "apart": "fives_apart", "lr": "lr",
+            "cls_steps": "cls_steps"}
+    for ours, theirs in keys.items():
+        assert yaw[ours] == shipped[theirs], ours
+
+
+def test_scenes_seen_from_one_side_come_only_where_a_share_is_asked_for(banks, monkeypatch):
+    # train --yaw: that share of the scenes is photographed from one side (YAW); with none asked for no draw is
+    # made for it, so a seed's scenes are the ones it always made and every other recipe's scenes stay as before
+    from training import scenes, train
+
+    asked = []
+    render = scenes.render_scene
+    monkeypatch.setattr(scenes, "render_scene", lambda *a, **kw: asked.append(kw.get("yaw")) or render(*a, **kw))
+    train._init(3, 2)
+    plain = train.gen_chunk((11, 3))
+    train._init(3, 2, yaw=1.0)
+    sided = train.gen_chunk((11, 3))
+    train._init(3, 2)
+    assert asked == [None] * 3 + [train.YAW] * 3
+    assert not np.array_equal(plain["loc"], sided["loc"])
+
+
 def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
     # make_eval --fill / train --far: scenes photographed from further away. The tiles' labelled boxes
     # span at most the share asked for (the layout is fitted to fill*width, or less where it is tall)
@@ -632,7 +674,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
                                                   "loc-quick", "loc-slim", "low",
                                                   "orient", "orient-quick", "phone", "reds", "shake",
-                                                  "slim", "verify", "verify-quick"]
+                                                  "slim", "verify", "verify-quick", "yaw"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
@@ -784,7 +826,8 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
     # each localiser's slim stage goes on from the net just made, on the same scenes. The reds stage draws some
     # sets in other colours, so it makes scenes of its own (of the same seed and size; the phone and shake stages
     # after it train on them again, made once: no third (4, 3000) below), and so does the low stage (a share of
-    # its scenes seen from low), which goes on from the classifier and writes its twin beside it; so do the
+    # its scenes seen from low), which goes on from the classifier and writes its twin beside it, and the yaw
+    # stage after it (a share seen from one side), which goes on from the classifier over it; so do the
     # low-angle pair's stages, each going on from the slimmed localiser it is written beside
     from training import train
 
@@ -802,15 +845,16 @@ def test_the_glare_stage_trains_on_the_scenes_the_cls_recipe_made_in_the_same_ru
         (tmp_path / made_before).write_bytes(b"")
     scenes: dict = {}
     run = [name for name in train.RECIPES if name not in train.OPTIONAL and name not in ("verify", "orient")]
-    assert run == ["cls", "glare", "glare2", "reds", "phone", "shake", "low", "loc", "loc-slim", "loc-b",
+    assert run == ["cls", "glare", "glare2", "reds", "phone", "shake", "low", "yaw", "loc", "loc-slim", "loc-b",
                    "loc-b-slim", "loc-low", "loc-b-low"]
     for name in run:
         train.run_recipe(name, {**train.DEFAULTS, **train.RECIPES[name]}, tmp_path, 1, scenes)
-    assert made == [(4, 3000), (4, 3000), (4, 3000), (28, 2400), (28, 2400), (28, 2400), (28, 2400)]  # cls, reds,
-    #                                                   low; loc, loc-b, loc-low, loc-b-low: seed 21 + 7, other clutter or low
-    assert len(trained) == 7 and trained[0] is trained[1] is trained[2] is fake["crops"]
+    # cls, reds, low, yaw; loc, loc-b, loc-low, loc-b-low: seed 21 + 7, other clutter or low
+    assert made == [(4, 3000)] * 4 + [(28, 2400)] * 4
+    assert len(trained) == 8 and trained[0] is trained[1] is trained[2] is fake["crops"]
     assert classifiers[0] == ("classifier", None) and classifiers[5] == ("classifier", tmp_path / "classifier.pt")
     assert classifiers[6] == ("classifier-low", tmp_path / "classifier.pt")  # the twin beside it, not over it
+    assert classifiers[7] == ("classifier", tmp_path / "classifier.pt")  # the yaw stage, after the twin
     assert [(steps, name, init, slim) for _, steps, name, init, slim in localisers] == [
         (5000, "localiser", None, False), (1500, "localiser", tmp_path / "localiser.onnx", True),
         (5000, "localiser-b", None, False), (1500, "localiser-b", tmp_path / "localiser-b.onnx", True),
