@@ -80,11 +80,13 @@ def test_overrides_change_the_start_points(client):
     ({"rules": "ema2016", "players": ["A", "B", "C"]}, "four names"),
     ({"rules": "ema2016", "players": ["A", "A", "C", "D"]}, "differ"),
     ({"rules": "ema2016", "players": ["A", "", "C", "D"]}, "player 2"),
+    ({"rules": "ema2016", "players": ["A", "B", "C", "D" * 41]}, "player 4's name is longer than 40"),
+    ({"rules": "ema2016", "players": ["A", "B ", " B", "D"]}, "differ"),
     ({"rules": "ema2016", "players": PLAYERS, "overrides": [1]}, "overrides"),
     ({"rules": "ema2016", "players": PLAYERS, "colour": "red"}, "colour"),
 ])
 def test_bad_new_game_is_refused_with_a_reason(client, body, fragment):
-    err = _error(client.post("/api/games", json=body), 400)
+    err = _error(client.post("/api/games", json=body), 400, "invalid_request")
     assert fragment in err["error"]
     assert client.get("/api/games").get_json() == {"games": []}
 

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import CompanionError, InvalidRequestError, PhotoGoneError
+from companion.errors import CompanionError, InvalidRequestError, PhotoGoneError, TableError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -158,18 +158,14 @@ def create_game():  # noqa: ANN201
     players = body.get("players")
     if not isinstance(players, list) or len(players) != 4:
         raise InvalidRequestError('"players" must be a list of four names, East first')
-    names = []
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidRequestError(f"player {i + 1} needs a name")
-        if len(name.strip()) > 40:
-            raise InvalidRequestError(f"player {i + 1}'s name is longer than 40 characters")
-        names.append(name.strip())
-    if len(set(names)) != 4:
-        raise InvalidRequestError("the four player names must differ")
     from companion.table import service
+    from companion.table.store import check_player_names
 
-    state = service.create_game(get_store(), preset, overrides, names)
+    try:  # the rule every game is held to, imports too, said as this request's fault
+        check_player_names(players)
+    except TableError as exc:
+        raise InvalidRequestError(str(exc)) from None
+    state = service.create_game(get_store(), preset, overrides, [name.strip() for name in players])
     return jsonify(_game_payload(state["id"])), 201
 
 
