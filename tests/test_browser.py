@@ -146,6 +146,17 @@ def test_a_short_game_entered_by_tapping(server):
         page.screenshot(path=str(ARTIFACTS / "history.png"))
         page.click("#dialog-foot [data-close]")
 
+        # a correction whose changes do not add up to zero says so as it is typed (QA: one mistyped field made
+        # points unseen), and says nothing once they do; closed without storing it
+        page.click('[data-action="more"]')
+        page.click('#dialog .choice:has-text("Correction")')
+        page.fill('#dialog input[data-player="Ann"]', "1000")
+        assert page.inner_text("#dialog [data-sum]") == "These changes do not add up to zero; they add up to +1,000"
+        page.fill('#dialog input[data-player="Bob"]', "-1000")
+        assert page.locator("#dialog [data-sum]").is_hidden()
+        page.click("#dialog-foot [data-close]")
+        page.wait_for_selector("#dialog", state="hidden")
+
         # end the game by hand; uma 15/5/-5/-15 around 30,000 (EMA 2016, no oka)
         page.click('[data-action="more"]')
         page.click('#dialog .choice:has-text("End game")')

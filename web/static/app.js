@@ -739,14 +739,24 @@
   function correctionDialog() {
     const deltas = {};
     let reason = "";
+    // changes that do not add up to zero make or destroy points: allowed (a penalty taken out of play), but said
+    // as the player types, so that one mistyped field does not pass unseen
+    const sum = el("p", { class: "error", "data-sum": "", hidden: "" });
     const inputs = state.players.map((p) => {
       const i = el("input", { type: "number", step: "100", inputmode: "numeric", "data-player": p });
-      i.addEventListener("input", () => { deltas[p] = i.value ? Number(i.value) : 0; refresh(); });
+      i.addEventListener("input", () => {
+        deltas[p] = i.value ? Number(i.value) : 0;
+        const total = Object.values(deltas).reduce((a, b) => a + b, 0);
+        sum.hidden = !total;
+        sum.textContent = `${t("correction_sum")} ${signed(total)}`;
+        refresh();
+      });
       return el("label", { class: "field" }, p, i);
     });
     const r = el("input", { size: "40" });
     r.addEventListener("input", () => { reason = r.value.trim(); refresh(); });
-    const body = el("div", {}, el("p", {}, t("correction_hint")), el("div", {}, inputs), el("label", { class: "field" }, t("reason"), r));
+    const body = el("div", {}, el("p", {}, t("correction_hint")), el("div", {}, inputs), sum,
+      el("label", { class: "field" }, t("reason"), r));
     const build = () => {
       const d = {};
       state.players.forEach((p) => { d[p] = deltas[p] || 0; });
