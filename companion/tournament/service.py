@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.errors import CompanionError, InvalidRequestError
+from companion.table import game as table_game
 from companion.table import service as table_service
 from companion.table.rules import NOT_OVERRIDES, table_rules
 from companion.table.store import Store
@@ -281,9 +282,11 @@ class Tournaments:
         if table is None:
             raise InvalidRequestError(f"round {rnd} has no table {number!r}")
         game_id = table["game_id"]
-        game = table_service.game_state(self.games, game_id)
-        paper = any((h.get("event") or {}).get("reason") == _PAPER_REASON for h in game["history"])
-        if paper and self._sent(game_id, client_id):
+        record, events = self.games.load(game_id)  # once: the state, and which client_ids it has stored
+        game = table_game.fold(record, events).to_dict()
+        paper = standings.on_paper(game)
+        sent = any(e.get("client_id") in (f"{client_id}#points", f"{client_id}#end") for e in events)
+        if paper and sent:
             # a retry after a lost answer (or a crash between two events): finish what is there
             return self._end_paper(game_id, game, client_id)
         if game["history"] and not paper:
@@ -296,21 +299,16 @@ class Tournaments:
             # every seat is named, also at 0, so that the correction itself marks the paper result
             deltas = {names[i]: points[w] - start for i, w in enumerate("ESWN")}
             table_service.append_event(self.games, game_id, {
-                "type": "correction", "deltas": deltas, "reason": _PAPER_REASON}, f"{client_id}#points", 1)
+                "type": "correction", "deltas": deltas, "reason": standings.PAPER_REASON}, f"{client_id}#points", 1)
             return table_service.append_event(self.games, game_id, {"type": "end"}, f"{client_id}#end", 2)
         # a corrected sheet: the difference from the points the game holds now
         deltas = {names[i]: points[w] - game["scores"][names[i]] for i, w in enumerate("ESWN")}
         if any(deltas.values()):
             sheet = ", ".join(f"{w} {points[w]:,}" for w in "ESWN")
             game = table_service.append_event(self.games, game_id, {
-                "type": "correction", "deltas": deltas, "reason": f"{_CORRECTED_REASON} to {sheet}"},
+                "type": "correction", "deltas": deltas, "reason": f"{standings.CORRECTED_REASON} to {sheet}"},
                 f"{client_id}#points", game["next_seq"])
         return self._end_paper(game_id, game, client_id)
-
-    def _sent(self, game_id: str, client_id: str) -> bool:
-        """Has a paper result with this ``client_id`` stored an event in the game already?"""
-        _, events = self.games.load(game_id)
-        return any(e.get("client_id") in (f"{client_id}#points", f"{client_id}#end") for e in events)
 
     def _end_paper(self, game_id: str, game: dict, client_id: str) -> dict:
         if game["finished"]:
@@ -395,10 +393,6 @@ class Tournaments:
             entry = {"type": "penalty", "player": p.id, "points": points, "reason": reason.strip()}
         stored, dup = self.store.append(tid, [entry], client_id)
         return stored[-1], dup
-
-
-_PAPER_REASON = standings.PAPER_REASON
-_CORRECTED_REASON = standings.CORRECTED_REASON
 
 
 def _check_sheet(points: object, start: int) -> None:

@@ -28,13 +28,13 @@ def _num(x: float) -> int | float:
     return int(x) if float(x).is_integer() else round(x, 1)
 
 
-# the reason of the correction a paper result becomes (service.enter_result); also how a retry recognises it
+# the reason of the correction a paper result becomes (service.enter_result); also how it is recognised
 PAPER_REASON = "final points entered from the score sheet"
 # the reason of each later correction of that sheet, followed by the corrected points
 CORRECTED_REASON = "final points corrected from the score sheet"
 
 
-def _on_paper(state: dict | None) -> bool:
+def on_paper(state: dict | None) -> bool:
     """Whether a table's game holds a result from the score sheet and nothing entered at the table: its
     scorekeeper may enter a corrected sheet (service.enter_result)."""
     history = (state or {}).get("history") or []
@@ -60,7 +60,7 @@ def table_results(rnd: dict, games: dict[str, dict | None]) -> list[dict]:
                           "points": state["scores"].get(names[i]) if state else None,
                           "result": pl if finished else None})
         out.append({"table": t["table"], "game_id": t["game_id"], "finished": finished,
-                    "started": bool(state and state.get("history")), "paper": _on_paper(state),
+                    "started": bool(state and state.get("history")), "paper": on_paper(state),
                     "missing": state is None, "round_label": (state or {}).get("round"),
                     "seats": seats})
     return out
