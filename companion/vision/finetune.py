@@ -97,7 +97,7 @@ def _kept_crops(folder: Path) -> KeptCrops:
             raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
         boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)]
         turned = label.get("turned")
-        across = turned in (90, 270) and not isinstance(turned, bool)  # read on its side: "sideways" the other way
+        across = pipeline.lies_across(turned)  # read on its side: its "sideways" the other way on the photo
         crops += [_cut(image, t, across) for t in boxed]
         ys += [names.index(t["tile"]) for t in boxed]
         photos += bool(boxed)

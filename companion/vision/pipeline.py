@@ -679,11 +679,17 @@ def _upside_down(image_bgr: np.ndarray, look: Look) -> bool | None:
     return True if vote <= UPSIDE_DOWN_TO else False if vote >= UPRIGHT_FROM else None
 
 
+def lies_across(turned: object) -> bool:
+    """Whether a photo read ``turned`` degrees (an answer's "turned") was read on its side (90 or 270): a tile read
+    upright lies across on the photo as taken, and one read sideways stands there."""
+    return turned in (90, 270) and not isinstance(turned, bool)
+
+
 def seen_aspect(tiles: list[dict], turned: int | None = None) -> float:
     """How tall the answer's upright tiles look for their width (:func:`_upright_aspect` of their boxes on the photo
-    as taken, which lie across where it was read ``turned`` by 90 or 270 degrees): about 1.3 seen from above, less
+    as taken, which lie across where it was read on its side, :func:`lies_across`): about 1.3 seen from above, less
     the lower the camera; 1.0 without any."""
-    across = turned in (90, 270)
+    across = lies_across(turned)
     return _upright_aspect([((b[1], b[0], b[3], b[2]) if across else b, t["sideways"], 0.0)
                             for t in tiles for b in [t["box"]]])
 

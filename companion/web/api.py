@@ -429,8 +429,10 @@ def save_correction():  # noqa: ANN201
         raise InvalidRequestError(f'"box" must be x1,y1,x2,y2 inside the {width}x{height} photo')
     # the recogniser knows whether the tile lay sideways; without it the crop's orientation is guessed
     sideways = {"true": True, "false": False}.get(request.form.get("sideways", "").lower())
-    if sideways is not None and turned in (90, 270):  # read on its side: its upright tiles lie across
-        sideways = not sideways
     vision = _vision()
+    from companion.vision.pipeline import lies_across
+
+    if sideways is not None and lies_across(turned):  # read on its side: its "sideways" the other way on the photo
+        sideways = not sideways
     path = vision.save_correction(image, box, tile, current_app.config["CORRECTIONS_DIR"], sideways=sideways)
     return jsonify({"saved": str(path) if path is not None else None, "tile": tile, "box": box}), 201
