@@ -168,9 +168,6 @@ def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray
     return moved(img, length, rng.uniform(0, 180))
 
 
-_AS_TAKEN = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_CLOCKWISE}
-
-
 def taken_turned(img: np.ndarray, label: dict, degrees: int) -> tuple[np.ndarray, dict]:
     """The photo as taken from another seat: turned counter-clockwise by ``degrees`` (90, 180 or 270), so that it
     is read turned by as many degrees clockwise (the answer's "turned"). The label's tiles stay in the order the
@@ -181,7 +178,9 @@ def taken_turned(img: np.ndarray, label: dict, degrees: int) -> tuple[np.ndarray
             180: lambda x1, y1, x2, y2: (w - x2, h - y2, w - x1, h - y1),
             270: lambda x1, y1, x2, y2: (h - y2, x1, h - y1, x2)}[degrees]
     tiles = [{**t, "box": [round(v, 1) for v in move(*t["box"])]} for t in label["tiles"]]
-    return cv2.rotate(img, _AS_TAKEN[degrees]), {**label, "tiles": tiles, "turned": degrees}
+    from companion.vision.pipeline import _QUARTER_TURNS  # counter-clockwise, as straighten turns a photo
+
+    return cv2.rotate(img, _QUARTER_TURNS[degrees]), {**label, "tiles": tiles, "turned": degrees}
 
 
 def main(argv: list[str] | None = None) -> int:
