@@ -477,6 +477,27 @@ def test_tilted_photo_keeps_one_row():
     assert len(layout.rows) == 1
 
 
+def test_a_slanting_row_of_flat_tiles_stays_one_row_across_the_gap_before_a_meld():
+    # seen from a low angle the tiles look flat (21 px tall for 30 wide) and the row slants by 8 degrees (the
+    # bottom edge climbs 0.14 px a px): across the gap of a tile and a half before the chi its first tile's bottom
+    # edge lies 0.14 * 76 = 10.6 px above the winning tile's, more than ROW_DY * 21 = 9.5, though on the row's line
+    flat_h, x, dets = 21.0, 0.0, []
+    for token in "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1z | | | 4s 5ss 6s".split():
+        if token == "|":
+            x += W * 0.5
+            continue
+        side = token.endswith("ss")
+        w, h = (H, W * 0.7) if side else (W, flat_h)
+        bottom = 200.0 - 0.14 * x
+        dets.append(Det(box=(x, bottom - h, x + w, bottom), sideways=side, tile=token[:2], confidence=0.99))
+        x += w + 1
+    layout = group_rows(dets)
+    assert [[d.tile for d in r] for r in layout.rows] == [[d.tile for d in dets]]
+    req, _ = build_request(assign_groups(layout))
+    assert req == {"hand": "123m456p789s11z", "melds": [{"type": "chi", "tiles": "456s"}], "win_tile": "1z",
+                   "dora_indicators": []}
+
+
 def _growing(tiles: str, grow: float, heights: float = 1.0) -> list[Det]:
     """Tiles as in row(), each `grow` times the size of the one before (a row photographed at a slant, its far
     end smaller); '|' a gap of a third of the tile before it. With ``heights`` 0.5 each tile is only sqrt(grow)

@@ -24,6 +24,8 @@ import numpy as np
 GROUP_GAP = 0.2  # gap between tiles, in tile pitches, that starts a new group (chosen on training-style scenes)
 SIDE_RATIO = 1.33  # a tile's height over its width
 ROW_DY = 0.45  # bottom edges further apart than this many tile heights are different rows
+ROW_SLANT_MAX = 0.18  # a row's table line is followed at most this steeply (tan 10 degrees: rows tilted more are
+#   read from the photo turned level, pipeline.DESKEW_MIN) where group_rows extends it to the next tile
 DORA_ROW_MAX = 5  # face-up tiles in a dora row: the indicator and up to four kan dora (more: discards)
 DORA_GAP_MAX = 4.0  # a row further above the hand than this many of its tile heights gives no dora (_rows_kept)
 DORA_LOW = 0.5  # a box in the dora row less tall than this many of the hand's tile heights is no tile (_too_low)
@@ -81,24 +83,59 @@ def _tile_size(dets: list[Det]) -> tuple[float, float]:
     return max(w, 1.0), max(h, 1.0)
 
 
+@dataclass
+class _TableLine:
+    """A row's table line as group_rows builds the row: the line fitted to its tiles' bottom edges (least squares
+    over their centres' x, from running sums), so that the next tile is judged against where the line lies at it."""
+
+    n: int = 0
+    sx: float = 0.0
+    sy: float = 0.0
+    sxx: float = 0.0
+    sxy: float = 0.0
+    least: float = float("inf")
+    most: float = float("-inf")
+
+    def add(self, d: Det) -> None:
+        x, y = d.cx, d.box[3]
+        self.n += 1
+        self.sx, self.sy, self.sxx, self.sxy = self.sx + x, self.sy + y, self.sxx + x * x, self.sxy + x * y
+        self.least, self.most = min(self.least, x), max(self.most, x)
+
+    def at(self, last: Det, x: float, tile_w: float) -> float:
+        """Where the line lies at ``x``: carried on from the row's ``last`` tile along the fitted line, at most
+        ROW_SLANT_MAX steep; the last tile's bottom edge where the row spans less than a tile's width. A row
+        slanting by 8 degrees drops a fifth of a tile's height across a gap of two tiles' widths, which the last
+        tile's own edge alone counted against the next tile (a flat-looking hand split in two at a meld's gap)."""
+        if self.most - self.least < tile_w:
+            return last.box[3]
+        slope = (self.n * self.sxy - self.sx * self.sy) / (self.n * self.sxx - self.sx * self.sx)
+        return last.box[3] + min(ROW_SLANT_MAX, max(-ROW_SLANT_MAX, slope)) * (x - last.cx)
+
+
 def group_rows(dets: list[Det]) -> Layout:
     """Chain tiles left to right into rows by their bottom edges (tiles in a row share the table line,
-    sideways ones too), which tolerates a tilted photo better than clustering raw y values."""
+    sideways ones too), which tolerates a tilted photo better than clustering raw y values; the line is followed
+    along the row's slant (:class:`_TableLine`)."""
     if not dets:
         return Layout()
     w, h = _tile_size(dets)
     rows: list[list[Det]] = []
+    lines: list[_TableLine] = []  # each row's table line
     for d in sorted(dets, key=lambda d: d.box[0]):
         best, best_dy = None, ROW_DY * h
-        for r in rows:
+        for i, r in enumerate(rows):
             last = r[-1]
-            dy = abs(d.box[3] - last.box[3])
+            dy = abs(d.box[3] - lines[i].at(last, d.cx, w))
             if dy < best_dy and d.box[0] - last.box[2] < 4 * w:
-                best, best_dy = r, dy
+                best, best_dy = i, dy
         if best is None:
             rows.append([d])
+            lines.append(_TableLine())
+            best = len(rows) - 1
         else:
-            best.append(d)
+            rows[best].append(d)
+        lines[best].add(d)
     # an added kan's top tile lies on the sideways tile below it, and so falls into a "row" of its own (with
     # the other added kans' tops): each is folded back into the row of the tile it lies on. A stack of two
     # only: in a photo on its side every tile of the hand looks sideways and lies on the next one
