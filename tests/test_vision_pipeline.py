@@ -659,6 +659,19 @@ def _four_times(image: np.ndarray) -> np.ndarray:
     return np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
 
 
+@pytest.mark.parametrize("n", [1, 2, 10, 11, 37, 400, 2999])
+def test_percentiles_are_numpys_to_the_bit(n: int):
+    # face_colour's brightness of a tile's pixels: sums of three 8-bit channels, in float32, many of them tied
+    from companion.vision import pipeline
+
+    rng = np.random.default_rng(n)
+    for _ in range(50):
+        light = rng.integers(0, 256, (n, 3)).astype(np.float32).sum(axis=1)
+        qs = (80, 10) if n % 2 else (80, 10, 50, 99.5)
+        got = pipeline.percentiles(light.copy(), qs)
+        assert got == np.percentile(light, qs).tolist()
+
+
 def test_a_lamps_colour_cast_on_the_tile_faces_is_evened_out_and_a_plain_light_is_left_alone():
     # hand-made: white faces (200, 200, 200) with a black stroke across the middle on green cloth. Under a warm
     # lamp (B x0.55, G x0.8, R x1.1) the faces are (110, 160, 220): 220 / 110 = 2.0 > CAST_MAX; each channel is
