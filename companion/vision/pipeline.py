@@ -601,19 +601,33 @@ def row_angle(found: list) -> float:
 _QUARTER_TURNS = {90.0: cv2.ROTATE_90_COUNTERCLOCKWISE, 180.0: cv2.ROTATE_180, 270.0: cv2.ROTATE_90_CLOCKWISE}
 
 
-def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0,
-               scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre and then stretched
-    ``stretch`` times in height, on a canvas that holds all of it (corners in the photo's mean colour), and the
-    2x3 map from the new picture back onto the photo; ``scale`` (at least 0.5: bilinear) makes it smaller."""
-    h, w = image_bgr.shape[:2]
+def _canvas(shape: tuple[int, ...], angle: float, stretch: float = 1.0,
+            scale: float = 1.0) -> tuple[np.ndarray, int, int]:
+    """:func:`straighten`'s 3x3 map from the photo (of ``shape``) onto its canvas, and the canvas's width and
+    height."""
+    h, w = shape[:2]
     m = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
     m = np.diag([scale, scale * stretch, 1.0]) @ m
     corners = m[:2] @ np.array([[0, w - 1, w - 1, 0], [0, 0, h - 1, h - 1], [1, 1, 1, 1]], np.float64)
     lo = corners.min(axis=1)
     m[:2, 2] -= lo  # pixel centres from 0
     nw, nh = (int(np.ceil(v - 1e-6)) + 1 for v in corners.max(axis=1) - lo)
-    quarter = _QUARTER_TURNS.get(angle % 360.0) if stretch == scale == 1.0 else None
+    return m, nw, nh
+
+
+def straighten(image_bgr: np.ndarray, angle: float, stretch: float = 1.0, scale: float = 1.0,
+               window: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned by ``angle`` degrees (counter-clockwise as shown) about its centre and then stretched
+    ``stretch`` times in height, on a canvas that holds all of it (corners in the photo's mean colour), and the
+    2x3 map from the new picture back onto the photo; ``scale`` (at least 0.5: bilinear) makes it smaller.
+    ``window`` (x0, y0, x1, y1 on that canvas): only that part of it is made (the same picture but for rounding:
+    OpenCV places each pixel's sample by a row's and a column's share, each rounded)."""
+    m, nw, nh = _canvas(image_bgr.shape, angle, stretch, scale)
+    if window is not None:
+        x0, y0, x1, y1 = window
+        m[:2, 2] -= (x0, y0)
+        nw, nh = x1 - x0, y1 - y0
+    quarter = _QUARTER_TURNS.get(angle % 360.0) if stretch == scale == 1.0 and window is None else None
     if quarter is not None:  # the same pixels as warpAffine's (no corners to fill), in a tenth of the time
         return cv2.rotate(image_bgr, quarter), cv2.invertAffineTransform(m[:2])
     fill = cv2.mean(image_bgr)[:3]  # plain corners: repeated edge pixels make streaks that can look like tiles
@@ -715,18 +729,35 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     size = min(_spacing(found), float(np.median([b[2] - b[0] for b, _, _ in found]))) if found else 0.0
     shrink = min(1.0, VIEW_SPACING / size) if size > 0 else 1.0
     k = int(1 / shrink)
-    if k >= 2 and min(height, width) >= k:
-        view, inverse = straighten(block_average(image_bgr, k), angle, stretch, shrink * k)
-        # a block's centre on the photo: k x + (k - 1) / 2
-        inverse = np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2]]) @ np.vstack([inverse, [0.0, 0.0, 1.0]])
-    else:
-        view, inverse = straighten(image_bgr, angle, stretch, shrink)
+    if k < 2 or min(height, width) < k:
+        k = 1
+    source, scale = (block_average(image_bgr, k), shrink * k) if k > 1 else (image_bgr, shrink)
+    block = np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2]])  # a block's centre on the photo: k x + (k - 1) / 2
+
+    def made(window: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        view, inverse = straighten(source, angle, stretch, scale, window)
+        return view, block @ np.vstack([inverse, [0.0, 0.0, 1.0]])
+
     looked: dict = {}
-    known = None  # turned level only (stretched, flat photos read fewer requests so): the tiles found, on the view
-    if stretch == 1.0:
-        ahead = cv2.invertAffineTransform(inverse)
-        known = [(_box_back(b, ahead, view.shape[1], view.shape[0]), s, sc) for b, s, sc in found]
-    again = [f for f in localise(view, looked=looked, nets=nets, known=known) if _inside(f[0], inverse, width, height)]
+    if stretch == 1.0 and len(found) > 1:
+        # turned level only (stretched, flat photos read fewer requests so): where the first look's tiles, on the
+        # canvas, are small for the localiser, only their window of the canvas is made and looked at (as
+        # localise(known=...) would look at it first), unless that finds fewer tiles
+        m, nw, nh = _canvas(source.shape, angle, stretch, scale)
+        ahead = (m @ np.linalg.inv(np.vstack([block, [0.0, 0.0, 1.0]])))[:2]  # the photo onto the canvas
+        known = [(_box_back(b, ahead, nw, nh), s, sc) for b, s, sc in found]
+        region = zoom_region(known, LOC_LONG / max(nw, nh), (nh, nw))
+        if region is not None:
+            view, inverse = made(region)
+            closer, _ = _localise_once(view, True, looked, nets)
+            if len(closer) >= len(known):
+                again = [f for f in closer if _inside(f[0], inverse, width, height)]
+                if len(again) < len(found):
+                    return None
+                return view, partial(_box_back, back=inverse, width=width, height=height), again, looked
+            looked = {}
+    view, inverse = made()
+    again = [f for f in localise(view, looked=looked, nets=nets) if _inside(f[0], inverse, width, height)]
     if len(again) < len(found) and (better is None or not better(view, again, looked)):
         return None
     return view, partial(_box_back, back=inverse, width=width, height=height), again, looked
