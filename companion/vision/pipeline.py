@@ -487,7 +487,7 @@ def _from_further(image_bgr: np.ndarray, found: list, scale: float, verify: bool
 
 def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = None,
              nets: list[str] | None = None, boxed: tuple[np.ndarray, float] | None = None,
-             known: list | None = None) -> list[tuple[tuple[float, float, float, float], bool, float]]:
+             ) -> list[tuple[tuple[float, float, float, float], bool, float]]:
     """Tiles found in the photo: (box in photo pixels, sideways, score). Where they are small for the
     localiser, it looks again at the part of the photo that holds them (see :func:`zoom_region`); where they are
     large, or none is found, at the photo made smaller (:func:`_from_further`). Boxes the verifier gives less
@@ -495,16 +495,8 @@ def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = N
     the first look and their crops (:func:`_localise_once`), and those of the closer look's boxes that
     :func:`_cut_alike` cuts alike from the window and from the photo (not the photo made smaller's). ``nets``:
     the localisers to look with (None: :func:`localisers`); ``boxed``: :func:`letterbox` of the photo where made
-    already. ``known``: the tiles another look found, where they lie on this picture (the photo turned level,
-    :func:`_look_again`); where they are small for the localiser, it looks at their window straight away, and at
-    the whole picture first only where that finds fewer tiles (the camera-turned set 12% faster, 4 localiser passes
-    a photo to 3 where the first look took a closer one; models/TRAINING-LOG.md, "The level look straight at the
-    window")."""
-    if known:  # tiles small for the localiser: straight to the closer look, unless it finds fewer
-        region = zoom_region(known, LOC_LONG / max(image_bgr.shape[:2]), image_bgr.shape)
-        closer = _closer_look(image_bgr, region, verify, looked, nets, len(known)) if region is not None else None
-        if closer is not None:
-            return closer
+    already. (A photo turned level is looked at in the window its first look's tiles mark first:
+    :func:`_look_again`.)"""
     found, scale = _localise_once(image_bgr, verify, looked, nets, boxed)
     further = _from_further(image_bgr, found, scale, verify, nets)
     if further is not None:
@@ -741,8 +733,10 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     looked: dict = {}
     if stretch == 1.0 and len(found) > 1:
         # turned level only (stretched, flat photos read fewer requests so): where the first look's tiles, on the
-        # canvas, are small for the localiser, only their window of the canvas is made and looked at (as
-        # localise(known=...) would look at it first), unless that finds fewer tiles
+        # level canvas, are small for the localiser, their window is looked at straight away (the camera-turned set
+        # 12% faster, 4 localiser passes a photo to 3: TRAINING-LOG "The level look straight at the window"), and
+        # only that part of the canvas is made (a 12 MP photo's whole turn took 31% of its time: "Only the window
+        # of the level picture made"); the whole picture is made and looked at only where it finds fewer tiles
         m, nw, nh = _canvas(source.shape, angle, stretch, scale)
         ahead = (m @ np.linalg.inv(np.vstack([block, [0.0, 0.0, 1.0]])))[:2]  # the photo onto the canvas
         known = [(_box_back(b, ahead, nw, nh), s, sc) for b, s, sc in found]
