@@ -714,7 +714,8 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     ``looked``) of the photo turned level and/or stretched, if the localiser finds at least as many tiles there as
     ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called with the new picture,
     its tiles and their odds and crops) prefers; otherwise None. Where the tiles found are further apart and wider
-    than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that."""
+    than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that. Turned level
+    only, the picture may be the window of it that holds the tiles (below)."""
     height, width = image_bgr.shape[:2]
     # the tiles' size: their spacing, or their boxes' width where less (a first look may find a few pieces of a far
     # hand, far apart). Averaged down by a whole number k first (block_average), the rest in the turn
