@@ -86,8 +86,11 @@ def _tile_size(dets: list[Det]) -> tuple[float, float]:
 @dataclass
 class _TableLine:
     """A row's table line as group_rows builds the row: the line fitted to its tiles' bottom edges (least squares
-    over their centres' x, from running sums), so that the next tile is judged against where the line lies at it."""
+    over their centres' x, from running sums), so that the next tile is judged against where the line lies at it.
+    A row slanting by 8 degrees drops a fifth of a tile's height across a gap of two tiles' widths, which the last
+    tile's own edge alone counted against the next tile (a flat-looking hand split in two at a meld's gap)."""
 
+    tile_w: float
     n: int = 0
     sx: float = 0.0
     sy: float = 0.0
@@ -95,22 +98,22 @@ class _TableLine:
     sxy: float = 0.0
     least: float = float("inf")
     most: float = float("-inf")
+    last: tuple[float, float] = (0.0, 0.0)  # the last tile's centre x and bottom edge
+    slope: float = 0.0  # the fitted line's, at most ROW_SLANT_MAX steep; 0 while the row spans less than a tile
 
     def add(self, d: Det) -> None:
         x, y = d.cx, d.box[3]
         self.n += 1
         self.sx, self.sy, self.sxx, self.sxy = self.sx + x, self.sy + y, self.sxx + x * x, self.sxy + x * y
         self.least, self.most = min(self.least, x), max(self.most, x)
+        self.last = (x, y)
+        if self.most - self.least >= self.tile_w:
+            slope = (self.n * self.sxy - self.sx * self.sy) / (self.n * self.sxx - self.sx * self.sx)
+            self.slope = min(ROW_SLANT_MAX, max(-ROW_SLANT_MAX, slope))
 
-    def at(self, last: Det, x: float, tile_w: float) -> float:
-        """Where the line lies at ``x``: carried on from the row's ``last`` tile along the fitted line, at most
-        ROW_SLANT_MAX steep; the last tile's bottom edge where the row spans less than a tile's width. A row
-        slanting by 8 degrees drops a fifth of a tile's height across a gap of two tiles' widths, which the last
-        tile's own edge alone counted against the next tile (a flat-looking hand split in two at a meld's gap)."""
-        if self.most - self.least < tile_w:
-            return last.box[3]
-        slope = (self.n * self.sxy - self.sx * self.sy) / (self.n * self.sxx - self.sx * self.sx)
-        return last.box[3] + min(ROW_SLANT_MAX, max(-ROW_SLANT_MAX, slope)) * (x - last.cx)
+    def at(self, x: float) -> float:
+        """Where the line lies at ``x``: carried on from the row's last tile along its slope."""
+        return self.last[1] + self.slope * (x - self.last[0])
 
 
 def group_rows(dets: list[Det]) -> Layout:
@@ -126,12 +129,12 @@ def group_rows(dets: list[Det]) -> Layout:
         best, best_dy = None, ROW_DY * h
         for i, r in enumerate(rows):
             last = r[-1]
-            dy = abs(d.box[3] - lines[i].at(last, d.cx, w))
+            dy = abs(d.box[3] - lines[i].at(d.cx))
             if dy < best_dy and d.box[0] - last.box[2] < 4 * w:
                 best, best_dy = i, dy
         if best is None:
             rows.append([d])
-            lines.append(_TableLine())
+            lines.append(_TableLine(w))
             best = len(rows) - 1
         else:
             rows[best].append(d)
