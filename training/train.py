@@ -677,7 +677,8 @@ RECIPES = {
     # tall as its near end; the other scenes are seen square on), continuing out/classifier.pt after the low stage
     # has made its twin from it; since session 47 the shipped first classifier went through it after shake: 7095
     # requests over the card's 50 sets instead of 7056, its control (the shake stage once more) 7053; the held-out
-    # 800 681 instead of 679 (TRAINING-LOG "Crops seen from one side")
+    # 800 681 instead of 679 (TRAINING-LOG "Crops seen from one side"); classifier-b through it too (session 49) read
+    # no more of the photos from one side than its control and 4 fewer held-out ones, so it stops at phone
     "yaw": {**GLARE, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
