@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.vision.layout import Det, assign_groups, build_request, group_rows
+from companion.vision.layout import Det, assign_groups, build_request, group_rows, kan_tops_found_upright
 
 W, H = 30.0, 40.0  # an upright tile's box in these tests
 
@@ -93,6 +93,67 @@ def test_added_kan_tile_on_top_of_sideways_tile_is_kakan():
     assert reason == ""
     assert req["melds"] == [{"type": "kakan", "tiles": "6666z"}]
     assert req["hand"] == "234m456p789s11z"
+
+
+def test_an_added_kans_top_taken_for_upright_lies_sideways_on_its_tile():
+    # seen from low, the top of an added kan overlaps the tile it lies on, and the localiser may take it for
+    # upright (held-out won hands seed 198, photo 0052: read as a fourth upright tile, the kan as an open one). Its
+    # box overlaps the sideways tile along the row by nearly all of its width, and its bottom edge lies 16 px into
+    # that tile's 30 px tall box: near enough to the table line (14 px above it, the allowance 0.45 x 40 = 18) to
+    # be chained into the hand's row, where it used to make "5 tiles (6z 6z 6z 6z 6z)" or a kan of the wrong kind
+    dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6zs 6z 6z")
+    x1, y1, x2, _ = dets[-3].box
+    top = Det(box=(x1 + 3, y1 - 14, x2 + 3, y1 + 16), sideways=False, tile="6z", confidence=0.9)
+    dets.insert(-3, top)
+    assert kan_tops_found_upright(dets) == [top]
+    top.sideways = True
+    req, reason = request_of(dets)
+    assert reason == ""
+    assert req["melds"] == [{"type": "kakan", "tiles": "6666z"}] and req["hand"] == "234m456p789s11z"
+    assert top.stacked and top.row == dets[0].row
+
+
+def test_an_added_kans_tile_taken_for_upright_under_its_sideways_top_lies_sideways():
+    # the other way round (won hands with sides seed 98, photo 0029): the top found sideways, the tile it lies on
+    # taken for upright. The top, 10 px into that tile's box, lies too high for the hand's row and formed a row of
+    # its own, read as a dora indicator; with the tile below sideways too it is folded back onto it
+    dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6z 6z 6z")
+    below = dets[-3]
+    x1, y1, x2, _ = below.box
+    top = Det(box=(x1 - 4, y1 - 20, x1 + 36, y1 + 10), sideways=True, tile="6z", confidence=0.9)
+    assert kan_tops_found_upright(dets + [top]) == [below]
+    below.sideways = True
+    req, reason = request_of(dets + [top])
+    assert reason == ""
+    assert req["melds"] == [{"type": "kakan", "tiles": "6666z"}] and req["dora_indicators"] == []
+
+
+def test_an_added_kan_found_whole_turns_no_tile_beside_it_and_a_top_turns_only_the_tile_it_lies_on_most():
+    # the top of a kan found whole may end a few px above its sideways tile and overlap the upright tile beside
+    # it by more than half (held-out random hands with sides seed 99, photo 0116: that 2s was taken for a sideways
+    # one); a sideways top over two upright boxes lies on the one it overlaps most (photo 0155)
+    dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6z 6zs 6z")
+    x1, y1, x2, _ = dets[-2].box
+    top = Det(box=(x1 - 18, y1 - 33, x2 - 18, y1 - 3), sideways=True, tile="6z", confidence=0.9)
+    assert kan_tops_found_upright(dets + [top]) == []
+    req, reason = request_of(dets + [top])
+    assert reason == "" and req["melds"] == [{"type": "kakan", "tiles": "6666z"}]
+    dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6z 6z 6z")
+    base = dets[-2]
+    u1, v1, _, _ = base.box
+    top = Det(box=(u1 - 20, v1 - 20, u1 + 30, v1 + 8), sideways=True, tile="6z", confidence=0.9)
+    assert kan_tops_found_upright(dets + [top]) == [base]
+
+
+def test_boxes_that_do_not_lie_on_each_other_are_not_taken_for_an_added_kan():
+    # tiles side by side barely overlap; a dora indicator right above a sideways tile lies clear of its box; a
+    # second box on one tile has its bottom edge by that tile's
+    hand = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6zs 6z 6z")
+    assert kan_tops_found_upright(hand) == []
+    x1, y1, x2, y2 = hand[-3].box
+    dora = Det(box=(x1 + 5, y1 - 42, x1 + 35, y1 - 2), sideways=False, tile="3p", confidence=0.9)
+    twice = Det(box=(x1 + 2, y2 - 38, x1 + 32, y2 - 1), sideways=False, tile="6z", confidence=0.5)
+    assert kan_tops_found_upright(hand + [dora]) == [] and kan_tops_found_upright(hand + [twice]) == []
 
 
 def test_an_added_kan_is_one_though_another_of_its_tiles_was_taken_for_sideways():

@@ -116,6 +116,35 @@ class _TableLine:
         return self.last[1] + self.slope * (x - self.last[0])
 
 
+def kan_tops_found_upright(dets: list[Det]) -> list[Det]:
+    """The boxes taken for upright that are tiles of an added kan. Where a box lying sideways and one taken for
+    upright overlap along the row by more than half of the narrower one's width, and the upper one's bottom edge
+    lies in the top 60% of the lower one's box, the two are a tile lying on another, and both lie sideways
+    (:func:`group_rows` then folds the top onto its tile). Tiles side by side barely overlap, a dora indicator
+    above the hand lies clear of its boxes, and a second box on one tile has its bottom edge by that tile's.
+    Seen from low, the top of an added kan came out upright (held-out won hands, seed 198, photo 0052: a 1p read
+    as a fourth upright tile, the kan taken for an open one), or the tile under it did (won hands with sides,
+    seed 98, photo 0029: the top then formed a row of its own above the hand, read as a dora indicator)."""
+    def on(top: Det, below: Det, reach: float = 0.0) -> bool:  # reach: how far above ``below`` top's edge may end
+        narrower = min(top.box[2] - top.box[0], below.box[2] - below.box[0])
+        height = below.box[3] - below.box[1]
+        return (top is not below and _overlap(top, below) > 0.5 * narrower and top.cy < below.cy
+                and below.box[1] - reach * height < top.box[3] < below.box[1] + 0.6 * height)
+
+    # an added kan found whole (a sideways tile on a sideways one, as group_rows folds them) is left as it is: its
+    # top may overlap the upright tile beside its own as much. Of the upright boxes a sideways one lies on, or that
+    # lie on it, the one it overlaps most
+    whole = {id(d) for a in dets for b in dets if a.sideways and b.sideways and on(a, b, 0.6) for d in (a, b)}
+    side = [d for d in dets if d.sideways and id(d) not in whole]
+    upright = [d for d in dets if not d.sideways]
+    turned = []
+    for s in side:
+        for pairs in ([u for u in upright if on(s, u)], [u for u in upright if on(u, s)]):
+            if pairs:
+                turned.append(max(pairs, key=lambda u, s=s: _overlap(s, u)))
+    return list({id(d): d for d in turned}.values())
+
+
 def group_rows(dets: list[Det]) -> Layout:
     """Chain tiles left to right into rows by their bottom edges (tiles in a row share the table line,
     sideways ones too), which tolerates a tilted photo better than clustering raw y values; the line is followed
@@ -148,12 +177,13 @@ def group_rows(dets: list[Det]) -> Layout:
 
     for r in list(rows):
         for top in [d for d in r if d.sideways and not any(lies_on(o, d) for o in dets)]:
-            below = next((b for other in rows if other is not r for b in other
-                          if lies_on(top, b) and not any(lies_on(b, o) for o in dets)), None)
+            below = next((b for other in rows for b in other
+                          if b is not top and lies_on(top, b) and not any(lies_on(b, o) for o in dets)), None)
             if below is not None:
                 top.stacked = True
-                r.remove(top)
-                next(other for other in rows if below in other).append(top)
+                if all(below is not d for d in r):  # (chained into its tile's row already, it stays)
+                    r.remove(top)
+                    next(other for other in rows if any(below is d for d in other)).append(top)
         if not r:
             rows.remove(r)
     rows.sort(key=lambda r: median(d.cy for d in r))

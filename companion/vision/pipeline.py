@@ -29,6 +29,7 @@ from companion.vision.layout import (
     build_request,
     dead_wall_backs,
     group_rows,
+    kan_tops_found_upright,
     win_tile_apart,
 )
 from companion.vision.preprocess import (
@@ -886,6 +887,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     # the picture read, its tiles, and the verifier's odds and crops of them from the look that found them
     image_bgr, found, looked = view, seen, seen_looked
     dets = [Det(box=b, sideways=s) for b, s, _ in found]
+    if laid := {id(d) for d in kan_tops_found_upright(dets)}:  # an added kan's tiles lie sideways, both
+        found = [(b, s or id(d) in laid, sc) for d, (b, s, sc) in zip(dets, found, strict=True)]
+        dets = [Det(box=b, sideways=s) for b, s, _ in found]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
         return [], [], None
