@@ -100,7 +100,7 @@ def test_an_added_kans_top_taken_for_upright_lies_sideways_on_its_tile():
     # upright (held-out won hands seed 198, photo 0052: read as a fourth upright tile, the kan as an open one). Its
     # box overlaps the sideways tile along the row by nearly all of its width, and its bottom edge lies 16 px into
     # that tile's 30 px tall box: near enough to the table line (14 px above it, the allowance 0.45 x 40 = 18) to
-    # be chained into the hand's row, where it used to make "5 tiles (6z 6z 6z 6z 6z)" or a kan of the wrong kind
+    # be chained into the hand's row, where the four made an open kan (minkan) before
     dets = row("2m 3m 4m 4p 5p 6p 7s 8s 9s 1z | 1z | 6zs 6z 6z")
     x1, y1, x2, _ = dets[-3].box
     top = Det(box=(x1 + 3, y1 - 14, x2 + 3, y1 + 16), sideways=False, tile="6z", confidence=0.9)
