@@ -116,6 +116,13 @@ class _TableLine:
         return self.last[1] + self.slope * (x - self.last[0])
 
 
+def _lies_on(top: Det, below: Det, h: float) -> bool:
+    """Whether the sideways ``top`` lies on the sideways ``below`` (an added kan's top on its tile): over half of
+    ``below``'s width, its bottom edge within 0.6 of a tile's height ``h`` of ``below``'s top."""
+    return (top.sideways and below.sideways and _overlap(top, below) > 0.5 * (below.box[2] - below.box[0])
+            and abs(top.box[3] - below.box[1]) < 0.6 * h)
+
+
 def kan_tops_found_upright(dets: list[Det]) -> list[Det]:
     """The boxes taken for upright that are tiles of an added kan. Where a box lying sideways and one taken for
     upright overlap along the row by more than half of the narrower one's width, and the upper one's bottom edge
@@ -125,16 +132,17 @@ def kan_tops_found_upright(dets: list[Det]) -> list[Det]:
     Seen from low, the top of an added kan came out upright (held-out won hands, seed 198, photo 0052: a 1p read
     as a fourth upright tile, the kan taken for an open one), or the tile under it did (won hands with sides,
     seed 98, photo 0029: the top then formed a row of its own above the hand, read as a dora indicator)."""
-    def on(top: Det, below: Det, reach: float = 0.0) -> bool:  # reach: how far above ``below`` top's edge may end
+    def on(top: Det, below: Det) -> bool:
         narrower = min(top.box[2] - top.box[0], below.box[2] - below.box[0])
         height = below.box[3] - below.box[1]
         return (top is not below and _overlap(top, below) > 0.5 * narrower and top.cy < below.cy
-                and below.box[1] - reach * height < top.box[3] < below.box[1] + 0.6 * height)
+                and below.box[1] < top.box[3] < below.box[1] + 0.6 * height)
 
     # an added kan found whole (a sideways tile on a sideways one, as group_rows folds them) is left as it is: its
     # top may overlap the upright tile beside its own as much. Of the upright boxes a sideways one lies on, or that
     # lie on it, the one it overlaps most
-    whole = {id(d) for a in dets for b in dets if a.sideways and b.sideways and on(a, b, 0.6) for d in (a, b)}
+    h = _tile_size(dets)[1] if dets else 1.0
+    whole = {id(d) for a in dets for b in dets if a is not b and _lies_on(a, b, h) for d in (a, b)}
     side = [d for d in dets if d.sideways and id(d) not in whole]
     upright = [d for d in dets if not d.sideways]
     turned = []
@@ -171,14 +179,10 @@ def group_rows(dets: list[Det]) -> Layout:
     # an added kan's top tile lies on the sideways tile below it, and so falls into a "row" of its own (with
     # the other added kans' tops): each is folded back into the row of the tile it lies on. A stack of two
     # only: in a photo on its side every tile of the hand looks sideways and lies on the next one
-    def lies_on(top: Det, below: Det) -> bool:
-        return (top.sideways and below.sideways and _overlap(top, below) > 0.5 * (below.box[2] - below.box[0])
-                and abs(top.box[3] - below.box[1]) < 0.6 * h)
-
     for r in list(rows):
-        for top in [d for d in r if d.sideways and not any(lies_on(o, d) for o in dets)]:
+        for top in [d for d in r if d.sideways and not any(_lies_on(o, d, h) for o in dets)]:
             below = next((b for other in rows for b in other
-                          if b is not top and lies_on(top, b) and not any(lies_on(b, o) for o in dets)), None)
+                          if b is not top and _lies_on(top, b, h) and not any(_lies_on(b, o, h) for o in dets)), None)
             if below is not None:
                 top.stacked = True
                 if all(below is not d for d in r):  # (chained into its tile's row already, it stays)

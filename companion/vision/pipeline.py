@@ -887,9 +887,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     # the picture read, its tiles, and the verifier's odds and crops of them from the look that found them
     image_bgr, found, looked = view, seen, seen_looked
     dets = [Det(box=b, sideways=s) for b, s, _ in found]
-    if laid := {id(d) for d in kan_tops_found_upright(dets)}:  # an added kan's tiles lie sideways, both
-        found = [(b, s or id(d) in laid, sc) for d, (b, s, sc) in zip(dets, found, strict=True)]
-        dets = [Det(box=b, sideways=s) for b, s, _ in found]
+    if laid := kan_tops_found_upright(dets):  # an added kan's tiles lie sideways, both
+        for d in laid:
+            d.sideways = True
+        found = [(b, d.sideways, sc) for d, (b, _, sc) in zip(dets, found, strict=True)]
     layout = group_rows(dets)  # rows come from the boxes alone
     if max_rows is not None and len(layout.rows) > max_rows:
         return [], [], None
