@@ -1216,7 +1216,9 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     # pipeline._low_or_usual, with the low-angle pair in the models folder: a photo whose upright tiles the usual
     # pair's first look finds flatter than STRETCH_BELOW (0.7, height / width) is read with the pair first, kept
-    # where it gives a request read LOW_FIRST_SURE (0.6) surely; any other photo is read with the pair only where
+    # where it gives a request read LOW_FIRST_SURE (0.6) surely, and read by the usual pair too unless it gives none,
+    # reads its tiles less than LOW_ALONE_BELOW (0.65) surely and holds all but one of those the usual pair's first
+    # look found; any other photo is read with the pair only where
     # the usual reading gives no request or a mean confidence below CONFIDENCE_MIN (0.8). Of two readings, one with
     # a request beats one without, else the higher mean confidence wins. The other pair does not read a photo whose
     # first reading's upright tiles are narrower than SMALL_TILE (24 px; a reading without any has no width): the
@@ -1302,6 +1304,17 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     assert chosen(flat) == (sure, None) and reads == [pair, None]
     readings[None] = reading(None, [0.9, 0.9])  # neither gives a request: the surer tiles
     assert chosen(flat) == (other, pair) and reads == [pair, None]
+    # no request, tiles read less than LOW_ALONE_BELOW (0.65) surely, and no fewer than the usual pair's first look
+    # found but one (3): the usual pair does not read it
+    readings[None] = sure
+    other = readings["low"] = reading(None, [0.8, 0.49])  # mean 0.645
+    assert chosen(flat) == (other, pair) and reads == [pair]
+    other = readings["low"] = reading(None, [0.8, 0.5])  # mean 0.65: it does, and its request wins
+    assert chosen(flat) == (sure, None) and reads == [pair, None]
+    other = readings["low"] = reading(None, [0.6])  # one tile of the three: it does too
+    assert chosen(flat) == (sure, None) and reads == [pair, None]
+    readings[None], other = reading(None, [0.9, 0.9]), reading(None, [1.0, 1.0])
+    readings["low"] = other
     assert pipeline._upright_aspect(looked_at(7.0).found) == pytest.approx(0.7)
     assert chosen(looked_at(7.0)) == (other, pair) and reads == [None, pair]  # not flatter than 0.7: usual first
 

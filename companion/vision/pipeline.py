@@ -95,6 +95,9 @@ SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
 LOW_FIRST_SURE = 0.6  # a photo whose tiles look flatter than STRETCH_BELOW is read with that pair first, its reading
 #                       kept if it gives a request and reads its tiles this surely on average (_low_or_usual)
+LOW_ALONE_BELOW = 0.65  # such a photo whose reading by that pair gives no request and reads its tiles less surely
+#                         than this on average is not read by the usual pair too, unless that pair's first look
+#                         found two tiles or more beyond those of the reading (_read_with_pairs)
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
 LOW_TWIN = "-low"  # a classifier's twin trained on with low-angle photos too ("classifier-low"): where shipped, it
 #                    reads in its place the crops of the low-angle pair's reads (classifiers(low=True))
@@ -1323,7 +1326,12 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
       without any, 0 wide, is read by the other pair as before): the answer asks for the photo again from closer,
       and the other pair adds little there (the far sets, seeds 97 and 197: 165 of their 400 requests without it
       against 167, 79.9% of the tiles against 80.7%, in 0.7 of the time; models/TRAINING-LOG.md, "Tiles too small
-      for a second pair").
+      for a second pair");
+    - nor where the pair read a flat photo first and its reading gives no request, reads its tiles less than
+      LOW_ALONE_BELOW surely on average and holds all the tiles but one that the usual pair's ``first`` look found
+      (where that found more, it may read them): on 50 evaluation sets the usual pair, reading such a photo
+      stretched (:func:`_read`), read the right request for none of them, and took 7% of the four low-angle sets'
+      time (TRAINING-LOG, "A flat photo the low-angle pair reads doubtfully").
 
     Until session 38 only flat-looking photos (below 0.85) were read with the pair at all; with the classifiers'
     low-angle twins its reading of a doubtful photo of any angle is the surer one often enough to read 94 more
@@ -1340,6 +1348,9 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
     if again is not None:
         return again[0], nets, again[1]
     if not low or 0 < tile_width(reading.ordered) < SMALL_TILE:  # (no upright tile read: width 0, the pair tries)
+        return reading, nets, None
+    if flat and reading.request is None and reading.sureness()[1] < LOW_ALONE_BELOW \
+            and len(reading.ordered) >= len(first.found) - 1:
         return reading, nets, None
     other_nets = None if flat else low
     other = read(first=first) if flat else read(nets=low, first=first.by(low))
