@@ -1304,8 +1304,8 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     assert chosen(flat) == (sure, None) and reads == [pair, None]
     readings[None] = reading(None, [0.9, 0.9])  # neither gives a request: the surer tiles
     assert chosen(flat) == (other, pair) and reads == [pair, None]
-    # no request, tiles read less than LOW_ALONE_BELOW (0.65) surely, and no fewer than the usual pair's first look
-    # found but one (3): the usual pair does not read it
+    # no request, tiles read less than LOW_ALONE_BELOW (0.65) surely, and all but one of the 3 the usual pair's first
+    # look found: the usual pair does not read it
     readings[None] = sure
     other = readings["low"] = reading(None, [0.8, 0.49])  # mean 0.645
     assert chosen(flat) == (other, pair) and reads == [pair]
