@@ -469,10 +469,56 @@ def test_the_low_stage_is_the_shake_stage_with_low_angle_scenes_and_writes_the_c
     for record, shipped_as, init in (("train-low.json", "classifier-low", "classifier"),
                                      ("train-low-b.json", "classifier-b-low", "classifier-b")):
         shipped = json.loads((models / record).read_text())
-        assert shipped["recipe"] == "low" and shipped["shipped_as"] == shipped_as
-        assert shipped["init"].startswith(f"models/{init}.pt") and (models / f"{shipped_as}.pt").exists()
+        # since session 51 the two teach the one twin shipped (the low-student stage, below)
+        assert shipped["recipe"] == "low" and shipped["shipped_as"] == f"{shipped_as} until session 51"
+        assert shipped["init"].startswith(f"models/{init}.pt") and "train-low-student.json" in shipped["taught"]
         for ours, theirs in keys.items():
             assert low[ours] == shipped[theirs], (record, ours)
+
+
+def test_the_shipped_low_angle_twin_learnt_the_mean_of_both_twins_on_the_low_stages_settings():
+    # the low-student stage: the low stage's settings on scenes of their own (seed 6), continuing classifier-low in
+    # --out and learning, besides the labels, the mean of the two twins' probabilities; optional, since the whole
+    # command makes no classifier-b-low; the shipped twin is its, and reads alone (pipeline.classifiers)
+    import json
+
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    student, low = ({**DEFAULTS, **RECIPES[n]} for n in ("low-student", "low"))
+    assert student["teachers"] == ("classifier-low.pt", "classifier-b-low.pt") and low["teachers"] == ()
+    assert {k: v for k, v in student.items() if k not in ("teachers", "seed")} == \
+        {k: v for k, v in low.items() if k not in ("teachers", "seed")}
+    assert (student["seed"], low["seed"]) == (6, 4)
+    assert OUTPUTS["low-student"] == "classifier-low" and CONTINUES["low-student"] == "classifier-low.pt"
+    assert "low-student" in OPTIONAL
+    models = Path(__file__).resolve().parents[1] / "models"
+    shipped = json.loads((models / "train-low-student.json").read_text())
+    assert shipped["recipe"] == "low-student" and shipped["shipped_as"] == "classifier-low"
+    assert shipped["teachers"] == list(student["teachers"]) and shipped["seed"] == 6
+    assert not (models / "classifier-b-low.onnx").exists() and (models / "classifier-low.pt").exists()
+
+
+def test_the_student_stage_without_its_teachers_in_out_says_what_to_put_there(tmp_path: Path):
+    from training.train import DEFAULTS, RECIPES, run_recipe
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    (tmp_path / "classifier-low.pt").write_bytes((models / "classifier-low.pt").read_bytes())
+    with pytest.raises(SystemExit, match="classifier-b-low.pt is not there"):
+        run_recipe("low-student", {**DEFAULTS, **RECIPES["low-student"]}, tmp_path, 1)
+
+
+def test_the_mean_teacher_gives_the_mean_of_its_nets_probabilities_at_the_distillation_temperature():
+    torch = pytest.importorskip("torch")
+    from training.train import DISTIL_T, mean_teacher
+
+    gen = torch.Generator().manual_seed(3)
+    a, b = (torch.nn.Linear(5, 4) for _ in range(2))
+    x = torch.randn(6, 5, generator=gen)
+    soft = torch.softmax(mean_teacher([a, b])(x) / DISTIL_T, dim=1)
+    # by hand: each net's softmax at the temperature, then their mean
+    expected = (torch.softmax(a(x) / DISTIL_T, dim=1) + torch.softmax(b(x) / DISTIL_T, dim=1)) / 2
+    assert torch.allclose(soft, expected, atol=1e-6)
+    assert not torch.allclose(soft, torch.softmax((a(x) + b(x)) / 2 / DISTIL_T, dim=1), atol=1e-3)  # not the logits'
 
 
 def test_the_yaw_stage_is_the_shake_stage_with_scenes_seen_from_one_side_after_the_twin():
@@ -672,7 +718,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
-                                                  "loc-quick", "loc-slim", "low",
+                                                  "loc-quick", "loc-slim", "low", "low-student",
                                                   "orient", "orient-quick", "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick", "yaw"]
     for name in ("loc", "loc-b"):
@@ -753,7 +799,7 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
 
     models = Path(__file__).resolve().parents[1] / "models"
     names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b",
-             "classifier-low", "classifier-b-low")
+             "classifier-low")
     for name in names:
         shutil.copy(models / f"{name}.onnx", tmp_path)
     try:
@@ -790,7 +836,7 @@ def test_the_shipped_int8_weights_use_seven_bits():
     pytest.importorskip("onnx")
     models = Path(__file__).resolve().parents[1] / "models"
     for name in ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b",
-                 "classifier-low", "classifier-b-low"):
+                 "classifier-low"):
         weights = [v for k, v in _initializers(models / f"{name}.int8.onnx").items() if v.dtype == np.int8]
         assert weights, name
         assert max(int(np.abs(w.astype(int)).max()) for w in weights) <= 64, name

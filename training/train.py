@@ -336,10 +336,12 @@ DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its paren
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
                      glare: float = 0.0, slim: bool = False, phone: float = 0.0, bright: float = 0.0,
-                     shake: float = 0.0, name: str = "classifier") -> None:
+                     shake: float = 0.0, name: str = "classifier", teachers: tuple[Path, ...] = ()) -> None:
     """The classifier (nets.Classifier) from scratch, or on from ``init``, written as out/<name>.pt and .onnx. With
     ``slim``, the net trained is ``init`` slimmed to two thirds of its channels (nets.slimmed), and besides the labels
-    it learns the probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T)."""
+    it learns the probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T). With
+    ``teachers`` (classifiers' .pt files), it learns the mean of their probabilities instead (:func:`mean_teacher`):
+    one net that reads as the pair averaged does."""
     import torch
 
     from training.nets import Classifier, classifier_from, slimmed
@@ -350,6 +352,8 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     teacher = None
     if slim:
         teacher, net = nhwc(net.eval()), slimmed(net)
+    if teachers:
+        teacher = mean_teacher([nhwc(classifier_from(torch.load(t)).eval()) for t in teachers])
     net = nhwc(net)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -373,6 +377,16 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
                 torch.log_softmax(logits / DISTIL_T, dim=1), soft, reduction="batchmean")
         _step(opt, sched, loss, "cls", step, steps, t0, log_every)
     _save_crop_net(net, out, name, "logits")
+
+
+def mean_teacher(nets: list):  # noqa: ANN201
+    """Several classifiers as one teacher: logits whose softmax at DISTIL_T is the mean of theirs at DISTIL_T."""
+    import torch
+
+    def teacher(x):  # noqa: ANN001, ANN202
+        return torch.log(torch.stack([torch.softmax(n(x) / DISTIL_T, dim=1) for n in nets]).mean(0)) * DISTIL_T
+
+    return teacher
 
 
 def nhwc(t):  # noqa: ANN001, ANN201
@@ -620,7 +634,7 @@ def train_orienter(crops: np.ndarray, steps: int, seed: int, out: Path) -> None:
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
-            "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0}
+            "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "teachers": ()}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -665,13 +679,14 @@ RECIPES = {
     "shake": {**GLARE, "apart": True, "phone": 0.2, "shake": 0.1},
     # the shake stage with 80% of its scenes photographed from a low angle (LOW_PITCH, the tiles' sides as high as
     # that angle shows them: scenes._side_height), written beside out/classifier.pt as its low-angle twin
-    # classifier-low, which reads the crops of the low-angle localisers' reads only (pipeline.classifiers). Since
-    # session 37 both shipped classifiers have such a twin (classifier-b's made by the same stage from it): 6956
-    # requests over the card's 50 sets instead of 6927, the held-out 800 671 instead of 669, the low-angle 400 218
-    # instead of 209; twins with 40% of their scenes so read 6949, 669 and 212 (TRAINING-LOG "Low-angle twins of
-    # the classifiers"). As session 29 made it (the reds stage with 40% so, no phone or shake) and shipped in the
-    # classifiers' place, it read the low-angle set 6 requests of 100 better but the held-out sets 641 of 800
-    # instead of 651 (TRAINING-LOG "Tiles' sides seen from a low angle")
+    # classifier-low, which reads the crops of the low-angle localisers' reads only (pipeline.classifiers). From
+    # session 37 both shipped classifiers had such a twin (classifier-b's made by the same stage from it; since
+    # session 51 the two teach the one twin shipped, low-student below): 6956 requests over the card's 50 sets
+    # instead of 6927, the held-out 800 671 instead of 669, the low-angle 400 218 instead of 209; twins with 40% of
+    # their scenes so read 6949, 669 and 212 (TRAINING-LOG "Low-angle twins of the classifiers"). As session 29
+    # made it (the reds stage with 40% so, no phone or shake) and shipped in the classifiers' place, it read the
+    # low-angle set 6 requests of 100 better but the held-out sets 641 of 800 instead of 651 (TRAINING-LOG "Tiles'
+    # sides seen from a low angle")
     "low": {**GLARE, "apart": True, "phone": 0.2, "shake": 0.1, "low": 0.8},
     # the shake stage with 30% of its scenes photographed from one side (YAW: the table's far end 0.6-0.9 times as
     # tall as its near end; the other scenes are seen square on), continuing out/classifier.pt after the low stage
@@ -680,6 +695,14 @@ RECIPES = {
     # 800 681 instead of 679 (TRAINING-LOG "Crops seen from one side"); classifier-b through it too (session 49) read
     # no more of the photos from one side than its control and 4 fewer held-out ones, so it stops at phone
     "yaw": {**GLARE, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3},
+    # one net taught by the low-angle twins of both classifiers (the low stage's settings on fresh scenes, seed 6,
+    # learning the mean of the two twins' probabilities at DISTIL_T: mean_teacher), written over out/classifier-low
+    # and read alone where the pair of twins was read (pipeline.classifiers). Since session 51 the shipped
+    # classifier-low is this stage's, taught by session 37's twins: 7436 requests over the card's 52 sets instead of
+    # 7427, the same 686 of the 800 held-out ones, 1.09-1.11x as fast from 17-30 degrees (TRAINING-LOG "One
+    # low-angle twin taught by both"). It needs both twins in --out, which the whole command does not make (OPTIONAL)
+    "low-student": {**GLARE, "seed": 6, "apart": True, "phone": 0.2, "shake": 0.1, "low": 0.8,
+                    "teachers": ("classifier-low.pt", "classifier-b-low.pt")},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -704,7 +727,7 @@ RECIPES = {
 OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "slim": "classifier",
            "flowers": "classifier", "reds": "classifier", "phone": "classifier",
            "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier-low",
-           "yaw": "classifier",
+           "yaw": "classifier", "low-student": "classifier-low",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
            "loc-low": "localiser-low", "loc-b-low": "localiser-b-low"}
@@ -712,6 +735,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
              "reds": "classifier.pt", "phone": "classifier.pt", "bright": "classifier.pt",
              "camera": "classifier.pt", "shake": "classifier.pt", "low": "classifier.pt", "yaw": "classifier.pt",
+             "low-student": "classifier-low.pt",
              "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx",
              "loc-low": "localiser.onnx", "loc-b-low": "localiser-b.onnx"}
@@ -764,7 +788,7 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
     OUTPUTS[f"{_low}-quick"], CONTINUES[f"{_low}-quick"] = OUTPUTS[_low], CONTINUES[_low]
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "bright", "camera", "loc-bright", "loc-b-bright", *QUICK)
+OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -795,6 +819,10 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             raise SystemExit(f"the {name} stage continues {CONTINUES[name]}, and there is none in {out}: run the "
                              f"recipe that makes it into the same --out first, or give --init (e.g. "
                              f"models/{CONTINUES[name]})")
+    teachers = tuple(out / t for t in cfg["teachers"])
+    if missing := [t.name for t in teachers if not t.exists()]:
+        raise SystemExit(f"the {name} stage learns from {', '.join(cfg['teachers'])} in {out}, and "
+                         f"{', '.join(missing)} is not there: put the classifiers it learns from into {out} first")
     key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
            cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"], cfg["low"], cfg["yaw"])
     if scenes.get("key") != key:
@@ -808,7 +836,8 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     if classifier:
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
                          lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"],
-                         phone=cfg["phone"], bright=cfg["bright"], shake=cfg["shake"], name=OUTPUTS[name])
+                         phone=cfg["phone"], bright=cfg["bright"], shake=cfg["shake"], name=OUTPUTS[name],
+                         teachers=teachers)
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name], init=cfg["init"], lr=cfg["lr"],
                         slim=cfg["slim"], bright=cfg["bright"])
@@ -819,7 +848,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "yaw": cfg["yaw"], "clutter": cfg["clutter"],
             "glare": cfg["glare"],
             "phone": cfg["phone"], "bright": cfg["bright"], "shake": cfg["shake"],
-            "slim": cfg["slim"],
+            "slim": cfg["slim"], "teachers": list(cfg["teachers"]),
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
             "cls_steps": cfg["cls_steps"] if classifier else None,
             "loc_steps": cfg["loc_steps"] if not classifier else None}
@@ -903,7 +932,8 @@ def main(argv: list[str] | None = None) -> int:
                          "phone's camera), shake (the phone stage with a tenth of the crops smeared as by a moving "
                          "camera), bright (the reds stage with crops overexposed), camera (with both), "
                          "low (the shake stage with scenes photographed from a low angle, written as "
-                         "classifier-low: the classifier's low-angle twin), "
+                         "classifier-low: the classifier's low-angle twin), low-student (one net taught by the "
+                         "two low-angle twins in --out, written over classifier-low), "
                          "loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), loc-bright and loc-b-bright (the localisers in --out, "

@@ -124,7 +124,7 @@ def _cut(image: np.ndarray, t: dict, across: bool = False) -> np.ndarray:
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
              photos: Path | None = None) -> str:
-    """Adapt every shipped classifier and its low-angle twin, which reads the crops of the low-angle localisers' reads
+    """Adapt every shipped classifier and low-angle twin (which reads the crops of the low-angle localisers' reads)
     (``pipeline.every_classifier()``; each from its ``<name>.pt`` weights) to the
     corrected crops, and to every tile of the checked photos in ``photos`` where given, and write it to ``out``
     (default: the models folder), with its int8 copy. The pipeline averages the classifiers, so one left as

@@ -297,11 +297,14 @@ def classifiers(low: bool = False) -> list[str]:
     trained apart, a chain of runs and the one command's recipe; their probabilities are averaged where the first
     is unsure (:func:`_probabilities`), which read more whole hands on every held-out set than either alone:
     models/TRAINING-LOG.md, "Two classifiers averaged"). With ``low`` (the crops of a read by the low-angle pair,
-    :func:`low_localisers`), each one's low-angle twin ("classifier-low", LOW_TWIN) in its place where that is in
-    the folder."""
+    :func:`low_localisers`), their low-angle twins ("classifier-low", LOW_TWIN) in the folder, and only those, where
+    there are any. Since session 51 one twin is shipped, taught by both (training's low-student stage), and it reads
+    alone: over 52 evaluation sets 9 requests more than the two twins averaged, in 0.9 of the time from 17-30
+    degrees (TRAINING-LOG, "One low-angle twin taught by both")."""
     names = _nets("classifier", SECOND_CLASSIFIERS)
     if low:
-        names = [twin if model_path(twin := name + LOW_TWIN).exists() else name for name in names]
+        twins = [twin for name in names if model_path(twin := name + LOW_TWIN).exists()]
+        names = twins or names
     return names
 
 
@@ -318,7 +321,8 @@ def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
     time turned by 180 degrees instead (tiles lie either way round, and it was trained on both): the quick set
     of session 18 read 568 of the 800 held-out requests so, 551 without (TRAINING-LOG, "One classifier reads its
     doubts turned"). With two (session 17's pair), a turned reading as well read 626 instead of 625 for 1.1-1.2x
-    the time: not done.
+    the time: not done. A low-angle twin shipped alone reads alone (it learnt the two twins' average;
+    :func:`classifiers`).
 
     The first (trained with label smoothing 0.05, so it gives at most about 0.95) reads about 38% of the crops of
     the evaluation photos that surely, and there the average had the same best class on all of 10,009 crops
@@ -329,7 +333,7 @@ def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
     first, *seconds = classifiers(low)
     p = _softmax(run_split(first, "crops", batch))
     doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE)
-    if len(doubt):
+    if len(doubt) and (seconds or not first.endswith(LOW_TWIN)):
         if seconds:
             part = np.ascontiguousarray(batch[doubt])
             others = [_softmax(run_split(n, "crops", part)) for n in seconds]
