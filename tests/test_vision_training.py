@@ -521,6 +521,50 @@ def test_the_mean_teacher_gives_the_mean_of_its_nets_probabilities_at_the_distil
     assert not torch.allclose(soft, torch.softmax((a(x) + b(x)) / 2 / DISTIL_T, dim=1), atol=1e-3)  # not the logits'
 
 
+def test_the_low_angle_localisers_student_stage_is_the_pairs_recipe_learning_their_mean_maps():
+    # the loc-low-student stage (session 52, not shipped): the low-angle pair's settings (loc-b-low's clutter
+    # halved) on scenes of their own (seed 22), continuing localiser-low in --out and learning, besides the labels,
+    # the mean of the pair's maps; optional, since it needs the pair in --out
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    student, low, low_b = ({**DEFAULTS, **RECIPES[n]} for n in ("loc-low-student", "loc-low", "loc-b-low"))
+    assert student["teachers"] == ("localiser-low.onnx", "localiser-b-low.onnx") and low["teachers"] == ()
+    assert {k: v for k, v in student.items() if k not in ("teachers", "seed", "clutter")} == \
+        {k: v for k, v in low.items() if k not in ("teachers", "seed", "clutter")}
+    assert (student["seed"], low["seed"]) == (22, 21) and student["clutter"] == low_b["clutter"] / 2
+    assert OUTPUTS["loc-low-student"] == "localiser-low" and CONTINUES["loc-low-student"] == "localiser-low.onnx"
+    assert "loc-low-student" in OPTIONAL
+
+
+def test_the_localiser_student_without_its_teachers_in_out_says_what_to_put_there(tmp_path: Path):
+    from training.train import DEFAULTS, RECIPES, run_recipe
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    (tmp_path / "localiser-low.onnx").write_bytes((models / "localiser-low.onnx").read_bytes())
+    with pytest.raises(SystemExit, match="localiser-b-low.onnx is not there"):
+        run_recipe("loc-low-student", {**DEFAULTS, **RECIPES["loc-low-student"]}, tmp_path, 1)
+
+
+def test_a_localisers_teacher_loss_is_how_far_its_maps_lie_from_the_teachers_mean():
+    torch = pytest.importorskip("torch")
+    import math
+
+    from training.train import teacher_loss
+
+    ln3 = math.log(3.0)
+    # two cells: in the first the teachers' mean heat logits are ln 3 and -ln 3 (0.75 and 0.25) and the net's 0
+    # and 0 (0.5 each), its sizes (1, 2) against (1.5, 2); in the second the net gives what the teachers give
+    mean = torch.tensor([[[[ln3, ln3]], [[-ln3, 0.0]], [[1.5, 0.2]], [[2.0, 0.3]]]])
+    maps = torch.tensor([[[[0.0, ln3]], [[0.0, 0.0]], [[1.0, 0.2]], [[2.0, 0.3]]]])
+    assert float(teacher_loss(mean, mean, torch.tensor(2.0))) == pytest.approx(0.0, abs=1e-6)
+    # by hand: each of the first cell's two heats costs ln 2 - H(0.75) = ln 2 + 0.75 ln 0.75 + 0.25 ln 0.25 (the
+    # cross-entropy less the teachers' own), over norm 2; the size costs 0.5 at the first cell's weight 0.75 (its
+    # hotter channel), over the weights' sum 1.5 (0.75 each), twice
+    heat = math.log(2.0) + 0.75 * math.log(0.75) + 0.25 * math.log(0.25)
+    expected = 2 * heat / 2 + 2.0 * (0.5 * 0.75 / 1.5)
+    assert float(teacher_loss(maps, mean, torch.tensor(2.0))) == pytest.approx(expected, abs=1e-5)
+
+
 def test_the_yaw_stage_is_the_shake_stage_with_scenes_seen_from_one_side_after_the_twin():
     # since session 47 the shipped first classifier went through it (TRAINING-LOG "Crops seen from one side"):
     # the shake stage's settings with 30% of the scenes seen from one side, continuing the classifier after the
@@ -718,7 +762,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
-                                                  "loc-quick", "loc-slim", "low", "low-student",
+                                                  "loc-low-student", "loc-quick", "loc-slim", "low", "low-student",
                                                   "orient", "orient-quick", "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick", "yaw"]
     for name in ("loc", "loc-b"):
