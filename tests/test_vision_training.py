@@ -498,13 +498,16 @@ def test_the_shipped_low_angle_twin_learnt_the_mean_of_both_twins_on_the_low_sta
     assert not (models / "classifier-b-low.onnx").exists() and (models / "classifier-low.pt").exists()
 
 
-def test_the_student_stage_without_its_teachers_in_out_says_what_to_put_there(tmp_path: Path):
+@pytest.mark.parametrize(("stage", "given", "missing"), [("low-student", "classifier-low.pt", "classifier-b-low.pt"),
+                                                     ("loc-low-student", "localiser-low.onnx", "localiser-b-low.onnx")])
+def test_a_student_stage_without_its_teachers_in_out_says_what_to_put_there(tmp_path: Path, stage: str, given: str,
+                                                                            missing: str):
     from training.train import DEFAULTS, RECIPES, run_recipe
 
     models = Path(__file__).resolve().parents[1] / "models"
-    (tmp_path / "classifier-low.pt").write_bytes((models / "classifier-low.pt").read_bytes())
-    with pytest.raises(SystemExit, match="classifier-b-low.pt is not there"):
-        run_recipe("low-student", {**DEFAULTS, **RECIPES["low-student"]}, tmp_path, 1)
+    (tmp_path / given).write_bytes((models / given).read_bytes())
+    with pytest.raises(SystemExit, match=f"{missing} is not there"):
+        run_recipe(stage, {**DEFAULTS, **RECIPES[stage]}, tmp_path, 1)
 
 
 def test_the_mean_teacher_gives_the_mean_of_its_nets_probabilities_at_the_distillation_temperature():
@@ -534,15 +537,6 @@ def test_the_low_angle_localisers_student_stage_is_the_pairs_recipe_learning_the
     assert (student["seed"], low["seed"]) == (22, 21) and student["clutter"] == low_b["clutter"] / 2
     assert OUTPUTS["loc-low-student"] == "localiser-low" and CONTINUES["loc-low-student"] == "localiser-low.onnx"
     assert "loc-low-student" in OPTIONAL
-
-
-def test_the_localiser_student_without_its_teachers_in_out_says_what_to_put_there(tmp_path: Path):
-    from training.train import DEFAULTS, RECIPES, run_recipe
-
-    models = Path(__file__).resolve().parents[1] / "models"
-    (tmp_path / "localiser-low.onnx").write_bytes((models / "localiser-low.onnx").read_bytes())
-    with pytest.raises(SystemExit, match="localiser-b-low.onnx is not there"):
-        run_recipe("loc-low-student", {**DEFAULTS, **RECIPES["loc-low-student"]}, tmp_path, 1)
 
 
 def test_a_localisers_teacher_loss_is_how_far_its_maps_lie_from_the_teachers_mean():
