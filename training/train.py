@@ -723,7 +723,8 @@ RECIPES = {
     # and read alone where the pair of twins was read (pipeline.classifiers). Since session 51 the shipped
     # classifier-low is this stage's, taught by session 37's twins: 7436 requests over the card's 52 sets instead of
     # 7427, the same 686 of the 800 held-out ones, 1.09-1.11x as fast from 17-30 degrees (TRAINING-LOG "One
-    # low-angle twin taught by both"). It needs both twins in --out, which the whole command does not make (OPTIONAL)
+    # low-angle twin taught by both"). It needs both twins in --out, which the whole command does not make, and
+    # writes over the first: run again in the same --out, it learns from its own output (OPTIONAL)
     "low-student": {**GLARE, "seed": 6, "apart": True, "phone": 0.2, "shake": 0.1, "low": 0.8,
                     "teachers": ("classifier-low.pt", "classifier-b-low.pt")},
     "loc": {"seed": 21},
@@ -741,7 +742,8 @@ RECIPES = {
     # written over out/localiser-low.onnx. Measured in session 52 and not shipped: in the pair's place it read 7447
     # requests over the card's 52 sets instead of 7436, 1.06-1.14x as fast from 17-37 degrees, but 18 fewer dora
     # indicators of 1000 on the dead walls seen from a seat and turned, and misread the low_seat fixture
-    # (TRAINING-LOG "One low-angle localiser taught by the pair"). It needs the pair in --out (OPTIONAL)
+    # (TRAINING-LOG "One low-angle localiser taught by the pair"). It needs the pair in --out and writes over
+    # the first, as low-student does (OPTIONAL)
     "loc-low-student": {"seed": 22, "clutter": 0.125, "loc_steps": 1500, "lr": 5e-4, "low": 0.4,
                         "teachers": ("localiser-low.onnx", "localiser-b-low.onnx")},
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
