@@ -48,6 +48,9 @@ RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is li
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read from the photo
 #                   turned level
+COARSE_TILT = 12.0  # rows tilted this far: localise takes no closer look (the level look, in its own window, reads
+#                     them; a first look's closer one there only placed that window; TRAINING-LOG "A tilted
+#                     photo's first look without its closer look")
 STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height / width; training photos from 0.72)
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
@@ -503,12 +506,15 @@ def localise(image_bgr: np.ndarray, verify: bool = True, looked: dict | None = N
     the first look and their crops (:func:`_localise_once`), and those of the closer look's boxes that
     :func:`_cut_alike` cuts alike from the window and from the photo (not the photo made smaller's). ``nets``:
     the localisers to look with (None: :func:`localisers`); ``boxed``: :func:`letterbox` of the photo where made
-    already. (A photo turned level is looked at in the window its first look's tiles mark first:
-    :func:`_look_again`.)"""
+    already. No closer look where the rows found are tilted by COARSE_TILT or more: such a photo is read turned
+    level (:func:`_read`), and looked at in the window its first look's tiles mark on the level picture first
+    (:func:`_look_again`)."""
     found, scale = _localise_once(image_bgr, verify, looked, nets, boxed)
     further = _from_further(image_bgr, found, scale, verify, nets)
     if further is not None:
         return further
+    if abs(row_angle(found)) >= COARSE_TILT:  # read from the photo turned level, looked at there closer (_read)
+        return found
     region = zoom_region(found, scale, image_bgr.shape)
     if region is None:
         return found
