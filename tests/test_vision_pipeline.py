@@ -1097,14 +1097,16 @@ def test_a_large_photo_is_made_smaller_before_it_is_stretched_or_turned_level_an
         assert 4 * lt["box"][0] <= cx <= 4 * lt["box"][2] and 4 * lt["box"][1] <= cy <= 4 * lt["box"][3]
 
 
+@pytest.mark.parametrize("coarse_tilt", [None, 90.0])
 def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_window_its_tiles_mark(
-        monkeypatch: pytest.MonkeyPatch):
+        coarse_tilt: float | None, monkeypatch: pytest.MonkeyPatch):
     # tilted_hand.jpg in the middle of a plain table twice as wide and tall: its tiles are small for the localiser,
-    # but their rows slant by more than COARSE_TILT, so the first look takes no closer look at them. Turned level,
-    # they are looked for straight in the window the first look's tiles mark on the level picture: two looks (the
-    # photo, the level window), not a closer one at the slanting tiles nor one at the whole level picture; read as
-    # labelled. Only that window of the level picture is made (turning a whole 12 MP photo took 31% of a
-    # camera-turned photo's time)
+    # but their rows slant by about 18 degrees, more than COARSE_TILT, so the first look takes no closer look at
+    # them. Turned level, they are looked for straight in the window the first look's tiles mark on the level
+    # picture: two looks (the photo, the level window), not a closer one at the slanting tiles nor one at the whole
+    # level picture; read as labelled. With COARSE_TILT above their slant the first look looks closer, as it did
+    # until session 53: three looks. Only the window of the level picture is made (turning a whole 12 MP photo took
+    # 31% of a camera-turned photo's time)
     import cv2
 
     from companion.vision import pipeline
@@ -1131,12 +1133,14 @@ def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_
 
     monkeypatch.setattr(pipeline, "_localise_once", counted)
     monkeypatch.setattr(pipeline, "straighten", recorded)
+    if coarse_tilt is not None:
+        monkeypatch.setattr(pipeline, "COARSE_TILT", coarse_tilt)
     result = pipeline.recognize_image(wide, turns=False)
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(result["request"]) == _norm(label["request"])
-    assert len(looked_at) == 2 and looked_at[0] == wide.shape[:2]
-    assert looked_at[1][1] < wide.shape[1] * 0.6  # a window
-    assert made == [looked_at[1]]  # the level picture: only the window looked at
+    assert len(looked_at) == (2 if coarse_tilt is None else 3) and looked_at[0] == wide.shape[:2]
+    assert all(shape[1] < wide.shape[1] * 0.6 for shape in looked_at[1:])  # windows
+    assert made == [looked_at[-1]]  # the level picture: only the window looked at
 
 
 def test_a_window_of_the_level_picture_is_that_part_of_the_whole_one_and_maps_back_alike():

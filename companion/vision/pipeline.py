@@ -48,9 +48,9 @@ RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is li
 DETECT_MIN = 0.3  # centre-heatmap peak needed to count as a tile
 DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: up to 9) are read from the photo
 #                   turned level
-COARSE_TILT = 12.0  # rows tilted this far: localise takes no closer look (the level look, in its own window, reads
-#                     them; a first look's closer one there only placed that window; TRAINING-LOG "A tilted
-#                     photo's first look without its closer look")
+COARSE_TILT = 12.0  # rows tilted by this many degrees or more: localise takes no closer look at them (the photo is
+#                     read turned level, in the window its tiles mark there; the closer look only placed that
+#                     window; TRAINING-LOG "A tilted photo's first look without its closer look")
 STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height / width; training photos from 0.72)
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
