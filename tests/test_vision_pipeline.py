@@ -1143,6 +1143,14 @@ def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_
     assert made == [looked_at[-1]]  # the level picture: only the window looked at
 
 
+def test_only_rows_that_are_turned_level_go_without_a_closer_look():
+    # localise skips its closer look from COARSE_TILT on because _read turns such rows level (from DESKEW_MIN) and
+    # looks at them there in their own window; below DESKEW_MIN nothing else would look closer at small tiles
+    from companion.vision import pipeline
+
+    assert pipeline.COARSE_TILT >= pipeline.DESKEW_MIN
+
+
 def test_a_window_of_the_level_picture_is_that_part_of_the_whole_one_and_maps_back_alike():
     from companion.vision import pipeline
 

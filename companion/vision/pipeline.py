@@ -50,7 +50,8 @@ DESKEW_MIN = 10.0  # rows tilted by this many degrees or more (training photos: 
 #                   turned level
 COARSE_TILT = 12.0  # rows tilted by this many degrees or more: localise takes no closer look at them (the photo is
 #                     read turned level, in the window its tiles mark there; the closer look only placed that
-#                     window; TRAINING-LOG "A tilted photo's first look without its closer look")
+#                     window; TRAINING-LOG "A tilted photo's first look without its closer look"). At least
+#                     DESKEW_MIN: a photo that is not turned level keeps its closer look
 STRETCH_BELOW = 0.7  # upright tiles whose boxes are flatter than this (height / width; training photos from 0.72)
 STRETCH_TARGET = 1.0  # are read from the photo stretched in height until they come to this
 ZOOM_TARGET = 24.0  # tiles closer together than this (median, localiser px) are looked at again in a window where
