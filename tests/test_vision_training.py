@@ -525,9 +525,13 @@ def test_the_mean_teacher_gives_the_mean_of_its_nets_probabilities_at_the_distil
 
 
 def test_the_low_angle_localisers_student_stage_is_the_pairs_recipe_learning_their_mean_maps():
-    # the loc-low-student stage (session 52, not shipped): the low-angle pair's settings (loc-b-low's clutter
-    # halved) on scenes of their own (seed 22), continuing localiser-low in --out and learning, besides the labels,
-    # the mean of the pair's maps; optional, since it needs the pair in --out
+    # the loc-low-student stage (session 52; shipped in session 54 for hand photos): the low-angle pair's settings
+    # (loc-b-low's clutter halved) on scenes of their own (seed 22), continuing localiser-low in --out and learning,
+    # besides the labels, the mean of the pair's maps, written beside the pair as localiser-low-hand (the file the
+    # pipeline reads hands with, pipeline.LOW_HAND); optional, since it needs the pair in --out
+    import json
+
+    from companion.vision.pipeline import LOW_HAND
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
 
     student, low, low_b = ({**DEFAULTS, **RECIPES[n]} for n in ("loc-low-student", "loc-low", "loc-b-low"))
@@ -535,8 +539,15 @@ def test_the_low_angle_localisers_student_stage_is_the_pairs_recipe_learning_the
     assert {k: v for k, v in student.items() if k not in ("teachers", "seed", "clutter")} == \
         {k: v for k, v in low.items() if k not in ("teachers", "seed", "clutter")}
     assert (student["seed"], low["seed"]) == (22, 21) and student["clutter"] == low_b["clutter"] / 2
-    assert OUTPUTS["loc-low-student"] == "localiser-low" and CONTINUES["loc-low-student"] == "localiser-low.onnx"
-    assert "loc-low-student" in OPTIONAL
+    assert OUTPUTS["loc-low-student"] == LOW_HAND == "localiser-low-hand"
+    assert CONTINUES["loc-low-student"] == "localiser-low.onnx" and "loc-low-student" in OPTIONAL
+    models = Path(__file__).resolve().parents[1] / "models"
+    shipped = json.loads((models / "train-loc-low-student.json").read_text())
+    assert shipped["recipe"] == "loc-low-student" and shipped["shipped_as"] == LOW_HAND
+    for key in ("seed", "clutter", "loc_steps", "lr", "low"):
+        assert shipped[key] == student[key], key
+    assert shipped["teachers"] == list(student["teachers"])
+    assert all((models / f"{name}.onnx").exists() for name in (LOW_HAND, "localiser-low", "localiser-b-low"))
 
 
 def test_a_localisers_teacher_loss_is_how_far_its_maps_lie_from_the_teachers_mean():
@@ -825,7 +836,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
-    # TRAINING-LOG "The int8 run-time models": the eight 8-bit files are remade from the float files. The weights
+    # TRAINING-LOG "The int8 run-time models": the nine 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
     # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
@@ -836,8 +847,8 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
     from training import quantize
 
     models = Path(__file__).resolve().parents[1] / "models"
-    names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "classifier", "classifier-b",
-             "classifier-low")
+    names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "localiser-low-hand", "classifier",
+             "classifier-b", "classifier-low")
     for name in names:
         shutil.copy(models / f"{name}.onnx", tmp_path)
     try:

@@ -92,7 +92,8 @@ def _quantize(args: argparse.Namespace) -> int:
     photos = calibration_photos(args.seed, args.photos)
     batches = classifier_batches(photos)
     written = []
-    for name in pipeline.localisers() + pipeline.low_localisers():  # the float files here (_float_models_in)
+    low = pipeline.low_localisers(hand=False) + pipeline.low_localisers()  # the pair, and LOW_HAND where shipped
+    for name in dict.fromkeys(pipeline.localisers() + low):  # the float files here (_float_models_in)
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")

@@ -739,11 +739,11 @@ RECIPES = {
     "loc-b-low": {"seed": 21, "clutter": 0.25, "loc_steps": 1500, "lr": 5e-4, "low": 0.4},
     # one low-angle localiser taught by the pair: localiser-low trained on with the pair's settings (half loc-b-low's
     # clutter) on fresh scenes (seed 22), learning besides the labels the mean of both nets' maps (teacher_loss),
-    # written over out/localiser-low.onnx. Measured in session 52 and not shipped: in the pair's place it read 7447
+    # written as out/localiser-low-hand.onnx (pipeline.LOW_HAND). Session 52 measured it in the pair's place: 7447
     # requests over the card's 52 sets instead of 7436, 1.06-1.14x as fast from 17-37 degrees, but 18 fewer dora
-    # indicators of 1000 on the dead walls seen from a seat and turned, and misread the low_seat fixture
-    # (TRAINING-LOG "One low-angle localiser taught by the pair"). It needs the pair in --out and writes over
-    # the first, as low-student does (OPTIONAL)
+    # indicators of 1000 on the dead walls seen from a seat and turned, and the low_seat fixture misread (TRAINING-LOG
+    # "One low-angle localiser taught by the pair"); so since session 54 it reads hand photos only, the pair the
+    # second dora photos (pipeline.low_localisers). It needs the pair in --out (OPTIONAL)
     "loc-low-student": {"seed": 22, "clutter": 0.125, "loc_steps": 1500, "lr": 5e-4, "low": 0.4,
                         "teachers": ("localiser-low.onnx", "localiser-b-low.onnx")},
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
@@ -763,7 +763,8 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "yaw": "classifier", "low-student": "classifier-low",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
-           "loc-low": "localiser-low", "loc-b-low": "localiser-b-low", "loc-low-student": "localiser-low"}
+           "loc-low": "localiser-low", "loc-b-low": "localiser-b-low",
+           "loc-low-student": "localiser-low-hand"}
 # the stages that continue a model made before them in the same --out (unless given --init): that model's file
 CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "classifier.pt", "flowers": "classifier.pt",
              "reds": "classifier.pt", "phone": "classifier.pt", "bright": "classifier.pt",
@@ -972,7 +973,8 @@ def main(argv: list[str] | None = None) -> int:
                          "wall), loc-b-slim (that one slimmed), loc-bright and loc-b-bright (the localisers in --out, "
                          "or --init, trained on with overexposed photos), loc-low and loc-b-low (the localisers in --out, "
                          "or --init, trained on with low-angle photos: the low-angle pair, localiser-low and "
-                         "localiser-b-low), verify (the verifier: tile or something else on "
+                         "localiser-b-low), loc-low-student (one net taught by that pair in --out, written as "
+                         "localiser-low-hand), verify (the verifier: tile or something else on "
                          "the table), orient (the orienter: which way up a tile stands); and the --quick plan's "
                          "loc-quick, loc-b-quick, cls-quick, cls-b-quick, verify-quick, orient-quick, loc-low-quick, "
                          "loc-b-low-quick")

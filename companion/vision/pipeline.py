@@ -97,6 +97,7 @@ COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
+LOW_HAND = "localiser-low-hand"  # one net taught by that pair: where shipped, it reads hand photos in the pair's place
 LOW_FIRST_SURE = 0.6  # a photo whose tiles look flatter than STRETCH_BELOW is read with that pair first, its reading
 #                       kept if it gives a request and reads its tiles this surely on average (_low_or_usual)
 LOW_ALONE_BELOW = 0.65  # such a photo whose reading by that pair gives no request and reads its tiles less surely
@@ -287,13 +288,21 @@ def localisers() -> list[str]:
     return _nets("localiser", SECOND_LOCALISERS)
 
 
-def low_localisers() -> list[str]:
+def low_localisers(hand: bool = True) -> list[str]:
     """The low-angle localisers, "localiser-low" and "localiser-b-low" as far as they are in the models folder
     (none: empty): the usual pair trained on with 40% of their photos taken from 17-33 degrees above the table.
     Used alone they read low photos better and the rest worse (models/TRAINING-LOG.md, "Localisers trained on
     from a low angle"), so they read first only photos whose tiles look flat, and others only where the usual
-    pair reads them doubtfully; the surer reading is kept (:func:`_low_or_usual`)."""
-    return [name for name in LOW_LOCALISERS if model_path(name).exists()]
+    pair reads them doubtfully; the surer reading is kept (:func:`_low_or_usual`).
+
+    A photo of a hand (``hand``) is read by LOW_HAND in the pair's place where it is shipped with the pair: one
+    net trained on with the pair's settings and taught by its averaged maps (training's loc-low-student stage). On
+    the 52 evaluation sets it read 7437 requests against the pair's 7433 (151,989 tiles right against 152,020),
+    hands from 17-30 degrees 1.08-1.12x as fast (models/TRAINING-LOG.md, "One low-angle localiser for hand
+    photos"). A second photo of the dora indicators (a dead wall seen from a seat) is read by the pair
+    (:func:`_dora_reading`): there the one net read 18 indicators of 1000 fewer."""
+    pair = [name for name in LOW_LOCALISERS if model_path(name).exists()]
+    return [LOW_HAND] if hand and pair and model_path(LOW_HAND).exists() else pair
 
 
 def classifiers(low: bool = False) -> list[str]:
@@ -868,7 +877,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         look = _first_look(even, nets)
         image_bgr, found, looked = even, look.found, look.looked
     view, back, seen, seen_looked = image_bgr, None, found, looked
-    low = bool(nets) and set(nets) <= set(LOW_LOCALISERS)  # the low-angle pair's read: its crops to their classifiers
+    low = bool(nets) and set(nets) <= {*LOW_LOCALISERS, LOW_HAND}  # a low-angle read: its crops to the twins
     angle = row_angle(found)
     # a tablet held askew: the rows run uphill or downhill, more than the training photos' +-9 degrees allow
     level = _look_again(image_bgr, found, angle, 1.0, nets=nets) if abs(angle) >= DESKEW_MIN else None
@@ -1590,7 +1599,7 @@ def _dora_reading(image_bgr: np.ndarray) -> tuple[list[Det], list, Callable | No
     from above 189 and 188 of 200 instead of 187 and 183 (models/TRAINING-LOG.md, "Dora photos from a seat")."""
     first = _first_look(image_bgr)
     dets, groups, back = _read(image_bgr, first=first)
-    low = low_localisers()
+    low = low_localisers(hand=False)
     if low and _doubtful(dets):
         other = _read(image_bgr, nets=low, first=first.by(low))
         if _mean_sureness(other[0]) > _mean_sureness(dets):
