@@ -1621,23 +1621,6 @@ def test_a_hand_photo_is_read_from_low_by_the_one_net_where_shipped_with_the_pai
     assert pipeline.low_localisers() == ["localiser-low", "localiser-b-low"]
 
 
-def test_the_one_low_angle_nets_reads_ask_for_the_low_angle_twins_too(monkeypatch: pytest.MonkeyPatch):
-    # the shipped nets on low_sides.jpg: LOW_HAND reads a hand as the pair did, its crops to the classifiers' twins
-    from companion.vision import pipeline
-
-    asked: list[bool] = []
-    real = pipeline.class_probabilities
-
-    def recording(image, boxes, batch=None, low=False):  # noqa: ANN001, ANN202
-        asked.append(low)
-        return real(image, boxes, batch, low)
-
-    monkeypatch.setattr(pipeline, "class_probabilities", recording)
-    assert pipeline.low_localisers() == [pipeline.LOW_HAND]  # shipped
-    pipeline._read_hand(pipeline.load_image(FIXTURES / "low_sides.jpg"), nets=[pipeline.LOW_HAND])
-    assert asked and all(asked)
-
-
 def test_a_dora_photo_doubtful_to_the_usual_pair_is_read_by_the_low_angle_pair_not_the_one_net(
         monkeypatch: pytest.MonkeyPatch):
     # pipeline._dora_reading on low_seat.jpg (the dead wall from a seat): the usual pair reads it with doubts, so
@@ -1657,10 +1640,11 @@ def test_a_dora_photo_doubtful_to_the_usual_pair_is_read_by_the_low_angle_pair_n
     assert looks == [None, ["localiser-low", "localiser-b-low"]]
 
 
-def test_the_low_angle_pairs_reads_ask_for_the_low_angle_twins_and_the_usual_reads_do_not(
+def test_the_low_angle_localisers_reads_ask_for_the_low_angle_twins_and_the_usual_reads_do_not(
         monkeypatch: pytest.MonkeyPatch):
-    # the shipped nets on low_sides.jpg: every classification of a read by the low-angle pair asks for the twins
-    # (low=True), every one of the usual pair's reads does not
+    # the shipped nets on low_sides.jpg: every classification of a read by the low-angle pair, or by the one net
+    # that reads hands in its place (pipeline.LOW_HAND), asks for the twins (low=True), every one of the usual
+    # pair's reads does not
     from companion.vision import pipeline
 
     asked: list[bool] = []
@@ -1672,8 +1656,11 @@ def test_the_low_angle_pairs_reads_ask_for_the_low_angle_twins_and_the_usual_rea
 
     monkeypatch.setattr(pipeline, "class_probabilities", recording)
     photo = pipeline.load_image(FIXTURES / "low_sides.jpg")
-    pipeline._read_hand(photo, nets=pipeline.low_localisers())
-    assert asked and all(asked)
+    assert pipeline.low_localisers() == [pipeline.LOW_HAND]  # shipped with the pair
+    for nets in (pipeline.low_localisers(hand=False), [pipeline.LOW_HAND]):
+        asked.clear()
+        pipeline._read_hand(photo, nets=nets)
+        assert asked and all(asked), nets
     asked.clear()
     pipeline._read_hand(photo)
     assert asked and not any(asked)
