@@ -550,6 +550,22 @@ def test_the_low_angle_localisers_student_stage_is_the_pairs_recipe_learning_the
     assert all((models / f"{name}.onnx").exists() for name in (LOW_HAND, "localiser-low", "localiser-b-low"))
 
 
+def test_the_usual_localisers_student_stage_is_the_first_ones_recipe_learning_the_pairs_mean_maps():
+    # the loc-student stage (session 54, not shipped): the usual localisers' settings (loc-b's clutter halved, no
+    # low-angle scenes) on scenes of their own (seed 23), continuing localiser in --out at the low-angle stages'
+    # rate and steps, learning besides the labels the mean of the usual pair's maps; written apart from the pair
+    # (localiser-one), optional since it needs the pair in --out
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    student, loc, loc_b, low_student = ({**DEFAULTS, **RECIPES[n]}
+                                        for n in ("loc-student", "loc", "loc-b", "loc-low-student"))
+    assert student["teachers"] == ("localiser.onnx", "localiser-b.onnx") and loc["teachers"] == ()
+    assert student["low"] == loc["low"] == 0.0 and student["clutter"] == loc_b["clutter"] / 2
+    assert (student["seed"], student["loc_steps"], student["lr"]) == (23, low_student["loc_steps"], low_student["lr"])
+    assert OUTPUTS["loc-student"] == "localiser-one" and CONTINUES["loc-student"] == "localiser.onnx"
+    assert "loc-student" in OPTIONAL
+
+
 def test_a_localisers_teacher_loss_is_how_far_its_maps_lie_from_the_teachers_mean():
     torch = pytest.importorskip("torch")
     import math
@@ -767,7 +783,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
-                                                  "loc-low-student", "loc-quick", "loc-slim", "low", "low-student",
+                                                  "loc-low-student", "loc-quick", "loc-slim", "loc-student", "low",
+                                                  "low-student",
                                                   "orient", "orient-quick", "phone", "reds", "shake",
                                                   "slim", "verify", "verify-quick", "yaw"]
     for name in ("loc", "loc-b"):
