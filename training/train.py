@@ -749,8 +749,8 @@ RECIPES = {
     # one usual localiser taught by the usual pair: localiser trained on with the pair's settings (half loc-b's
     # clutter) on fresh scenes (seed 23), learning besides the labels the mean of both nets' maps, written as
     # out/localiser-one.onnx. Measured in session 54 and not shipped: in the pair's place 1.10-1.24x as fast, but
-    # 7387 requests over the card's 52 sets instead of 7437 (TRAINING-LOG "One usual localiser taught by the
-    # pair"). It needs the pair in --out (OPTIONAL)
+    # 7387 requests over the card's 52 sets instead of 7437 (TRAINING-LOG "Measured in session 54, not adopted").
+    # It needs the pair in --out (OPTIONAL)
     "loc-student": {"seed": 23, "clutter": 0.125, "loc_steps": 1500, "lr": 5e-4,
                     "teachers": ("localiser.onnx", "localiser-b.onnx")},
     "verify": {"seed": 31, "scenes": 2000, "verify_steps": 3000},
