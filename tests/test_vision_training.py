@@ -628,6 +628,26 @@ def test_scenes_seen_from_one_side_come_only_where_a_share_is_asked_for(banks, m
     assert not np.array_equal(plain["loc"], sided["loc"])
 
 
+def test_sides_as_the_angle_shows_them_come_only_where_a_share_is_asked_for(banks, monkeypatch):
+    # train --sides: that share of the scenes, at the usual angles (no pitch given), has the tiles' front sides as
+    # high as the camera's angle shows them (render_scene's sides_rng) instead of the style's band; with none asked
+    # for, no draw is made for it
+    from training import scenes, train
+
+    asked = []
+    render = scenes.render_scene
+    monkeypatch.setattr(scenes, "render_scene",
+                        lambda *a, **kw: asked.append(("pitch" in kw, kw.get("sides_rng") is not None))
+                        or render(*a, **kw))
+    train._init(3, 2)
+    plain = train.gen_chunk((11, 3))
+    train._init(3, 2, sides=1.0)
+    sided = train.gen_chunk((11, 3))
+    train._init(3, 2)
+    assert asked == [(False, False)] * 3 + [(False, True)] * 3
+    assert not np.array_equal(plain["loc"], sided["loc"])
+
+
 def test_fill_sets_how_much_of_the_width_the_tiles_take(banks):
     # make_eval --fill / train --far: scenes photographed from further away. The tiles' labelled boxes
     # span at most the share asked for (the layout is fitted to fill*width, or less where it is tall)

@@ -38,19 +38,21 @@ _FAR = 0.0
 _CLUTTER = 0.0
 _LOW = 0.0
 _YAW = 0.0
+_SIDES = 0.0
 _VERIFY_MODELS: str | None = None  # the folder whose localisers the verifier's scenes are read with
 
 
 def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
           n_maroon: int = 0, flower_art: bool = False, apart: bool = False, low: float = 0.0,
-          yaw: float = 0.0) -> None:
-    global _BANK, _FAR, _CLUTTER, _LOW, _YAW
+          yaw: float = 0.0, sides: float = 0.0) -> None:
+    global _BANK, _FAR, _CLUTTER, _LOW, _YAW, _SIDES
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide,
                        n_maroon=n_maroon, flower_art=flower_art, apart=apart)
     _FAR = far
     _CLUTTER = clutter
     _LOW = low
     _YAW = yaw
+    _SIDES = sides
 
 
 def _jitter_box(rng: np.random.Generator, box: tuple[float, ...]) -> tuple[float, ...]:
@@ -78,6 +80,8 @@ def gen_chunk(args: tuple[int, int]) -> dict:
             img, labels = render_scene(rng, _BANK, styles, pitch=LOW_PITCH, clutter=clutter, sides_rng=rng)
         elif _YAW and rng.random() < _YAW:  # the camera off to one side: the far end of the table shorter
             img, labels = render_scene(rng, _BANK, styles, clutter=clutter, yaw=YAW)
+        elif _SIDES and rng.random() < _SIDES:  # at the usual angles, the sides as high as each angle shows them
+            img, labels = render_scene(rng, _BANK, styles, clutter=clutter, sides_rng=rng)
         else:
             img, labels = render_scene(rng, _BANK, styles, clutter=clutter)
         t, scale = letterbox(img)
@@ -101,12 +105,12 @@ def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, in
 
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
              far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0, flower_art: bool = False,
-             apart: bool = False, low: float = 0.0, yaw: float = 0.0) -> dict:
+             apart: bool = False, low: float = 0.0, yaw: float = 0.0, sides: float = 0.0) -> dict:
     check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
               initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art, apart, low,
-                        yaw)) as pool:
+                        yaw, sides)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -657,7 +661,8 @@ def train_orienter(crops: np.ndarray, steps: int, seed: int, out: Path) -> None:
 DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "maroon": 0, "low_res": 0.4,
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
-            "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "teachers": ()}
+            "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "sides": 0.0,
+            "teachers": ()}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 RECIPES = {
@@ -867,12 +872,13 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
         raise SystemExit(f"the {name} stage learns from {', '.join(cfg['teachers'])} in {out}, and "
                          f"{', '.join(missing)} is not there: put the nets it learns from into {out} first")
     key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
-           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"], cfg["low"], cfg["yaw"])
+           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"], cfg["low"], cfg["yaw"],
+           cfg["sides"])
     if scenes.get("key") != key:
         scenes.clear()  # the last scenes go before new ones are made
-        seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart, low, yaw = key
+        seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart, low, yaw, sides = key
         scenes.update(key=key, data=generate(seed, n, styles, workers, varied, wide, far, clutter, maroon,
-                                             flower_art, apart, low, yaw))
+                                             flower_art, apart, low, yaw, sides))
         print(f"{name}: generated {n} scenes in {time.time() - t0:.0f}s", flush=True)
     data = scenes["data"]
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
@@ -888,7 +894,8 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
             "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"],
-            "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "yaw": cfg["yaw"], "clutter": cfg["clutter"],
+            "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "yaw": cfg["yaw"], "sides": cfg["sides"],
+            "clutter": cfg["clutter"],
             "glare": cfg["glare"],
             "phone": cfg["phone"], "bright": cfg["bright"], "shake": cfg["shake"],
             "slim": cfg["slim"], "teachers": list(cfg["teachers"]),
@@ -1015,6 +1022,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yaw", type=float,
                     help="share of scenes photographed from one side (the table's far end 0.6-0.9 times as tall as "
                          "its near end; the yaw stage: 0.3)")
+    ap.add_argument("--sides", type=float,
+                    help="share of scenes at the usual angles whose tiles' front sides are as high as each angle shows "
+                         "them (make_eval --sides) instead of the style's fixed band")
     ap.add_argument("--clutter", type=float,
                     help="share of scenes with the wall and discards beyond the hand (make_eval --clutter); "
                          "the second localiser (loc-b) is trained with 0.25")
