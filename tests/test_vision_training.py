@@ -336,6 +336,39 @@ def test_things_drawn_beside_the_tiles_leave_every_tile_as_it_was_and_no_window_
     assert changed
 
 
+def test_training_reads_its_scenes_and_calibrates_with_the_usual_pair_where_the_one_net_is_shipped(
+        monkeypatch, tmp_path: Path):
+    # the orienter's and the verifier's scenes are read, and the int8 classifiers calibrated on crops found, by
+    # "localiser" and "localiser-b" even where "localiser-one" reads in their place at run time
+    # (pipeline.localisers(one=False)): what those recipes make stays what they made with the pair
+    from companion.vision import pipeline
+    from training import quantize, train
+    from training.scenes import TileLabel
+
+    for name in ("localiser", "localiser-b", "localiser-one"):
+        (tmp_path / f"{name}.onnx").write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    ran: list = []
+    monkeypatch.setattr(pipeline, "run_nets", lambda names, feed: ran.append(names) or [np.zeros((1, 4, 2, 2))])
+    monkeypatch.setattr(pipeline, "decode_maps", lambda *a, **kw: [])
+
+    def scene(rng, bank, styles, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        quad = np.array([[150, 100], [190, 100], [190, 160], [150, 160]], np.float32)
+        return np.full((300, 400, 3), 200, np.uint8), [TileLabel("1m", quad, False, 0, 0, "concealed")]
+
+    monkeypatch.setattr("training.scenes.render_scene", scene)
+    monkeypatch.setattr(train, "_BANK", type("Bank", (), {"styles": lambda self: ["a"]})())
+    monkeypatch.setattr(train, "_VERIFY_MODELS", str(tmp_path))
+    train.gen_orient_chunk((5, 2))
+    assert ran == [["localiser", "localiser-b"]] * 2
+    looked: list = []
+    monkeypatch.setattr(pipeline, "localise", lambda image, verify=True, nets=None: looked.append(nets) or [])
+    with pytest.raises(SystemExit):  # no tile found: nothing to calibrate on
+        quantize.classifier_batches([np.zeros((30, 40, 3), np.uint8)])
+    assert looked == [["localiser", "localiser-b"]]
+    assert pipeline.localisers() == ["localiser-one"]
+
+
 def test_the_orienters_crops_stand_the_right_way_up_whichever_way_their_scene_was_turned(monkeypatch):
     # gen_orient_chunk turns half of its scenes upside down and turns their crops back: every crop it gives is
     # the right way up, here a tile dark in its upper half on a light table; sideways tiles give no crop
@@ -551,19 +584,31 @@ def test_the_low_angle_localisers_student_stage_is_the_pairs_recipe_learning_the
 
 
 def test_the_usual_localisers_student_stage_is_the_first_ones_recipe_learning_the_pairs_mean_maps():
-    # the loc-student stage (session 54, not shipped): the usual localisers' settings (loc-b's clutter halved, no
-    # low-angle scenes) on scenes of their own (seed 23), continuing localiser in --out at the low-angle stages'
-    # rate and steps, learning besides the labels the mean of the usual pair's maps; written apart from the pair
-    # (localiser-one), optional since it needs the pair in --out
+    # the loc-student stage (session 54; shipped in session 55): the usual localisers' settings (loc-b's clutter
+    # halved, no low-angle scenes) on twice their scenes of its own (seed 24), continuing localiser in --out at the
+    # low-angle stages' rate for 4000 steps, learning besides the labels the mean of the usual pair's maps; written
+    # apart from the pair as localiser-one (the file the pipeline reads in the pair's place,
+    # pipeline.ONE_LOCALISER); optional since it needs the pair in --out
+    import json
+
+    from companion.vision.pipeline import ONE_LOCALISER
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
 
     student, loc, loc_b, low_student = ({**DEFAULTS, **RECIPES[n]}
                                         for n in ("loc-student", "loc", "loc-b", "loc-low-student"))
     assert student["teachers"] == ("localiser.onnx", "localiser-b.onnx") and loc["teachers"] == ()
     assert student["low"] == loc["low"] == 0.0 and student["clutter"] == loc_b["clutter"] / 2
-    assert (student["seed"], student["loc_steps"], student["lr"]) == (23, low_student["loc_steps"], low_student["lr"])
-    assert OUTPUTS["loc-student"] == "localiser-one" and CONTINUES["loc-student"] == "localiser.onnx"
-    assert "loc-student" in OPTIONAL
+    assert (student["seed"], student["scenes"], student["loc_steps"]) == (24, 2 * loc["scenes"], 4000)
+    assert student["lr"] == low_student["lr"]
+    assert OUTPUTS["loc-student"] == ONE_LOCALISER == "localiser-one"
+    assert CONTINUES["loc-student"] == "localiser.onnx" and "loc-student" in OPTIONAL
+    models = Path(__file__).resolve().parents[1] / "models"
+    shipped = json.loads((models / "train-loc-student.json").read_text())
+    assert shipped["recipe"] == "loc-student" and shipped["shipped_as"] == ONE_LOCALISER
+    for key in ("seed", "scenes", "clutter", "loc_steps", "lr", "low", "sides"):
+        assert shipped[key] == student[key], key
+    assert shipped["teachers"] == list(student["teachers"])
+    assert all((models / f"{name}.onnx").exists() for name in (ONE_LOCALISER, "localiser", "localiser-b"))
 
 
 def test_a_localisers_teacher_loss_is_how_far_its_maps_lie_from_the_teachers_mean():
@@ -873,7 +918,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
-    # TRAINING-LOG "The int8 run-time models": the nine 8-bit files are remade from the float files. The weights
+    # TRAINING-LOG "The int8 run-time models": the ten 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
     # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
@@ -884,8 +929,8 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
     from training import quantize
 
     models = Path(__file__).resolve().parents[1] / "models"
-    names = ("localiser", "localiser-b", "localiser-low", "localiser-b-low", "localiser-low-hand", "classifier",
-             "classifier-b", "classifier-low")
+    names = ("localiser", "localiser-b", "localiser-one", "localiser-low", "localiser-b-low", "localiser-low-hand",
+             "classifier", "classifier-b", "classifier-low")
     for name in names:
         shutil.copy(models / f"{name}.onnx", tmp_path)
     try:

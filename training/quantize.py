@@ -46,7 +46,8 @@ def classifier_batches(photos: list[np.ndarray]) -> list[np.ndarray]:
 
     crops = []
     for img in photos:
-        crops += [to_tensor(crop_tile(img, b, s)) for b, s, _ in pipeline.localise(img, verify=False)]
+        crops += [to_tensor(crop_tile(img, b, s))
+                  for b, s, _ in pipeline.localise(img, verify=False, nets=pipeline.localisers(one=False))]
     if not crops:
         raise SystemExit(f"the localiser finds no tile in the {len(photos)} calibration photos, so there is nothing "
                          "to calibrate the classifier on (a run of a few steps, for example)")
@@ -93,7 +94,8 @@ def _quantize(args: argparse.Namespace) -> int:
     batches = classifier_batches(photos)
     written = []
     low = pipeline.low_localisers(hand=False) + pipeline.low_localisers()  # the pair, and LOW_HAND where shipped
-    for name in dict.fromkeys(pipeline.localisers() + low):  # the float files here (_float_models_in)
+    usual = pipeline.localisers(one=False) + pipeline.localisers()  # the pair, and the one net where shipped
+    for name in dict.fromkeys(usual + low):  # the float files here (_float_models_in)
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")

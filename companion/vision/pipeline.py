@@ -96,6 +96,7 @@ ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for comp
 COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
+ONE_LOCALISER = "localiser-one"  # one net taught by that pair: where shipped, it reads in the pair's place
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
 LOW_HAND = "localiser-low-hand"  # one net taught by that pair: where shipped, it reads hand photos in the pair's place
 LOW_FIRST_SURE = 0.6  # a photo whose tiles look flatter than STRETCH_BELOW is read with that pair first, its reading
@@ -281,10 +282,17 @@ def _nets(first: str, seconds: tuple[str, ...]) -> list[str]:
     return [first] + [name for name in seconds if model_path(name).exists()]
 
 
-def localisers() -> list[str]:
+def localisers(one: bool = True) -> list[str]:
     """The localiser models to run: "localiser", and "localiser-b" when it is in the models folder (two nets
     trained apart, on scenes with and without the wall and discards; their output maps are averaged, which
-    read more whole hands on most evaluation sets than either alone: models/TRAINING-LOG.md, "The second localiser")."""
+    read more whole hands on most evaluation sets than either alone: models/TRAINING-LOG.md, "The second localiser").
+
+    With ``one``, ONE_LOCALISER in the pair's place where it is shipped: one net trained on with the pair's settings
+    and taught by its averaged maps (training's loc-student stage), which looks at every photo in about half the
+    pair's time (models/TRAINING-LOG.md, "One usual localiser taught by the pair"). Training reads its scenes and
+    calibrates the int8 classifiers with the pair (``one`` False), which its recipes were made with."""
+    if one and model_path(ONE_LOCALISER).exists():
+        return [ONE_LOCALISER]
     return _nets("localiser", SECOND_LOCALISERS)
 
 
