@@ -489,11 +489,7 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
         # what the localisers find there, cut as the pipeline cuts it: boxes on a tile are tiles, boxes on nothing
         # the labels know are the things the verifier is for (boxes half on a tile are left out)
         if _VERIFY_MODELS is not None:
-            from companion.vision import pipeline
-
-            x, scale = letterbox(img)
-            maps = np.mean([o[0] for o in pipeline.run_nets(pipeline.localisers(one=False), {"image": x})], axis=0)
-            for box, side, _ in pipeline.decode_maps(maps, scale, img.shape[:2]):
+            for box, side, _ in _pair_finds(img):
                 best = max(_iou(box, b) for b in boxes)
                 if best > 0.5 or best < 0.1:
                     crops.append(crop_tile(img, box, side))
@@ -502,6 +498,15 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
             crops.append(crop_tile(img, box, side))
             ys.append(0.0)
     return {"crops": np.stack(crops), "ys": np.array(ys, np.float32)}
+
+
+def _pair_finds(img: np.ndarray) -> list:
+    """The boxes the usual pair of ``_VERIFY_MODELS`` finds in one look at the photo, unverified (the pipeline's
+    first look, pipeline._localise_once): the pair even where localiser-one reads in its place at run time
+    (pipeline.localisers(one=False)), so that the verifier's and the orienter's recipes make what they made."""
+    from companion.vision import pipeline
+
+    return pipeline._localise_once(img, verify=False, nets=pipeline.localisers(one=False))[0]
 
 
 def _iou(a: tuple, b: tuple) -> float:
@@ -594,11 +599,7 @@ def gen_orient_chunk(args: tuple[int, int]) -> dict:
             boxes = [(w - x2, h - y2, w - x1, h - y1) for x1, y1, x2, y2 in boxes]
         cut = [_jitter_box(rng, b) for b in boxes]
         if _VERIFY_MODELS is not None:
-            from companion.vision import pipeline
-
-            x, scale = letterbox(img)
-            maps = np.mean([o[0] for o in pipeline.run_nets(pipeline.localisers(one=False), {"image": x})], axis=0)
-            cut += [box for box, side, _ in pipeline.decode_maps(maps, scale, img.shape[:2])
+            cut += [box for box, side, _ in _pair_finds(img)
                     if not side and boxes and max(_iou(box, b) for b in boxes) > 0.5]
         for box in cut:
             crop = crop_tile(img, box, False)
