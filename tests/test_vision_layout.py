@@ -903,3 +903,116 @@ def test_a_winning_hand_and_a_hand_no_reading_completes_are_left_alone():
     groups = _row(scattered, {0: (("1m", 0.5), ("2m", 0.4)), 1: (("4m", 0.5), ("3m", 0.4))})
     assert complete_hand(groups, build_request(groups)[0]) == []
     assert [d.tile for g in groups[0] for d in g] == scattered  # every trial put back
+
+
+# ----- the quick test complete_hand and mend_melds ask of a reading before building its request -------------------
+
+def _tile(kind: int) -> str:
+    return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
+
+
+def _random_hand_row(rng) -> list[list[list[Det]]]:
+    """A won hand laid as the README says: concealed tiles, the winning tile apart, then up to two melds (chi or pon
+    with a sideways tile, an open kan, a closed kan as back-face-face-back); now and then red fives and a flower;
+    then up to two tiles read as another class (a back, an unreadable tile, a white dragon among them)."""
+    counts = [0] * 34
+    sets: list[list[int]] = []
+    while len(sets) < 4:
+        if rng.random() < 0.5:
+            first = rng.randrange(27)
+            if first % 9 > 6:
+                continue
+            tiles = [first, first + 1, first + 2]
+        else:
+            tiles = [rng.randrange(34)] * 3
+        if all(counts[k] + tiles.count(k) <= 4 for k in tiles):
+            sets.append(tiles)
+            for k in tiles:
+                counts[k] += 1
+    pair = rng.choice([k for k in range(34) if counts[k] <= 2])
+    called = sets[:rng.choice([0, 0, 1, 2])]
+    concealed = sorted([k for s in sets[len(called):] for k in s] + [pair, pair])
+    win = concealed.pop(rng.randrange(len(concealed)))
+    melds = []
+    for s in called:
+        names = [_tile(k) for k in s]
+        if s[0] == s[1] and counts[s[0]] == 3 and rng.random() < 0.5:  # a kan
+            melds.append([("x", False), (names[0], False), (names[0], False), ("x", False)] if rng.random() < 0.5
+                         else [(names[0], True)] + [(n, False) for n in names])
+        else:
+            melds.append([(n, i == 0) for i, n in enumerate(names)])
+    hand = [[_tile(k) for k in concealed], [_tile(win)]] + [[n for n, _ in m] for m in melds]
+    sideways = [[False] * len(hand[0]), [False]] + [[s for _, s in m] for m in melds]
+    flat = [(g, i) for g in range(len(hand)) for i in range(len(hand[g]))]
+    for g, i in rng.sample(flat, 2):
+        if hand[g][i][0] == "5" and hand[g][i][1] in "mps" and rng.random() < 0.3:
+            hand[g][i] = "0" + hand[g][i][1]
+    for g, i in rng.sample(flat, rng.choice([0, 1, 1, 2])):
+        hand[g][i] = rng.choice([_tile(rng.randrange(34)), "x", "?", "5z"])
+    if rng.random() < 0.1:
+        hand.append(["3f"])
+        sideways.append([False])
+    groups, x = [], 0.0
+    for names, turned in zip(hand, sideways, strict=True):
+        group = []
+        for name, side in zip(names, turned, strict=True):
+            w = 52.0 if side else 36.0
+            group.append(Det(box=(x, 50.0 - (36.0 if side else 50.0), x + w, 50.0), sideways=side, tile=name,
+                             confidence=0.9, alternatives=((name, 0.9),)))
+            x += w + 4
+        groups.append(group)
+        x += 60
+    return [groups]
+
+
+def test_the_quick_test_passes_every_reading_that_makes_a_request_or_a_winning_hand():
+    import random
+
+    from companion.vision.pipeline import _could_win, _is_complete
+
+    rng = random.Random(56)
+    made = won = refused = 0
+    shown: set[str] = set()  # what the winning rows held
+    for _ in range(3000):
+        groups = _random_hand_row(rng)
+        could_request, could_win = _could_win(groups, win=False)(), _could_win(groups)()  # asked first, as there
+        request = build_request(groups)[0]
+        tiles = [d.tile for g in groups[0] for d in g]
+        if request is not None:
+            made += 1
+            assert could_request, tiles
+            if _is_complete(request):
+                won += 1
+                assert could_win, tiles
+                open_kan = any(len(g) == 4 and all(d.tile != "x" for d in g) for g in groups[0][2:])
+                shown |= {t for t in tiles if t[0] == "0"} | {what for what, there in (
+                    ("closed kan", "x" in tiles), ("open kan", open_kan), ("flower", "3f" in tiles)) if there}
+        refused += not could_win
+    # rows of every kind: winning hands (kans, flowers, red fives among them), requests that win nothing, no request
+    assert won > 600 and made - won > 400 and refused > 600
+    assert shown == {"closed kan", "open kan", "flower", "0m", "0p", "0s"}
+
+
+def test_readings_that_cannot_win_are_passed_over_without_building_their_requests(monkeypatch):
+    from companion.vision import pipeline
+
+    built = []
+
+    def counted(groups):
+        built.append([d.tile for g in groups[-1] for d in g])
+        return build_request(groups)
+
+    monkeypatch.setattr(pipeline, "build_request", counted)
+    # the scattered hand above, four tiles with a likely second reading: no one or two of them make it win
+    scattered = ["1m", "4m", "7m", "1p", "4p", "7p", "1s", "4s", "7s", "1z", "2z", "3z", "4z", "5z"]
+    alternatives = {i: ((code, 0.99),) for i, code in enumerate(scattered)}  # no other reading of the rest
+    alternatives |= {i: ((scattered[i], 0.5), (other, 0.4)) for i, other in ((0, "2m"), (1, "3m"), (3, "2p"), (4, "5p"))}
+    groups = _row(scattered, alternatives)
+    assert pipeline.complete_hand(groups, None) == [] and built == []
+    # the hand with a 2s read as 3s: only the reading that wins is built
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3s", "3s", "4s", "5z", "5z"]
+    alternatives = {i: ((code, 0.99),) for i, code in enumerate(codes)}
+    alternatives |= {0: (("1m", 0.5), ("2m", 0.45)), 9: (("3s", 0.55), ("2s", 0.40), ("5s", 0.05))}
+    groups = _row(codes, alternatives)
+    assert [d.tile for d in pipeline.complete_hand(groups, None)] == ["2s"]
+    assert built == [codes[:9] + ["2s"] + codes[10:]]

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
+from itertools import combinations
 from pathlib import Path
 
 import cv2
@@ -30,6 +31,7 @@ from companion.vision.layout import (
     dead_wall_backs,
     group_rows,
     kan_tops_found_upright,
+    nearest_rows,
     win_tile_apart,
 )
 from companion.vision.preprocess import (
@@ -1737,6 +1739,76 @@ def _is_complete(request: dict) -> bool | None:
     return max(everything) <= 4 and shanten(concealed, n_melds) == -1
 
 
+def _could_win(groups: list, win: bool = True) -> Callable[[], bool]:
+    """A quick test of the hand row's tiles as they are read when it is asked, true of every reading whose request
+    makes a winning hand (:func:`_is_complete`), or with ``win`` False of every reading that makes a request:
+    :func:`complete_hand` and :func:`mend_melds` build the request only for readings that pass it (most of the
+    readings they try make none, and building a request costs several times as much).
+
+    The request holds every tile of the hand row (:func:`nearest_rows`: which row that is does not depend on what
+    its tiles are read as) but its flowers, a closed kan's backs as its faces, kans counted as three tiles to make
+    14. So where the row holds N such tiles, N - 14 kans are four of a kind among them; and where the request makes
+    a winning hand, so do those tiles once a tile is taken out of each kan (the melds are sets, the concealed tiles
+    the other sets and the pair). Rows that may read otherwise are left to the request: an unreadable tile, a back
+    in a group other than back, two faces of a kind, back (:func:`layout._meld`), white dragons that
+    :func:`build_request` may read as backs (:func:`_backs_maybe`)."""
+    from companion.hand import is_complete
+
+    row: list[list[Det]] = []
+
+    def possible() -> bool:
+        if not row:  # the row is found once, at the first reading asked about
+            row.extend([d for d in g if not d.tile.endswith("f")] for g in nearest_rows(groups)[0][-1])
+        counts = [0] * 34
+        for group in row:
+            names = [d.tile for d in group]
+            if "?" in names or _backs_maybe(group):
+                return True
+            if "x" in names:
+                faces = {_kind_index(t) for t in names[1:3] if t != "x"}
+                if len(names) != 4 or names[0] != "x" or names[3] != "x" or len(faces) != 1 or any(
+                        d.sideways for d in group):
+                    return True
+                counts[faces.pop()] += 4
+            else:
+                for t in names:
+                    counts[_kind_index(t)] += 1
+        extra = sum(counts) - 14
+        if not 0 <= extra <= sum(c // 4 for c in counts):
+            return False
+        if not win:
+            return True
+        if max(counts) > 4:
+            return False
+        for kans in combinations([k for k, c in enumerate(counts) if c == 4], extra):
+            rest = list(counts)
+            for k in kans:
+                rest[k] -= 1
+            if is_complete(rest):
+                return True
+        return False
+
+    return possible
+
+
+def _backs_maybe(group: list[Det]) -> bool:
+    """Whether ``group`` lies as a closed kan whose backs may be read as white dragons: four upright tiles, two faces
+    of one kind between a back or white dragon at each end, one of them a white dragon (:func:`build_request`
+    reads them as backs there, right of the hand's first group: layout's ``_backs_read_as_white_dragons``)."""
+    names = [d.tile for d in group]
+    middle = {t.replace("0", "5") for t in names[1:3]}
+    return (len(names) == 4 and "5z" in (names[0], names[3]) and {names[0], names[3]} <= {"x", "5z"}
+            and len(middle) == 1 and middle.isdisjoint({"x", "5z", "?"}) and not any(d.sideways for d in group))
+
+
+@cache
+def _kind_index(tile: str) -> int:
+    """The kind (0-33) of a tile class such as "0m" (a red five is a five)."""
+    from companion.tiles import parse_tile
+
+    return parse_tile(tile).kind
+
+
 def complete_hand(groups: list, request: dict | None) -> list[Det]:
     """A photo of a won hand shows a winning hand. When the tiles as read make none, or make no request at all
     (a called meld or a closed kan misread: 4p 6p 4p with the sideways tile is neither a chi nor a pon), the
@@ -1747,7 +1819,7 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
     if not groups or (request is not None and _is_complete(request) is not False):
         return []
     hand = [d for g in groups[-1] for d in g]
-    return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)))
+    return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)), _could_win(groups))
 
 
 def mend_melds(groups: list) -> list[Det]:
@@ -1758,14 +1830,16 @@ def mend_melds(groups: list) -> list[Det]:
     if not groups or not groups[-1]:
         return []
     beyond = [d for g in groups[-1][1:] for d in g]
-    return _likeliest_reading(groups, beyond, lambda req: True)
+    return _likeliest_reading(groups, beyond, lambda req: True, _could_win(groups, win=False))
 
 
-def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], bool]) -> list[Det]:
+def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], bool],
+                       possible: Callable[[], bool] = lambda: True) -> list[Det]:
     """Of ``tiles``, the COMPLETE_CANDIDATES least sure are read as their next likeliest classes, one then two
     at a time; the likeliest reading whose request ``accept`` takes is kept if it is at least COMPLETE_MIN_ODDS
     as likely as the tiles as read (among equally likely ones, single changes before pairs, the less sure tiles
-    first). Returns the tiles changed.
+    first). Returns the tiles changed. A reading for which ``possible`` (asked with its tiles set) is false is
+    passed over without building its request: it must be true of every reading ``accept`` would take.
 
     Readings are tried likeliest first, so the first one taken is the answer; each tile's odds are at most 1, so
     a reading below COMPLETE_MIN_ODDS, or a pair with a tile below it, is never built."""
@@ -1782,7 +1856,7 @@ def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], 
         before = [(d, d.tile) for d, _, _ in trial]
         for d, tile, _ in trial:
             d.tile = tile
-        req, _ = build_request(groups)
+        req = build_request(groups)[0] if possible() else None
         if req is not None and accept(req):
             for d, tile, _ in trial:
                 d.confidence = min(d.confidence, dict(d.alternatives)[tile])
