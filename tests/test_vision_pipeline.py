@@ -57,11 +57,11 @@ def test_a_phone_photo_stored_turned_is_read_as_the_phone_shows_it(tmp_path: Pat
     assert (r.get_json()["width"], r.get_json()["height"]) == (image.shape[1], image.shape[0])
 
 
-# sticks_hand.jpg (seen from low, point sticks beside the dora row): read by the one low-angle localiser since
-# session 54 (pipeline.LOW_HAND), its 6m indicator comes out 4m at 0.45 (the pair: 6m at 0.67, both shown for a
-# check) and a stick's end as a sideways back at 0.24 (the verifier: 0.605, just above VERIFY_DOUBT); the next
-# test checks that both are shown as doubtful and that the hand is right
-_DOUBTED = {"sticks_hand": "the one low-angle localiser: a stick's end and an indicator, both shown for a check"}
+# sticks_hand.jpg (seen from low, point sticks beside the dora row) read in sessions 54 and 55 with a stick's end kept
+# as a sideways back (the verifier of then: 0.605, just above VERIFY_DOUBT); the verifier that sees each box in its
+# own shape (session 56, preprocess.shaped_box) drops both pieces of stick there, and it reads exactly again. A
+# fixture the shipped models read with a tile wrong is listed here (name -> why) and checked by the test after next
+_DOUBTED: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("photo", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=_DOUBTED[p.stem]))
@@ -406,7 +406,7 @@ def test_the_shipped_verifier_loads_into_pytorch_as_it_runs_in_onnxruntime():
     image = load_image(PHOTOS[0])
     crops = crops_to_batch([crop_tile(image, tuple(t["box"]), t["sideways"]) for t in label["tiles"]])
     crops = np.concatenate([crops, np.random.default_rng(0).uniform(-0.5, 0.5, (4, *crops.shape[1:]))]).astype(np.float32)
-    want = ort.InferenceSession(str(MODELS / "verifier.onnx")).run(None, {"crops": crops})[0]
+    want = ort.InferenceSession(str(MODELS / "verifier.onnx")).run(None, {"shaped_crops": crops})[0]
     with torch.no_grad():
         got = verifier_from_onnx(str(MODELS / "verifier.onnx")).eval()(torch.from_numpy(crops)).numpy()
     assert np.abs(got - want).max() < 1e-4
@@ -436,7 +436,8 @@ def test_a_die_the_player_left_as_no_tile_teaches_the_fine_tuned_verifier_to_dro
     # the one usual localiser of session 55 the fine-tuned verifier drops the die as soon as it is found)
     pytest.importorskip("torch")
     from companion.vision import pipeline, save_checked_photo
-    from companion.vision.finetune import _finetune_verifier, finetune, load_checked_photos, load_not_tiles
+    from companion.vision.finetune import _finetune_verifier, finetune, load_not_tiles, load_verifier_tiles
+    from companion.vision.preprocess import SHAPED_INPUT
 
     photo = FIXTURES / "club" / "sticks_die.jpg"
     label = json.loads(photo.with_suffix(".json").read_text())
@@ -455,11 +456,13 @@ def test_a_die_the_player_left_as_no_tile_teaches_the_fine_tuned_verifier_to_dro
     report = finetune(None, tmp_path / "out", steps=2, photos=tmp_path / "photos")
     assert f"{len(label['tiles'])} tiles of 1 checked photo(s) and 1 box(es) on them that are no tile" in report
     assert "verifier: tiles and things told apart" in report and (tmp_path / "out" / "verifier.onnx").exists()
-    # the verifier alone, adapted further, beside the shipped localisers and classifiers
+    # the verifier alone, adapted further, beside the shipped localisers and classifiers; it reads the crops the
+    # shipped one reads (cut around their shaped boxes: its input says so)
     models = _models_with_own_copy(tmp_path / "models", "verifier")
     monkeypatch.setattr(pipeline, "MODELS_DIR", models)
-    _finetune_verifier(load_checked_photos(tmp_path / "photos")[0], things, models, steps=40, seed=0)
+    _finetune_verifier(load_verifier_tiles(tmp_path / "photos"), things, models, steps=40, seed=0)
     assert (models / "verifier.base.onnx").read_bytes() == (MODELS / "verifier.onnx").read_bytes()
+    assert pipeline.verifier_input() == SHAPED_INPUT
     again = pipeline.recognize_image(image)
     assert [t["tile"] for t in again["tiles"]] == [t["tile"] for t in label["tiles"]]
     # the die dropped: listed apart (the page draws it dotted), or, the verifier now sure of it, left out at once
@@ -2041,11 +2044,16 @@ def test_a_box_is_dropped_only_when_the_verifier_doubts_it_and_the_classifiers_a
     # The classifiers' best probabilities 0.5, 0.95, 0.5, 0.5, 0.99. Against VERIFY_MIN 0.35 and VERIFY_SURE 0.9
     # only the fourth box goes: the second and fifth are doubted but read surely (a back, a blank white dragon).
     # Without a verifier in the models folder every box stays
+    from types import SimpleNamespace
+
     from companion.vision import pipeline
 
     class Fixed:
+        def get_inputs(self):  # noqa: ANN201
+            return [SimpleNamespace(name=pipeline.SHAPED_INPUT)]  # a verifier of the shipped kind
+
         def run(self, outputs, feeds):  # noqa: ANN001, ANN201
-            assert feeds["crops"].shape[0] == 5
+            assert feeds[pipeline.SHAPED_INPUT].shape[0] == 5
             return [np.array([[2.0], [-2.0], [0.1], [-1.0], [-3.0]], np.float32)]
 
     found = [((10.0 + 30 * i, 10.0, 40.0 + 30 * i, 50.0), False, 0.9) for i in range(5)]
@@ -2831,15 +2839,26 @@ def test_every_box_found_is_judged_by_the_verifier_once(monkeypatch: pytest.Monk
         def __init__(self, name: str, threads: int | None) -> None:
             self.name, self.inner = name, session(name, threads)
 
+        def get_inputs(self):  # noqa: ANN201
+            return self.inner.get_inputs()
+
         def run(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
             runs.append(self.name)
             return self.inner.run(*args, **kwargs)
 
+    clipped = []  # boxes whose crops the closer look's window clips: judged again, cut from the photo
+    alike = pipeline._cut_alike
+
+    def counted_alike(window, box):  # noqa: ANN001, ANN202
+        clipped.extend([box] * (not alike(window, box)))
+        return alike(window, box)
+
     monkeypatch.setattr(pipeline, "_localise_once", counted_look)
+    monkeypatch.setattr(pipeline, "_cut_alike", counted_alike)
     monkeypatch.setattr(pipeline, "session", lambda name, threads=None: Counted(name, threads))
     pipeline.recognize_image(cv2.imread(str(FIXTURES / f"{name}.jpg")))
     assert sum(n > 0 for n in looks) >= 2  # looked at more than once
-    assert runs.count(pipeline.VERIFIER) == sum(n > 0 for n in looks)
+    assert sum(n > 0 for n in looks) <= runs.count(pipeline.VERIFIER) <= sum(n > 0 for n in looks) + len(clipped)
 
 
 def test_the_closer_looks_crops_are_the_photos_own():
@@ -2880,3 +2899,52 @@ def test_a_crop_the_closer_looks_window_clips_is_cut_again_from_the_photo():
 
     assert np.array_equal(crop_tile(window, inside, False), crop_tile(photo, on_photo(inside), False))
     assert not np.array_equal(crop_tile(window, at_edge, False), crop_tile(photo, on_photo(at_edge), False))
+
+
+def test_a_shaped_box_is_made_a_crops_shape_about_its_centre_never_smaller():
+    # a crop is 48 x 64 (3 : 4) upright, 64 x 48 sideways (cut turned): boxes of that shape stay as they are; others
+    # grow in the one direction they are short in (worked by hand)
+    from companion.vision.preprocess import shaped_box
+
+    assert shaped_box((10.0, 20.0, 40.0, 60.0), False) == (10.0, 20.0, 40.0, 60.0)  # 30 x 40: a tile's shape
+    assert shaped_box((0.0, 0.0, 30.0, 30.0), False) == (0.0, -5.0, 30.0, 35.0)  # a die's square: 30 x 40, table above
+    assert shaped_box((0.0, 0.0, 40.0, 8.0), False) == pytest.approx((0.0, 4 - 80 / 3, 40.0, 4 + 80 / 3))  # a stick: 40 x 53.3
+    assert shaped_box((0.0, 0.0, 12.0, 40.0), False) == (-9.0, 0.0, 21.0, 40.0)  # narrow: 30 wide
+    assert shaped_box((0.0, 0.0, 40.0, 30.0), True) == (0.0, 0.0, 40.0, 30.0)  # a sideways tile's shape
+    assert shaped_box((0.0, 0.0, 30.0, 30.0), True) == (-5.0, 0.0, 35.0, 30.0)
+
+
+def test_the_verifier_is_fed_the_crops_its_input_names(monkeypatch: pytest.MonkeyPatch):
+    # a verifier whose input is SHAPED_INPUT (the shipped one since session 56) reads each box cut around its shaped
+    # box; one whose input is "crops" (an earlier session's, or fine-tuned from it) the crops the classifiers read
+    from types import SimpleNamespace
+
+    from companion.vision import pipeline
+    from companion.vision.preprocess import SHAPED_INPUT, crop_tile, crops_to_batch, shaped_box
+
+    assert pipeline.verifier_input() == SHAPED_INPUT  # the shipped verifier
+    rng = np.random.default_rng(56)
+    image = rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)
+    found = [((50.0, 60.0, 80.0, 100.0), False, 0.9), ((120.0, 70.0, 150.0, 100.0), False, 0.9),
+             ((200.0, 80.0, 240.0, 110.0), True, 0.9)]
+    fed = []
+
+    def stand_in(name: str):  # noqa: ANN202
+        class Verifier:
+            def get_inputs(self):  # noqa: ANN202
+                return [SimpleNamespace(name=name)]
+
+            def run(self, outputs, feeds):  # noqa: ANN001, ANN202
+                fed.append(feeds)
+                return [np.zeros((len(next(iter(feeds.values()))), 1), np.float32)]
+        return Verifier()
+
+    batch = crops_to_batch([crop_tile(image, b, s) for b, s, _ in found])
+    shaped = crops_to_batch([crop_tile(image, shaped_box(b, s), s) for b, s, _ in found])
+    assert not np.array_equal(batch[1], shaped[1])  # the square box: the shaped crop shows more of the photo
+    for name, expected in ((SHAPED_INPUT, shaped), ("crops", batch)):
+        fed.clear()
+        verifier = stand_in(name)
+        monkeypatch.setattr(pipeline, "session", lambda _name, threads=None, v=verifier: v)
+        assert pipeline._tile_odds(image, found, batch) == [0.5, 0.5, 0.5]
+        assert list(fed[0]) == [name] and np.array_equal(fed[0][name], expected)

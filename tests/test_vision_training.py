@@ -1230,6 +1230,14 @@ def test_the_quick_plan_writes_every_float_net_from_one_command(tmp_path: Path):
     assert low["low"] > 0 and low["init"] == str(tmp_path / "localiser.onnx")
     assert json.loads((tmp_path / "train-loc-quick.json").read_text())["slim"] is True
     assert json.loads((tmp_path / "train-cls-quick.json").read_text())["fives_apart"] is True
+    # the verifier learns from crops cut around their shaped boxes (since session 56), and its input says so
+    import onnxruntime as ort
+
+    from companion.vision.preprocess import SHAPED_INPUT
+
+    verify = json.loads((tmp_path / "train-verify-quick.json").read_text())
+    assert verify["cut"] == "shaped_box" and verify["low"] == 0.3
+    assert ort.InferenceSession(str(tmp_path / "verifier.onnx")).get_inputs()[0].name == SHAPED_INPUT
     listed = dict(reversed(line.split("  ", 1)) for line in (tmp_path / "SHA256SUMS").read_text().splitlines())
     assert sorted(listed) == sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".onnx", ".pt"))
     assert listed["localiser-b-low.onnx"] == hashlib.sha256((tmp_path / "localiser-b-low.onnx").read_bytes()).hexdigest()

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shipped
-from companion.vision.preprocess import CROP_H, CROP_W, STRIDE, crop_tile, letterbox
+from companion.vision.preprocess import CROP_H, CROP_W, SHAPED_INPUT, STRIDE, crop_tile, letterbox, shaped_box
 from training import sums
 from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank, check_inputs
 
@@ -447,15 +447,16 @@ def _progress(step: int, steps: int, t0: float) -> str:
     return f"{elapsed:.0f}s, about {elapsed / (step + 1) * (steps - 1 - step) / 60:.0f} min left"
 
 
-def _save_crop_net(net, out: Path, name: str, output: str) -> None:  # noqa: ANN001
-    """A net over tile crops written as out/<name>.pt and out/<name>.onnx (any number of crops)."""
+def _save_crop_net(net, out: Path, name: str, output: str, crops: str = "crops") -> None:  # noqa: ANN001
+    """A net over tile crops written as out/<name>.pt and out/<name>.onnx (any number of crops), its input named
+    ``crops`` (SHAPED_INPUT for one that reads crops cut around preprocess.shaped_box)."""
     import torch
 
     net.eval().to(memory_format=torch.contiguous_format)
     torch.save(net.state_dict(), out / f"{name}.pt")
     dummy = torch.zeros(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(net, dummy, str(out / f"{name}.onnx"), input_names=["crops"], output_names=[output],
-                      dynamic_axes={"crops": {0: "n"}, output: {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(net, dummy, str(out / f"{name}.onnx"), input_names=[crops], output_names=[output],
+                      dynamic_axes={crops: {0: "n"}, output: {0: "n"}}, opset_version=17, dynamo=False)
 
 
 # ---------------------------------------------------------------- verifier
@@ -463,7 +464,8 @@ def _save_crop_net(net, out: Path, name: str, output: str) -> None:  # noqa: ANN
 def gen_verify_chunk(args: tuple[int, int]) -> dict:
     """Scenes with things that are no tiles drawn beside the hand (scenes.draw_distractors) -> crops of the
     tiles (label 1), of tile-sized windows on those things and on the bare table (label 0), and of the boxes the
-    localisers find there (label by where they lie)."""
+    localisers find there (label by where they lie), each cut around its box made a crop's shape
+    (preprocess.shaped_box), as the pipeline cuts them for the verifier."""
     from training.faces import _fonts
     from training.scenes import _free, draw_distractors, render_scene
 
@@ -473,7 +475,11 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
     fonts = _fonts()
     crops, ys = [], []
     for _ in range(n):
-        img, labels = render_scene(rng, _BANK, styles, hand=True, clutter=bool(rng.random() < 0.25))
+        clutter = bool(rng.random() < 0.25)
+        if rng.random() < VERIFY_LOW:  # flat tiles, cut around their shaped boxes, show their sides and the table
+            img, labels = render_scene(rng, _BANK, styles, hand=True, pitch=LOW_PITCH, clutter=clutter, sides_rng=rng)
+        else:
+            img, labels = render_scene(rng, _BANK, styles, hand=True, clutter=clutter)
         boxes = [lb.box for lb in labels]
         img = np.ascontiguousarray(img)
         windows = draw_distractors(rng, img, boxes, fonts)
@@ -484,7 +490,8 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
             if _free(boxes, cx, cy, 0.9 * tw):
                 windows.append(((cx - tw / 2, cy - 0.67 * tw, cx + tw / 2, cy + 0.67 * tw), False))
         for lb in labels:
-            crops.append(crop_tile(img, _jitter_box(rng, lb.box), lb.sideways, turn=1 if rng.random() < 0.5 else -1))
+            crops.append(crop_tile(img, shaped_box(_jitter_box(rng, lb.box), lb.sideways), lb.sideways,
+                                   turn=1 if rng.random() < 0.5 else -1))
             ys.append(1.0)
         # what the localisers find there, cut as the pipeline cuts it: boxes on a tile are tiles, boxes on nothing
         # the labels know are the things the verifier is for (boxes half on a tile are left out)
@@ -492,10 +499,10 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
             for box, side, _ in _pair_finds(img):
                 best = max(_iou(box, b) for b in boxes)
                 if best > 0.5 or best < 0.1:
-                    crops.append(crop_tile(img, box, side))
+                    crops.append(crop_tile(img, shaped_box(box, side), side))
                     ys.append(float(best > 0.5))
         for box, side in windows:
-            crops.append(crop_tile(img, box, side))
+            crops.append(crop_tile(img, shaped_box(box, side), side))
             ys.append(0.0)
     return {"crops": np.stack(crops), "ys": np.array(ys, np.float32)}
 
@@ -562,11 +569,12 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
         y = torch.from_numpy(ys[idx])[:, None]
         net.train()
         _step(opt, sched, torch.nn.functional.binary_cross_entropy_with_logits(net(x), y), "verify", step, steps, t0)
-    _save_crop_net(net, out, "verifier", "logit")
+    _save_crop_net(net, out, "verifier", "logit", SHAPED_INPUT)
 
 
 # ---------------------------------------------------------------- orienter
 
+VERIFY_LOW = 0.3  # the share of the verifier's scenes photographed from a low angle (LOW_PITCH)
 ORIENT_LOW, ORIENT_FAR = 0.3, 0.1  # shares of the orienter's scenes seen from a low angle and from further away
 
 
@@ -915,7 +923,8 @@ def _run_verify(cfg: dict, out: Path, workers: int, t0: float) -> dict:
     print(f"verify: {len(data['ys'])} crops ({int(data['ys'].sum())} tiles) in {time.time() - t0:.0f}s", flush=True)
     train_verifier(data["crops"], data["ys"], cfg["verify_steps"], cfg["seed"], out)
     return {"seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
-            "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "verify_steps": cfg["verify_steps"],
+            "held_out_style": HELD_OUT, "crop": [CROP_H, CROP_W], "cut": "shaped_box", "low": VERIFY_LOW,
+            "verify_steps": cfg["verify_steps"],
             "crops": len(data["ys"]), "tile_crops": int(data["ys"].sum()),
             "localisers": which}
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.vision import pipeline
-from companion.vision.preprocess import CROP_H, CROP_W
+from companion.vision.preprocess import CROP_H, CROP_W, SHAPED_INPUT
 
 
 def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -54,8 +54,21 @@ def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
 def load_not_tiles(folder: Path) -> np.ndarray:
     """The crops of the boxes the kept photos' labels list under "not_tiles" (what the page showed dotted as no
     tile, a die or a point stick, and the player left so; ``companion.vision.save_checked_photo``), cut as the
-    pipeline cuts them; an empty batch where there are none."""
-    return _kept_crops(folder).things
+    pipeline cuts them for the verifier of the models folder (:func:`_shaped`); an empty batch where there are
+    none."""
+    return _kept_crops(folder, _shaped()).things
+
+
+def load_verifier_tiles(folder: Path) -> np.ndarray:
+    """The kept photos' tiles cut as the pipeline cuts them for the verifier of the models folder (:func:`_shaped`):
+    what its fine-tune learns tiles from, beside :func:`load_not_tiles`."""
+    return _kept_crops(folder, _shaped()).checked
+
+
+def _shaped() -> bool:
+    """Whether the models folder's verifier reads crops cut around preprocess.shaped_box (its input is SHAPED_INPUT:
+    since session 56); one of an earlier session reads them as the classifiers do."""
+    return pipeline.model_path(pipeline.VERIFIER).exists() and pipeline.verifier_input() == SHAPED_INPUT
 
 
 def load_upright(folder: Path) -> np.ndarray:
@@ -71,21 +84,24 @@ class KeptCrops(NamedTuple):
     crops: np.ndarray  # their tiles' crops
     ys: np.ndarray  # the tiles' classes
     photos: int  # how many photos gave tiles
-    things: np.ndarray  # the crops of the boxes that are no tile
+    things: np.ndarray  # the crops of the boxes that are no tile, cut as the verifier reads them
     upright: np.ndarray  # the upright tiles' crops, the right way up, of photos that say which way round they were read
+    checked: np.ndarray  # the tiles' crops cut as the verifier reads them (``crops`` where it reads those)
 
 
-def _kept_crops(folder: Path) -> KeptCrops:
+def _kept_crops(folder: Path, shaped: bool = False) -> KeptCrops:
     """The kept photos' tile crops, their classes, how many photos gave tiles, the crops of their boxes that
     are no tile (:func:`load_checked_photos`, :func:`load_not_tiles`), and the crops of the upright tiles of the
     photos whose label says which way round they were read ("turned" 0 or 180), turned the right way up where
-    they stood upside down (for the orienter): each photo and label read once."""
+    they stood upside down (for the orienter): each photo and label read once. With ``shaped`` (a verifier that
+    reads crops cut around :func:`preprocess.shaped_box`), the boxes that are no tile and the tiles once more are
+    cut so, for the verifier."""
     from companion.vision.examples import labelled_photos
 
     names = pipeline.classes()
     if not Path(folder).is_dir():
         raise FileNotFoundError(f"photos folder {folder} does not exist")
-    crops, ys, photos, things, upright = [], [], 0, [], []
+    crops, ys, photos, things, upright, checked = [], [], 0, [], [], []
     for photo, label_file in labelled_photos(folder)[0]:
         image = cv2.imread(str(photo)) if label_file.suffix.lower() == ".json" else None
         if image is None:
@@ -101,25 +117,30 @@ def _kept_crops(folder: Path) -> KeptCrops:
         crops += [_cut(image, t, across) for t in boxed]
         ys += [names.index(t["tile"]) for t in boxed]
         photos += bool(boxed)
-        things += [_cut(image, t, across) for t in not_tiles if isinstance(t, dict) and isinstance(t.get("box"), list)
-                   and len(t["box"]) == 4]
+        if shaped:
+            checked += [_cut(image, t, across, shaped) for t in boxed]
+        things += [_cut(image, t, across, shaped) for t in not_tiles if isinstance(t, dict)
+                   and isinstance(t.get("box"), list) and len(t["box"]) == 4]
         if turned in (0, 180) and not isinstance(turned, bool):  # on its side its upright tiles are few and found sideways
             standing = [_cut(image, t) for t in boxed if not t.get("sideways", False)]
             upright += [np.ascontiguousarray(c[::-1, ::-1]) if turned == 180 else c for c in standing]
     if not crops:
         raise ValueError(f"no checked photos with boxed tiles in {folder} (NAME.jpg + NAME.json, as the page keeps them)")
     empty = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
-    return KeptCrops(np.stack(crops), np.array(ys, np.int64), photos, np.stack(things) if things else empty,
-                     np.stack(upright) if upright else empty)
+    tiles = np.stack(crops)
+    return KeptCrops(tiles, np.array(ys, np.int64), photos, np.stack(things) if things else empty,
+                     np.stack(upright) if upright else empty, np.stack(checked) if shaped else tiles)
 
 
-def _cut(image: np.ndarray, t: dict, across: bool = False) -> np.ndarray:
-    """The crop of one entry of a kept photo's label (its "box" and "sideways"), cut as the pipeline cuts it;
+def _cut(image: np.ndarray, t: dict, across: bool = False, shaped: bool = False) -> np.ndarray:
+    """The crop of one entry of a kept photo's label (its "box" and "sideways"), cut as the pipeline cuts it for the
+    classifiers (for the verifier with ``shaped``: around its box made a crop's shape, preprocess.shaped_box);
     ``across``: the photo was read turned by 90 or 270 degrees, so its "sideways" (as read) is the other way on the
     photo as taken."""
-    from companion.vision.preprocess import crop_tile
+    from companion.vision.preprocess import crop_tile, shaped_box
 
-    return crop_tile(image, tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)) != across)
+    box, sideways = tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)) != across
+    return crop_tile(image, shaped_box(box, sideways) if shaped else box, sideways)
 
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
@@ -144,12 +165,12 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         crops, ys = load_corrections(corrections)
         parts.append((crops, ys))
         said.append(f"{len(ys)} corrected crops")
-    tiles, things, upright = None, (), ()  # the kept photos' tiles, the boxes that are no tile, the upright tiles
+    # the kept photos' tiles (cut as the verifier reads them), the boxes that are no tile, the upright tiles
+    tiles, things, upright = None, (), ()
     if photos is not None:
-        crops, ys, n, things, upright = _kept_crops(photos)
+        crops, ys, n, things, upright, tiles = _kept_crops(photos, _shaped())
         parts.append((crops, ys))
         said.append(f"{len(ys)} tiles of {n} checked photo(s)")
-        tiles = crops
         if len(things):
             said.append(f"{len(things)} box(es) on them that are no tile")
     crops, ys = np.concatenate([c for c, _ in parts]), np.concatenate([y for _, y in parts])
@@ -157,8 +178,7 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     t0 = time.time()
     lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
     if len(things):  # only kept photos list them
-        shipped = (pipeline.MODELS_DIR / f"{pipeline.VERIFIER}.onnx").exists()
-        lines.append(_finetune_verifier(tiles, things, out, steps, seed) if shipped
+        lines.append(_finetune_verifier(tiles, things, out, steps, seed) if pipeline.model_path(pipeline.VERIFIER).exists()
                      else f"{pipeline.VERIFIER}: none in {pipeline.MODELS_DIR}, so the boxes that are no tile taught nothing")
     if len(upright) and (pipeline.MODELS_DIR / f"{pipeline.ORIENTER}.onnx").exists():  # only kept photos say
         lines.append(_finetune_orienter(upright, out, steps, seed))
@@ -207,7 +227,8 @@ def _finetune_verifier(tiles: np.ndarray, things: np.ndarray, out: Path, steps: 
         return _augment(rng, crops[idx]), ys[idx]
 
     before, after, target = _tuned_logit_net(pipeline.VERIFIER, verifier_from_onnx, batch,
-                                             lambda net: _told_apart(net, crops, ys, pipeline.VERIFY_MIN), out, steps, seed)
+                                             lambda net: _told_apart(net, crops, ys, pipeline.VERIFY_MIN), out, steps,
+                                             seed, pipeline.verifier_input())
     return (f"{pipeline.VERIFIER}: tiles and things told apart {before:.0%} -> {after:.0%}; wrote {target}"
             f"{_kept(out, pipeline.VERIFIER)}")
 
@@ -234,10 +255,11 @@ def _finetune_orienter(upright: np.ndarray, out: Path, steps: int, seed: int) ->
 
 
 def _tuned_logit_net(name: str, load: Callable, batch: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]],
-                     score: Callable, out: Path, steps: int, seed: int) -> tuple[float, float, Path]:
+                     score: Callable, out: Path, steps: int, seed: int, crops: str = "crops") -> tuple[float, float, Path]:
     """A shipped net of one logit per crop (``name``, loaded by ``load`` from its ONNX file with its batch norms
     folded) trained on for ``steps`` batches that ``batch`` draws (augmented crops, labels 0/1) and written to
-    ``out`` (:func:`_export`): its ``score`` before and after, and the file written."""
+    ``out`` (:func:`_export`, its input named ``crops`` as the shipped one's): its ``score`` before and after, and
+    the file written."""
     import torch
 
     torch.manual_seed(seed)
@@ -255,21 +277,21 @@ def _tuned_logit_net(name: str, load: Callable, batch: Callable[[np.random.Gener
         loss.backward()
         opt.step()
     after = score(net)
-    target = _export(net, out, name, "logit")
+    target = _export(net, out, name, "logit", crops)
     pipeline.forget_sessions(name)
     return before, after, target
 
 
-def _export(net, out: Path, name: str, output: str) -> Path:  # noqa: ANN001
-    """The fine-tuned net over tile crops as out/<name>.onnx, the model there before set aside as
-    <name>.base.onnx (once: a second fine-tune keeps the shipped one there)."""
+def _export(net, out: Path, name: str, output: str, crops: str = "crops") -> Path:  # noqa: ANN001
+    """The fine-tuned net over tile crops as out/<name>.onnx (its input named ``crops``), the model there before set
+    aside as <name>.base.onnx (once: a second fine-tune keeps the shipped one there)."""
     import torch
 
     target = out / f"{name}.onnx"
     if target.exists() and not (out / f"{name}.base.onnx").exists():
         shutil.copy(target, out / f"{name}.base.onnx")
-    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=["crops"],
-                      output_names=[output], dynamic_axes={"crops": {0: "n"}, output: {0: "n"}},
+    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=[crops],
+                      output_names=[output], dynamic_axes={crops: {0: "n"}, output: {0: "n"}},
                       opset_version=17, dynamo=False)
     return target
 

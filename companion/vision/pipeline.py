@@ -36,6 +36,7 @@ from companion.vision.layout import (
 )
 from companion.vision.preprocess import (
     LOC_LONG,
+    SHAPED_INPUT,
     STRIDE,
     block_average,
     crop_bounds,
@@ -43,6 +44,7 @@ from companion.vision.preprocess import (
     crops_to_batch,
     letterbox,
     scaled_box,
+    shaped_box,
 )
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
@@ -398,17 +400,31 @@ def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = No
                known: dict | None = None) -> list[float]:
     """The verifier's probability that each box found is a tile: from ``known`` ((box, sideways) -> (odds, crop),
     as _localise_once leaves them) where it holds the box, else read from the crops (``batch``: the crops of all
-    of ``found``, when already cut); all 1 without a verifier in the models folder."""
+    of ``found``, when already cut, for a verifier that reads them as the classifiers do; one whose input is
+    SHAPED_INPUT reads its own, cut around :func:`preprocess.shaped_box`); all 1 without a verifier in the models
+    folder."""
     if not found or not model_path(VERIFIER).exists():
         return [1.0] * len(found)
     known = known or {}
     out = [known[(b, s)][0] if (b, s) in known else None for b, s, _ in found]
     todo = [i for i, q in enumerate(out) if q is None]
     if todo:
-        crops = batch[todo] if batch is not None else _crops_of(image_bgr, [found[i] for i in todo])
-        for i, q in zip(todo, _sigmoid(session(VERIFIER).run(None, {"crops": crops})[0][:, 0]).tolist(), strict=True):
+        feed = verifier_input()
+        if feed == SHAPED_INPUT:
+            crops = crops_to_batch([crop_tile(image_bgr, shaped_box(found[i][0], found[i][1]), found[i][1]) for i in todo])
+        else:
+            crops = batch[todo] if batch is not None else _crops_of(image_bgr, [found[i] for i in todo])
+        for i, q in zip(todo, _sigmoid(session(VERIFIER).run(None, {feed: crops})[0][:, 0]).tolist(), strict=True):
             out[i] = q
     return out
+
+
+def verifier_input() -> str:
+    """The name of the verifier's input, which says how it wants its crops cut: SHAPED_INPUT (since session 56:
+    around :func:`preprocess.shaped_box`, so that a die's square box is no 1p; models/TRAINING-LOG.md, "The
+    verifier sees each thing in its own shape") or "crops" (as the classifiers see them: a verifier of an
+    earlier session, or one fine-tuned from it)."""
+    return session(VERIFIER).get_inputs()[0].name
 
 
 def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.ndarray | None = None,
@@ -555,15 +571,17 @@ def _closer_look(image_bgr: np.ndarray, region: tuple[int, int, int, int], verif
         return None
     moved = [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
     if near:  # the closer look's odds and crops, for the boxes on the photo
+        shaped = verifier_input() == SHAPED_INPUT
         looked.update(((m, s), near[(b, s)]) for (b, s, _), (m, _, _) in zip(closer, moved, strict=True)
-                      if (b, s) in near and _cut_alike(window, b))
+                      if (b, s) in near and _cut_alike(window, b) and (not shaped or _cut_alike(window, shaped_box(b, s))))
     return moved
 
 
 def _cut_alike(window: np.ndarray, box: tuple[float, float, float, float]) -> bool:
     """Whether crop_tile cuts the box from a window of the photo as from the photo (lying sideways or not: the
     same pixels, turned): its margin stays off the window's edges (else the window clips it, and the photo's crop
-    is to be cut afresh)."""
+    is to be cut afresh). A verifier that reads shaped crops (:func:`verifier_input`) judged the box by the crop of
+    its shaped box, which must stay off them too (:func:`_closer_look` asks for both)."""
     xa, ya, xb, yb = crop_bounds(box)
     h, w = window.shape[:2]
     return xa >= 0 and ya >= 0 and xb <= w and yb <= h

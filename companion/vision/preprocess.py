@@ -79,6 +79,25 @@ def crop_bounds(box: tuple[float, float, float, float]) -> tuple[int, int, int, 
     return int(np.floor(x1 - mx)), int(np.floor(y1 - my)), int(np.ceil(x2 + mx)), int(np.ceil(y2 + my))
 
 
+SHAPED_INPUT = "shaped_crops"  # the input of a net that reads crops cut around shaped_box (the verifier since session 56)
+
+
+def shaped_box(box: tuple[float, float, float, float], sideways: bool) -> tuple[float, float, float, float]:
+    """The box made as wide or as tall as a crop's shape asks about its centre (CROP_W x CROP_H upright, the other
+    way round sideways), never narrower or lower: cut so, a thing keeps its own shape in the crop. A die's square
+    box cut as it is becomes a white rectangle with one dot, which is what a 1p is; cut so it stays a small square
+    with the table above and below it, and a point stick's piece a thin bar."""
+    x1, y1, x2, y2 = box
+    aspect = CROP_H / CROP_W if sideways else CROP_W / CROP_H  # the crop's width over its height on the photo
+    w, h = x2 - x1, y2 - y1
+    if w < aspect * h:
+        w = aspect * h
+    else:
+        h = w / aspect
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
 def crop_tile(image_bgr: np.ndarray, box: tuple[float, float, float, float], sideways: bool,
               turn: int = 1) -> np.ndarray:
     """Cut one tile out (with a small margin), turn a sideways tile upright, resize to CROP_H x CROP_W (BGR uint8)."""
