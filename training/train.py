@@ -461,6 +461,9 @@ def _save_crop_net(net, out: Path, name: str, output: str, crops: str = "crops")
 
 # ---------------------------------------------------------------- verifier
 
+VERIFY_LOW = 0.3  # the share of the verifier's scenes photographed from a low angle (LOW_PITCH; since session 56)
+
+
 def gen_verify_chunk(args: tuple[int, int]) -> dict:
     """Scenes with things that are no tiles drawn beside the hand (scenes.draw_distractors) -> crops of the
     tiles (label 1), of tile-sized windows on those things and on the bare table (label 0), and of the boxes the
@@ -574,7 +577,6 @@ def train_verifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out
 
 # ---------------------------------------------------------------- orienter
 
-VERIFY_LOW = 0.3  # the share of the verifier's scenes photographed from a low angle (LOW_PITCH)
 ORIENT_LOW, ORIENT_FAR = 0.3, 0.1  # shares of the orienter's scenes seen from a low angle and from further away
 
 
