@@ -2948,3 +2948,27 @@ def test_the_verifier_is_fed_the_crops_its_input_names(monkeypatch: pytest.Monke
         monkeypatch.setattr(pipeline, "session", lambda _name, threads=None, v=verifier: v)
         assert pipeline._tile_odds(image, found, batch) == [0.5, 0.5, 0.5]
         assert list(fed[0]) == [name] and np.array_equal(fed[0][name], expected)
+
+
+def test_the_closer_look_keeps_no_odds_of_a_box_whose_shaped_crop_its_window_clips(monkeypatch: pytest.MonkeyPatch):
+    # the verifier judged each box of the closer look by its shaped crop, cut from the window: where the window clips
+    # that (a square box near its top edge, made taller), the odds are not kept for the photo, though the window
+    # leaves the classifiers' crop whole; a tile-shaped box inside is kept with its odds and crop
+    from companion.vision import pipeline
+    from companion.vision.preprocess import crop_bounds, shaped_box
+
+    square, tile = (20.0, 4.0, 50.0, 34.0), (60.0, 20.0, 90.0, 60.0)
+    assert crop_bounds(square)[1] >= 0 and crop_bounds(shaped_box(square, False))[1] < 0
+    photo = np.zeros((300, 400, 3), np.uint8)
+
+    def look(window, verify, near, nets):  # noqa: ANN001, ANN202
+        assert window.shape[:2] == (100, 100)
+        near.update({(square, False): (0.9, "a"), (tile, False): (0.8, "b")})
+        return [(square, False, 0.9), (tile, False, 0.9)], 1.0
+
+    monkeypatch.setattr(pipeline, "_localise_once", look)
+    looked: dict = {}
+    moved = pipeline._closer_look(photo, (100, 50, 200, 150), True, looked, None, 2)
+    assert [b for b, _, _ in moved] == [(120.0, 54.0, 150.0, 84.0), (160.0, 70.0, 190.0, 110.0)]
+    assert pipeline.verifier_input() == pipeline.SHAPED_INPUT
+    assert looked == {((160.0, 70.0, 190.0, 110.0), False): (0.8, "b")}
