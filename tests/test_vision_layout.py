@@ -968,14 +968,15 @@ def _random_hand_row(rng) -> list[list[list[Det]]]:
 def test_the_quick_test_passes_every_reading_that_makes_a_request_or_a_winning_hand():
     import random
 
-    from companion.vision.pipeline import _could_win, _is_complete
+    from companion.vision.layout import could_win
+    from companion.vision.pipeline import _is_complete
 
     rng = random.Random(56)
     made = won = refused = 0
     shown: set[str] = set()  # what the winning rows held
     for _ in range(3000):
         groups = _random_hand_row(rng)
-        could_request, could_win = _could_win(groups, win=False)(), _could_win(groups)()  # asked first, as there
+        could_request, could_win_ = could_win(groups, win=False)(), could_win(groups)()  # asked first, as there
         request = build_request(groups)[0]
         tiles = [d.tile for g in groups[0] for d in g]
         if request is not None:
@@ -983,11 +984,11 @@ def test_the_quick_test_passes_every_reading_that_makes_a_request_or_a_winning_h
             assert could_request, tiles
             if _is_complete(request):
                 won += 1
-                assert could_win, tiles
+                assert could_win_, tiles
                 open_kan = any(len(g) == 4 and all(d.tile != "x" for d in g) for g in groups[0][2:])
                 shown |= {t for t in tiles if t[0] == "0"} | {what for what, there in (
                     ("closed kan", "x" in tiles), ("open kan", open_kan), ("flower", "3f" in tiles)) if there}
-        refused += not could_win
+        refused += not could_win_
     # rows of every kind: winning hands (kans, flowers, red fives among them), requests that win nothing, no request
     assert won > 600 and made - won > 400 and refused > 600
     assert shown == {"closed kan", "open kan", "flower", "0m", "0p", "0s"}

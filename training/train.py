@@ -23,7 +23,15 @@ import cv2
 import numpy as np
 
 from companion.paths import shipped
-from companion.vision.preprocess import CROP_H, CROP_W, SHAPED_INPUT, STRIDE, crop_tile, letterbox, shaped_box
+from companion.vision.preprocess import (
+    CROP_H,
+    CROP_W,
+    SHAPED_INPUT,
+    STRIDE,
+    crop_shaped,
+    crop_tile,
+    letterbox,
+)
 from training import sums
 from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank, check_inputs
 
@@ -493,8 +501,7 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
             if _free(boxes, cx, cy, 0.9 * tw):
                 windows.append(((cx - tw / 2, cy - 0.67 * tw, cx + tw / 2, cy + 0.67 * tw), False))
         for lb in labels:
-            crops.append(crop_tile(img, shaped_box(_jitter_box(rng, lb.box), lb.sideways), lb.sideways,
-                                   turn=1 if rng.random() < 0.5 else -1))
+            crops.append(crop_shaped(img, _jitter_box(rng, lb.box), lb.sideways, turn=1 if rng.random() < 0.5 else -1))
             ys.append(1.0)
         # what the localisers find there, cut as the pipeline cuts it: boxes on a tile are tiles, boxes on nothing
         # the labels know are the things the verifier is for (boxes half on a tile are left out)
@@ -502,10 +509,10 @@ def gen_verify_chunk(args: tuple[int, int]) -> dict:
             for box, side, _ in _pair_finds(img):
                 best = max(_iou(box, b) for b in boxes)
                 if best > 0.5 or best < 0.1:
-                    crops.append(crop_tile(img, shaped_box(box, side), side))
+                    crops.append(crop_shaped(img, box, side))
                     ys.append(float(best > 0.5))
         for box, side in windows:
-            crops.append(crop_tile(img, shaped_box(box, side), side))
+            crops.append(crop_shaped(img, box, side))
             ys.append(0.0)
     return {"crops": np.stack(crops), "ys": np.array(ys, np.float32)}
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.vision import pipeline
-from companion.vision.preprocess import CROP_H, CROP_W, SHAPED_INPUT
+from companion.vision.preprocess import CROP_H, CROP_W
 
 
 def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -54,21 +54,15 @@ def load_checked_photos(folder: Path) -> tuple[np.ndarray, np.ndarray, int]:
 def load_not_tiles(folder: Path) -> np.ndarray:
     """The crops of the boxes the kept photos' labels list under "not_tiles" (what the page showed dotted as no
     tile, a die or a point stick, and the player left so; ``companion.vision.save_checked_photo``), cut as the
-    pipeline cuts them for the verifier of the models folder (:func:`_shaped`); an empty batch where there are
+    pipeline cuts them for the verifier of the models folder (``pipeline.verifier_shaped``); an empty batch where there are
     none."""
-    return _kept_crops(folder, _shaped()).things
+    return _kept_crops(folder, pipeline.verifier_shaped()).things
 
 
 def load_verifier_tiles(folder: Path) -> np.ndarray:
-    """The kept photos' tiles cut as the pipeline cuts them for the verifier of the models folder (:func:`_shaped`):
+    """The kept photos' tiles cut as the pipeline cuts them for the verifier of the models folder (``pipeline.verifier_shaped``):
     what its fine-tune learns tiles from, beside :func:`load_not_tiles`."""
-    return _kept_crops(folder, _shaped()).checked
-
-
-def _shaped() -> bool:
-    """Whether the models folder's verifier reads crops cut around preprocess.shaped_box (its input is SHAPED_INPUT:
-    since session 56); one of an earlier session reads them as the classifiers do."""
-    return pipeline.model_path(pipeline.VERIFIER).exists() and pipeline.verifier_input() == SHAPED_INPUT
+    return _kept_crops(folder, pipeline.verifier_shaped()).checked
 
 
 def load_upright(folder: Path) -> np.ndarray:
@@ -137,10 +131,10 @@ def _cut(image: np.ndarray, t: dict, across: bool = False, shaped: bool = False)
     classifiers (for the verifier with ``shaped``: around its box made a crop's shape, preprocess.shaped_box);
     ``across``: the photo was read turned by 90 or 270 degrees, so its "sideways" (as read) is the other way on the
     photo as taken."""
-    from companion.vision.preprocess import crop_tile, shaped_box
+    from companion.vision.preprocess import crop_shaped, crop_tile
 
-    box, sideways = tuple(float(v) for v in t["box"]), bool(t.get("sideways", False)) != across
-    return crop_tile(image, shaped_box(box, sideways) if shaped else box, sideways)
+    return (crop_shaped if shaped else crop_tile)(image, tuple(float(v) for v in t["box"]),
+                                                  bool(t.get("sideways", False)) != across)
 
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
@@ -168,7 +162,7 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     # the kept photos' tiles (cut as the verifier reads them), the boxes that are no tile, the upright tiles
     tiles, things, upright = None, (), ()
     if photos is not None:
-        crops, ys, n, things, upright, tiles = _kept_crops(photos, _shaped())
+        crops, ys, n, things, upright, tiles = _kept_crops(photos, pipeline.verifier_shaped())
         parts.append((crops, ys))
         said.append(f"{len(ys)} tiles of {n} checked photo(s)")
         if len(things):

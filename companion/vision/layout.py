@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
 from statistics import median
 
 import numpy as np
@@ -462,15 +464,79 @@ def _mpsz(tiles: list[str]) -> str:
 def _backs_read_as_white_dragons(group: list[Det]) -> None:
     """A closed kan lies as back, face, face, back. A pale back can be read as a blank white dragon (5z): in a
     group of four right of the first, with no sideways tile, two equal faces in the middle (not 5z) and a back
-    or a white dragon at each end, the white dragons are backs."""
-    if len(group) != 4 or any(d.sideways for d in group):
-        return
-    ends, middle = (group[0], group[3]), {_kind(d.tile) for d in group[1:3]}
-    if (all(d.tile in ("x", "5z") for d in ends) and any(d.tile == "5z" for d in ends) and len(middle) == 1
-            and middle.isdisjoint({"x", "5z", "?"})):
-        for d in ends:
+    or a white dragon at each end, the white dragons are backs (:func:`_pale_backs`)."""
+    if _pale_backs(group):
+        for d in (group[0], group[3]):
             if not d.checked:
                 d.tile = "x"
+
+
+def _pale_backs(group: list[Det]) -> bool:
+    """Whether ``group`` lies as a closed kan whose backs may be white dragons as read: four tiles, none sideways,
+    two faces of one kind (not 5z) between a back or white dragon at each end, one of them a white dragon."""
+    if len(group) != 4 or any(d.sideways for d in group):
+        return False
+    ends, middle = (group[0], group[3]), {_kind(d.tile) for d in group[1:3]}
+    return (all(d.tile in ("x", "5z") for d in ends) and any(d.tile == "5z" for d in ends) and len(middle) == 1
+            and middle.isdisjoint({"x", "5z", "?"}))
+
+
+def could_win(groups_by_row: list[list[list[Det]]], win: bool = True) -> Callable[[], bool]:
+    """A quick test of the hand row's tiles as they are read when it is asked, true of every reading whose request
+    (:func:`build_request`) makes a winning hand, or with ``win`` False of every reading that makes a request: the
+    pipeline's complete_hand and mend_melds build the request only for readings that pass it (most of the readings
+    they try make none, and building a request costs several times as much).
+
+    The request holds every tile of the hand row (:func:`nearest_rows`: which row that is does not depend on what
+    its tiles are read as) but its flowers, a closed kan's backs as its faces (:func:`_meld`), kans counted as three
+    tiles to make 14. So where the row holds N such tiles, N - 14 kans are four of a kind among them; and where the
+    request makes a winning hand, so do those tiles once a tile is taken out of each kan (the melds are sets, the
+    concealed tiles the other sets and the pair). Rows that may read otherwise are left to the request: an
+    unreadable tile, a back in a group that is no closed kan, white dragons build_request may read as backs
+    (:func:`_pale_backs`)."""
+    from companion.hand import is_complete
+
+    row: list[list[Det]] = []
+
+    def possible() -> bool:
+        if not row:  # the row is found once, at the first reading asked about
+            row.extend([d for d in g if not d.tile.endswith("f")] for g in nearest_rows(groups_by_row)[0][-1])
+        counts = [0] * 34
+        for group in row:
+            names = [d.tile for d in group]
+            if "?" in names or _pale_backs(group):
+                return True
+            if "x" in names:
+                meld = _meld(group)
+                if isinstance(meld, str) or meld[0] != "ankan":
+                    return True
+                names = meld[1]
+            for t in names:
+                counts[_kind_index(t)] += 1
+        extra = sum(counts) - 14
+        if not 0 <= extra <= sum(c // 4 for c in counts):
+            return False
+        if not win:
+            return True
+        if max(counts) > 4:
+            return False
+        for kans in combinations([k for k, c in enumerate(counts) if c == 4], extra):
+            rest = list(counts)
+            for k in kans:
+                rest[k] -= 1
+            if is_complete(rest):
+                return True
+        return False
+
+    return possible
+
+
+@cache
+def _kind_index(tile: str) -> int:
+    """The kind (0-33) of a tile class such as "0m" (a red five is a five)."""
+    from companion.tiles import parse_tile
+
+    return parse_tile(tile).kind
 
 
 def _backs_of_the_wall(row: list[list[Det]]) -> None:

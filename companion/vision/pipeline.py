@@ -13,8 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache, partial
-from itertools import combinations
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -28,10 +27,10 @@ from companion.vision.layout import (
     Det,
     assign_groups,
     build_request,
+    could_win,
     dead_wall_backs,
     group_rows,
     kan_tops_found_upright,
-    nearest_rows,
     win_tile_apart,
 )
 from companion.vision.preprocess import (
@@ -40,6 +39,7 @@ from companion.vision.preprocess import (
     STRIDE,
     block_average,
     crop_bounds,
+    crop_shaped,
     crop_tile,
     crops_to_batch,
     letterbox,
@@ -411,7 +411,7 @@ def _tile_odds(image_bgr: np.ndarray, found: list, batch: np.ndarray | None = No
     if todo:
         feed = verifier_input()
         if feed == SHAPED_INPUT:
-            crops = crops_to_batch([crop_tile(image_bgr, shaped_box(found[i][0], found[i][1]), found[i][1]) for i in todo])
+            crops = crops_to_batch([crop_shaped(image_bgr, found[i][0], found[i][1]) for i in todo])
         else:
             crops = batch[todo] if batch is not None else _crops_of(image_bgr, [found[i] for i in todo])
         for i, q in zip(todo, _sigmoid(session(VERIFIER).run(None, {feed: crops})[0][:, 0]).tolist(), strict=True):
@@ -425,6 +425,11 @@ def verifier_input() -> str:
     verifier sees each thing in its own shape") or "crops" (as the classifiers see them: a verifier of an
     earlier session, or one fine-tuned from it)."""
     return session(VERIFIER).get_inputs()[0].name
+
+
+def verifier_shaped() -> bool:
+    """Whether the models folder holds a verifier that reads crops cut around shaped boxes (:func:`verifier_input`)."""
+    return model_path(VERIFIER).exists() and verifier_input() == SHAPED_INPUT
 
 
 def verified(image_bgr: np.ndarray, found: list, probs: np.ndarray, batch: np.ndarray | None = None,
@@ -571,7 +576,7 @@ def _closer_look(image_bgr: np.ndarray, region: tuple[int, int, int, int], verif
         return None
     moved = [((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), s, sc) for b, s, sc in closer]
     if near:  # the closer look's odds and crops, for the boxes on the photo
-        shaped = verifier_input() == SHAPED_INPUT
+        shaped = verifier_shaped()
         looked.update(((m, s), near[(b, s)]) for (b, s, _), (m, _, _) in zip(closer, moved, strict=True)
                       if (b, s) in near and _cut_alike(window, b) and (not shaped or _cut_alike(window, shaped_box(b, s))))
     return moved
@@ -1757,76 +1762,6 @@ def _is_complete(request: dict) -> bool | None:
     return max(everything) <= 4 and shanten(concealed, n_melds) == -1
 
 
-def _could_win(groups: list, win: bool = True) -> Callable[[], bool]:
-    """A quick test of the hand row's tiles as they are read when it is asked, true of every reading whose request
-    makes a winning hand (:func:`_is_complete`), or with ``win`` False of every reading that makes a request:
-    :func:`complete_hand` and :func:`mend_melds` build the request only for readings that pass it (most of the
-    readings they try make none, and building a request costs several times as much).
-
-    The request holds every tile of the hand row (:func:`nearest_rows`: which row that is does not depend on what
-    its tiles are read as) but its flowers, a closed kan's backs as its faces, kans counted as three tiles to make
-    14. So where the row holds N such tiles, N - 14 kans are four of a kind among them; and where the request makes
-    a winning hand, so do those tiles once a tile is taken out of each kan (the melds are sets, the concealed tiles
-    the other sets and the pair). Rows that may read otherwise are left to the request: an unreadable tile, a back
-    in a group other than back, two faces of a kind, back (:func:`layout._meld`), white dragons that
-    :func:`build_request` may read as backs (:func:`_backs_maybe`)."""
-    from companion.hand import is_complete
-
-    row: list[list[Det]] = []
-
-    def possible() -> bool:
-        if not row:  # the row is found once, at the first reading asked about
-            row.extend([d for d in g if not d.tile.endswith("f")] for g in nearest_rows(groups)[0][-1])
-        counts = [0] * 34
-        for group in row:
-            names = [d.tile for d in group]
-            if "?" in names or _backs_maybe(group):
-                return True
-            if "x" in names:
-                faces = {_kind_index(t) for t in names[1:3] if t != "x"}
-                if len(names) != 4 or names[0] != "x" or names[3] != "x" or len(faces) != 1 or any(
-                        d.sideways for d in group):
-                    return True
-                counts[faces.pop()] += 4
-            else:
-                for t in names:
-                    counts[_kind_index(t)] += 1
-        extra = sum(counts) - 14
-        if not 0 <= extra <= sum(c // 4 for c in counts):
-            return False
-        if not win:
-            return True
-        if max(counts) > 4:
-            return False
-        for kans in combinations([k for k, c in enumerate(counts) if c == 4], extra):
-            rest = list(counts)
-            for k in kans:
-                rest[k] -= 1
-            if is_complete(rest):
-                return True
-        return False
-
-    return possible
-
-
-def _backs_maybe(group: list[Det]) -> bool:
-    """Whether ``group`` lies as a closed kan whose backs may be read as white dragons: four upright tiles, two faces
-    of one kind between a back or white dragon at each end, one of them a white dragon (:func:`build_request`
-    reads them as backs there, right of the hand's first group: layout's ``_backs_read_as_white_dragons``)."""
-    names = [d.tile for d in group]
-    middle = {t.replace("0", "5") for t in names[1:3]}
-    return (len(names) == 4 and "5z" in (names[0], names[3]) and {names[0], names[3]} <= {"x", "5z"}
-            and len(middle) == 1 and middle.isdisjoint({"x", "5z", "?"}) and not any(d.sideways for d in group))
-
-
-@cache
-def _kind_index(tile: str) -> int:
-    """The kind (0-33) of a tile class such as "0m" (a red five is a five)."""
-    from companion.tiles import parse_tile
-
-    return parse_tile(tile).kind
-
-
 def complete_hand(groups: list, request: dict | None) -> list[Det]:
     """A photo of a won hand shows a winning hand. When the tiles as read make none, or make no request at all
     (a called meld or a closed kan misread: 4p 6p 4p with the sideways tile is neither a chi nor a pon), the
@@ -1837,7 +1772,7 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
     if not groups or (request is not None and _is_complete(request) is not False):
         return []
     hand = [d for g in groups[-1] for d in g]
-    return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)), _could_win(groups))
+    return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)), could_win(groups))
 
 
 def mend_melds(groups: list) -> list[Det]:
@@ -1848,7 +1783,7 @@ def mend_melds(groups: list) -> list[Det]:
     if not groups or not groups[-1]:
         return []
     beyond = [d for g in groups[-1][1:] for d in g]
-    return _likeliest_reading(groups, beyond, lambda req: True, _could_win(groups, win=False))
+    return _likeliest_reading(groups, beyond, lambda req: True, could_win(groups, win=False))
 
 
 def _likeliest_reading(groups: list, tiles: list[Det], accept: Callable[[dict], bool],

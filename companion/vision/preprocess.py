@@ -98,6 +98,12 @@ def shaped_box(box: tuple[float, float, float, float], sideways: bool) -> tuple[
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
+def crop_shaped(image_bgr: np.ndarray, box: tuple[float, float, float, float], sideways: bool,
+                turn: int = 1) -> np.ndarray:
+    """The crop a net of SHAPED_INPUT reads: :func:`crop_tile` of the box made a crop's shape (:func:`shaped_box`)."""
+    return crop_tile(image_bgr, shaped_box(box, sideways), sideways, turn)
+
+
 def crop_tile(image_bgr: np.ndarray, box: tuple[float, float, float, float], sideways: bool,
               turn: int = 1) -> np.ndarray:
     """Cut one tile out (with a small margin), turn a sideways tile upright, resize to CROP_H x CROP_W (BGR uint8)."""
