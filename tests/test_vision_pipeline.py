@@ -1641,6 +1641,46 @@ def test_every_photo_is_read_by_the_one_usual_localiser_where_shipped_and_traini
     assert pipeline.localisers(one=False) == ["localiser", "localiser-b"]
 
 
+def test_the_one_classifier_taught_by_the_pair_reads_alone_in_its_place_and_its_doubts_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    # pipeline.classifiers: ONE_CLASSIFIER ("classifier-one") in the usual pair's place where shipped (not with
+    # one=False: training quantises the pair too), the low-angle twin still reading the low-angle pair's crops. A
+    # stand-in giving its own class the logit ln 90 (2/3 over 46 classes: below CASCADE_SURE) reads each crop once:
+    # no second classifier, and its doubt not read again turned as a lone plain classifier's is
+    from companion.vision import pipeline
+
+    class Own:
+        def __init__(self, k: int) -> None:
+            self.k, self.runs = k, 0
+
+        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+            self.runs += 1
+            z = np.zeros((len(feeds["crops"]), 46), np.float32)
+            z[:, self.k] = np.log(90.0)
+            return [z]
+
+    for name in ("classifier.onnx", "classifier-b.onnx", "classifier-low.onnx"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.delenv("COMPANION_PRECISION", raising=False)
+    monkeypatch.setattr(pipeline, "TURN_CHECK", 0.3)  # no re-cut crops: one read per crop
+    stand_ins = {"classifier": Own(0), "classifier-b": Own(1), "classifier-low": Own(2), "classifier-one": Own(3)}
+    monkeypatch.setattr(pipeline, "session", lambda name, threads=2: stand_ins[name])
+    assert pipeline.classifiers() == ["classifier", "classifier-b"]
+    (tmp_path / "classifier-one.onnx").write_bytes(b"")
+    assert pipeline.classifiers() == ["classifier-one"]
+    assert pipeline.classifiers(one=False) == ["classifier", "classifier-b"]
+    assert pipeline.classifiers(low=True) == ["classifier-low"]
+    assert pipeline.every_classifier() == ["classifier-one", "classifier-low"]  # what reads is fine-tuned
+    image = np.full((100, 100, 3), 128, np.uint8)
+    p = pipeline.class_probabilities(image, [((10, 10, 40, 50), False)])
+    assert p[0, 3] == pytest.approx(2 / 3, abs=1e-5) and p[0, 0] == pytest.approx(1 / 135, abs=1e-5)
+    assert stand_ins["classifier-one"].runs == 1
+    assert stand_ins["classifier"].runs == stand_ins["classifier-b"].runs == 0
+    (tmp_path / "classifier-low.onnx").unlink()  # no twin: the one net reads the low-angle pair's crops too
+    assert pipeline.classifiers(low=True) == ["classifier-one"]
+
+
 def test_a_dora_photo_doubtful_to_the_usual_pair_is_read_by_the_low_angle_pair_not_the_one_net(
         monkeypatch: pytest.MonkeyPatch):
     # pipeline._dora_reading on low_seat.jpg (the dead wall from a seat): the usual pair reads it with doubts, so

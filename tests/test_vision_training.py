@@ -531,8 +531,27 @@ def test_the_shipped_low_angle_twin_learnt_the_mean_of_both_twins_on_the_low_sta
     assert not (models / "classifier-b-low.onnx").exists() and (models / "classifier-low.pt").exists()
 
 
+def test_the_usual_classifiers_student_stage_is_the_yaw_stages_recipe_learning_the_pairs_mean():
+    # the student stage (session 57): the yaw stage's settings (the shipped first classifier's last) on 4000 scenes
+    # of its own (seed 7) for 3500 steps, continuing classifier in --out and learning besides the labels the mean of
+    # the usual pair's probabilities, written apart from the pair as classifier-one (the file the pipeline reads in
+    # the pair's place, pipeline.ONE_CLASSIFIER); optional since it needs the pair in --out
+    from companion.vision.pipeline import ONE_CLASSIFIER
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    student, yaw = ({**DEFAULTS, **RECIPES[n]} for n in ("student", "yaw"))
+    assert student["teachers"] == ("classifier.pt", "classifier-b.pt") and yaw["teachers"] == ()
+    different = ("teachers", "seed", "scenes", "cls_steps")
+    assert {k: v for k, v in student.items() if k not in different} == \
+        {k: v for k, v in yaw.items() if k not in different}
+    assert (student["seed"], student["scenes"], student["cls_steps"]) == (7, 4000, 3500)
+    assert OUTPUTS["student"] == ONE_CLASSIFIER == "classifier-one"
+    assert CONTINUES["student"] == "classifier.pt" and "student" in OPTIONAL
+
+
 @pytest.mark.parametrize(("stage", "given", "missing"), [("low-student", "classifier-low.pt", "classifier-b-low.pt"),
-                                                     ("loc-low-student", "localiser-low.onnx", "localiser-b-low.onnx")])
+                                                     ("loc-low-student", "localiser-low.onnx", "localiser-b-low.onnx"),
+                                                     ("student", "classifier.pt", "classifier-b.pt")])
 def test_a_student_stage_without_its_teachers_in_out_says_what_to_put_there(tmp_path: Path, stage: str, given: str,
                                                                             missing: str):
     from training.train import DEFAULTS, RECIPES, run_recipe

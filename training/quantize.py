@@ -99,7 +99,8 @@ def _quantize(args: argparse.Namespace) -> int:
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "image",
                        [letterbox(p)[0] for p in photos], LOCALISER_FLOAT_NODES)
         written.append(args.models / f"{name}.int8.onnx")
-    for name in pipeline.every_classifier():  # "classifier", and "classifier-b" and twins where in the folder
+    # "classifier", and "classifier-b", the one net taught by them and the low-angle twins where in the folder
+    for name in dict.fromkeys(pipeline.classifiers(one=False) + pipeline.every_classifier()):
         quantize_model(args.models / f"{name}.onnx", args.models / f"{name}.int8.onnx", "crops", batches)
         written.append(args.models / f"{name}.int8.onnx")
     print(f"calibrated on {len(photos)} photos ({sum(len(b) for b in batches)} crops); wrote "

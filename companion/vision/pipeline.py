@@ -109,6 +109,7 @@ LOW_ALONE_BELOW = 0.65  # such a photo whose reading by that pair gives no reque
 #                         than this on average is not read by the usual pair too, unless that pair's first look
 #                         found two tiles or more beyond those of the reading (_read_with_pairs)
 SECOND_CLASSIFIERS = ("classifier-b",)  # averaged with "classifier" when shipped (classifiers())
+ONE_CLASSIFIER = "classifier-one"  # one net taught by that pair: where shipped, it reads in the pair's place
 LOW_TWIN = "-low"  # a classifier's twin trained on with low-angle photos too ("classifier-low"): where shipped, it
 #                    reads in its place the crops of the low-angle pair's reads (classifiers(low=True))
 CASCADE_SURE = 0.95  # crops "classifier" reads this surely are not read by the second classifiers (_probabilities;
@@ -318,20 +319,29 @@ def low_localisers(hand: bool = True) -> list[str]:
     return [LOW_HAND] if hand and pair and model_path(LOW_HAND).exists() else pair
 
 
-def classifiers(low: bool = False) -> list[str]:
+def classifiers(low: bool = False, one: bool = True) -> list[str]:
     """The classifier models to run: "classifier", and "classifier-b" when it is in the models folder (two nets
     trained apart, a chain of runs and the one command's recipe; their probabilities are averaged where the first
     is unsure (:func:`_probabilities`), which read more whole hands on every held-out set than either alone:
-    models/TRAINING-LOG.md, "Two classifiers averaged"). With ``low`` (the crops of a read by the low-angle pair,
-    :func:`low_localisers`), their low-angle twins ("classifier-low", LOW_TWIN) in the folder, and only those, where
-    there are any. Since session 51 one twin is shipped, taught by both (training's low-student stage), and it reads
-    alone: over 52 evaluation sets 9 requests more than the two twins averaged, in 0.9 of the time from 17-30
-    degrees (TRAINING-LOG, "One low-angle twin taught by both")."""
+    models/TRAINING-LOG.md, "Two classifiers averaged"). With ``one``, ONE_CLASSIFIER alone in the pair's place
+    where it is shipped (one net taught by the pair, training's student stage: :func:`reads_alone`). With ``low``
+    (the crops of a read by the low-angle pair, :func:`low_localisers`), the pair's low-angle twins
+    ("classifier-low", LOW_TWIN) in the folder, and only those, where there are any. Since session 51 one twin is
+    shipped, taught by both (training's low-student stage), and it reads alone: over 52 evaluation sets 9 requests
+    more than the two twins averaged, in 0.9 of the time from 17-30 degrees (TRAINING-LOG, "One low-angle twin taught by both")."""
     names = _nets("classifier", SECOND_CLASSIFIERS)
     if low:
         twins = [twin for name in names if model_path(twin := name + LOW_TWIN).exists()]
-        names = twins or names
-    return names
+        if twins:
+            return twins
+    return [ONE_CLASSIFIER] if one and model_path(ONE_CLASSIFIER).exists() else names
+
+
+def reads_alone(name: str) -> bool:
+    """Whether the classifier ``name``, the only one to read a batch, reads its doubtful crops once only: a net
+    taught by a pair (ONE_CLASSIFIER, or a low-angle twin shipped alone) learnt the pair's average, which a second
+    reading turned would only blur; any other lone classifier reads them again turned (:func:`_probabilities`)."""
+    return name == ONE_CLASSIFIER or name.endswith(LOW_TWIN)
 
 
 def every_classifier() -> list[str]:
@@ -347,8 +357,7 @@ def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
     time turned by 180 degrees instead (tiles lie either way round, and it was trained on both): the quick set
     of session 18 read 568 of the 800 held-out requests so, 551 without (TRAINING-LOG, "One classifier reads its
     doubts turned"). With two (session 17's pair), a turned reading as well read 626 instead of 625 for 1.1-1.2x
-    the time: not done. A low-angle twin shipped alone reads alone (it learnt the two twins' average;
-    :func:`classifiers`).
+    the time: not done. A net taught by a pair reads alone (:func:`reads_alone`).
 
     The first (trained with label smoothing 0.05, so it gives at most about 0.95) reads about 38% of the crops of
     the evaluation photos that surely, and there the average had the same best class on all of 10,009 crops
@@ -359,7 +368,7 @@ def _probabilities(batch: np.ndarray, low: bool = False) -> np.ndarray:
     first, *seconds = classifiers(low)
     p = _softmax(run_split(first, "crops", batch))
     doubt = np.flatnonzero(p.max(axis=1) < CASCADE_SURE)
-    if len(doubt) and (seconds or not first.endswith(LOW_TWIN)):
+    if len(doubt) and (seconds or not reads_alone(first)):
         if seconds:
             part = np.ascontiguousarray(batch[doubt])
             others = [_softmax(run_split(n, "crops", part)) for n in seconds]
