@@ -536,6 +536,8 @@ def test_the_usual_classifiers_student_stage_is_the_yaw_stages_recipe_learning_t
     # of its own (seed 7) for 3500 steps, continuing classifier in --out and learning besides the labels the mean of
     # the usual pair's probabilities, written apart from the pair as classifier-one (the file the pipeline reads in
     # the pair's place, pipeline.ONE_CLASSIFIER); optional since it needs the pair in --out
+    import json
+
     from companion.vision.pipeline import ONE_CLASSIFIER
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
 
@@ -547,6 +549,15 @@ def test_the_usual_classifiers_student_stage_is_the_yaw_stages_recipe_learning_t
     assert (student["seed"], student["scenes"], student["cls_steps"]) == (7, 4000, 3500)
     assert OUTPUTS["student"] == ONE_CLASSIFIER == "classifier-one"
     assert CONTINUES["student"] == "classifier.pt" and "student" in OPTIONAL
+    # the shipped one net is its (the run of session 57), beside the pair that taught it
+    models = Path(__file__).resolve().parents[1] / "models"
+    shipped = json.loads((models / "train-student.json").read_text())
+    assert shipped["recipe"] == "student" and shipped["shipped_as"] == ONE_CLASSIFIER
+    for ours, theirs in {"seed": "seed", "scenes": "scenes", "cls_steps": "cls_steps", "lr": "lr", "yaw": "yaw",
+                         "phone": "phone", "shake": "shake", "glare": "glare", "apart": "fives_apart"}.items():
+        assert shipped[theirs] == student[ours], ours
+    assert shipped["teachers"] == list(student["teachers"])
+    assert all((models / f"{name}.pt").exists() for name in (ONE_CLASSIFIER, "classifier", "classifier-b"))
 
 
 @pytest.mark.parametrize(("stage", "given", "missing"), [("low-student", "classifier-low.pt", "classifier-b-low.pt"),
@@ -870,7 +881,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "loc-low-student", "loc-quick", "loc-slim", "loc-student", "low",
                                                   "low-student",
                                                   "orient", "orient-quick", "phone", "reds", "shake",
-                                                  "slim", "verify", "verify-quick", "yaw"]
+                                                  "slim", "student", "verify", "verify-quick", "yaw"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
@@ -937,7 +948,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
 
 
 def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_shipped_float_ones(tmp_path: Path):
-    # TRAINING-LOG "The int8 run-time models": the ten 8-bit files are remade from the float files. The weights
+    # TRAINING-LOG "The int8 run-time models": the eleven 8-bit files are remade from the float files. The weights
     # (int8 in 7 bits, and their scales) come from the float weights alone and are remade exactly; the
     # activations' scales come from running the float models on rendered calibration photos, which other versions
     # of OpenCV, cairosvg or the fonts draw a little differently; min-max over 694 crops then moves a few scales
@@ -949,7 +960,7 @@ def test_the_shipped_int8_models_are_what_training_quantize_writes_from_the_ship
 
     models = Path(__file__).resolve().parents[1] / "models"
     names = ("localiser", "localiser-b", "localiser-one", "localiser-low", "localiser-b-low", "localiser-low-hand",
-             "classifier", "classifier-b", "classifier-low")
+             "classifier", "classifier-b", "classifier-one", "classifier-low")
     for name in names:
         shutil.copy(models / f"{name}.onnx", tmp_path)
     try:

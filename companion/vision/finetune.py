@@ -139,8 +139,9 @@ def _cut(image: np.ndarray, t: dict, across: bool = False, shaped: bool = False)
 
 def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300, seed: int = 0,
              photos: Path | None = None) -> str:
-    """Adapt every shipped classifier and low-angle twin (which reads the crops of the low-angle localisers' reads)
-    (``pipeline.every_classifier()``; each from its ``<name>.pt`` weights) to the
+    """Adapt every classifier that reads: the one taught by the usual pair where shipped (else the pair) and the
+    low-angle twin, which reads the crops of the low-angle localisers' reads (``pipeline.every_classifier()``; each
+    from its ``<name>.pt`` weights), to the
     corrected crops, and to every tile of the checked photos in ``photos`` where given, and write it to ``out``
     (default: the models folder), with its int8 copy. The pipeline averages the classifiers, so one left as
     shipped would halve the adaptation, and a twin left so would read the club's set as shipped. Where the checked
