@@ -753,8 +753,9 @@ RECIPES = {
     # one net taught by both usual classifiers (the yaw stage's settings on 4000 fresh scenes, seed 7, learning besides
     # the labels the mean of the two nets' probabilities at DISTIL_T: mean_teacher), continuing out/classifier.pt and
     # written as out/classifier-one, which reads alone in the pair's place where shipped (pipeline.ONE_CLASSIFIER).
-    # Session 51's shorter run (1500 steps on 3000 scenes, seed 6) read 104 fewer requests over the card's 52 sets
-    # than the pair (TRAINING-LOG "One low-angle twin taught by both"). It needs both in --out (OPTIONAL)
+    # Since session 57 the shipped classifier-one is this stage's: 7364 requests over the card's 52 sets against the
+    # pair's 7397, photos 1.04-1.22x as fast (TRAINING-LOG "One classifier taught by the pair"); session 51's shorter
+    # run (1500 steps on 3000 scenes, seed 6) read 104 fewer than the pair. It needs both in --out (OPTIONAL)
     "student": {**GLARE, "seed": 7, "scenes": 4000, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3,
                 "cls_steps": 3500, "teachers": ("classifier.pt", "classifier-b.pt")},
     "loc": {"seed": 21},
@@ -861,8 +862,8 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
     OUTPUTS[f"{_low}-quick"], CONTINUES[f"{_low}-quick"] = OUTPUTS[_low], CONTINUES[_low]
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "loc-low-student", "loc-student", "loc-bright",
-            "loc-b-bright", *QUICK)
+OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "loc-low-student", "loc-student",
+            "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -1010,7 +1011,8 @@ def main(argv: list[str] | None = None) -> int:
                          "camera), bright (the reds stage with crops overexposed), camera (with both), "
                          "low (the shake stage with scenes photographed from a low angle, written as "
                          "classifier-low: the classifier's low-angle twin), low-student (one net taught by the "
-                         "two low-angle twins in --out, written over classifier-low), "
+                         "two low-angle twins in --out, written over classifier-low), student (one net taught "
+                         "by the two usual classifiers in --out, written as classifier-one), "
                          "loc (localiser), "
                          "loc-slim (the localiser in --out, or --init, slimmed), loc-b (the localiser with the "
                          "wall), loc-b-slim (that one slimmed), loc-bright and loc-b-bright (the localisers in --out, "
