@@ -1564,6 +1564,20 @@ def test_corrections_sent_with_the_answers_low_angle_are_read_with_the_localiser
         pipeline.recognize_image(photo, low_angle="yes")
 
 
+class _OwnClass:
+    """A classifier's stand-in session that gives every crop its own class ``k`` the logit ln 90 (90 / 135 = 2/3 over
+    46 classes), counting its runs."""
+
+    def __init__(self, k: int) -> None:
+        self.k, self.runs = k, 0
+
+    def run(self, outputs, feeds):  # noqa: ANN001, ANN201
+        self.runs += 1
+        z = np.zeros((len(feeds["crops"]), 46), np.float32)
+        z[:, self.k] = np.log(90.0)
+        return [z]
+
+
 def test_a_classifiers_low_angle_twin_reads_in_its_place_only_for_the_low_angle_pair(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     # stand-ins: each classifier gives its own class the logit ln 90 (90 / 135 = 2/3 over 46 classes, below
@@ -1574,22 +1588,13 @@ def test_a_classifiers_low_angle_twin_reads_in_its_place_only_for_the_low_angle_
     # classes 0 and 1
     from companion.vision import pipeline
 
-    class Own:
-        def __init__(self, k: int) -> None:
-            self.k, self.runs = k, 0
-
-        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
-            self.runs += 1
-            z = np.zeros((len(feeds["crops"]), 46), np.float32)
-            z[:, self.k] = np.log(90.0)
-            return [z]
-
     for name in ("classifier.onnx", "classifier-b.onnx"):
         (tmp_path / name).write_bytes(b"")
     monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
     monkeypatch.delenv("COMPANION_PRECISION", raising=False)
     monkeypatch.setattr(pipeline, "TURN_CHECK", 0.3)  # one read per crop: the averages below are the first read's
-    stand_ins = {"classifier": Own(0), "classifier-b": Own(1), "classifier-low": Own(2), "classifier-b-low": Own(3)}
+    stand_ins = {name: _OwnClass(k) for k, name in enumerate(("classifier", "classifier-b", "classifier-low",
+                                                              "classifier-b-low"))}
     monkeypatch.setattr(pipeline, "session", lambda name, threads=2: stand_ins[name])
     assert pipeline.classifiers(low=True) == pipeline.classifiers() == ["classifier", "classifier-b"]  # no twin
     (tmp_path / "classifier-low.onnx").write_bytes(b"")
@@ -1651,22 +1656,13 @@ def test_the_one_classifier_taught_by_the_pair_reads_alone_in_its_place_and_its_
     # no second classifier, and its doubt not read again turned as a lone plain classifier's is
     from companion.vision import pipeline
 
-    class Own:
-        def __init__(self, k: int) -> None:
-            self.k, self.runs = k, 0
-
-        def run(self, outputs, feeds):  # noqa: ANN001, ANN201
-            self.runs += 1
-            z = np.zeros((len(feeds["crops"]), 46), np.float32)
-            z[:, self.k] = np.log(90.0)
-            return [z]
-
     for name in ("classifier.onnx", "classifier-b.onnx", "classifier-low.onnx"):
         (tmp_path / name).write_bytes(b"")
     monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
     monkeypatch.delenv("COMPANION_PRECISION", raising=False)
     monkeypatch.setattr(pipeline, "TURN_CHECK", 0.3)  # no re-cut crops: one read per crop
-    stand_ins = {"classifier": Own(0), "classifier-b": Own(1), "classifier-low": Own(2), "classifier-one": Own(3)}
+    stand_ins = {name: _OwnClass(k) for k, name in enumerate(("classifier", "classifier-b", "classifier-low",
+                                                              "classifier-one"))}
     monkeypatch.setattr(pipeline, "session", lambda name, threads=2: stand_ins[name])
     assert pipeline.classifiers() == ["classifier", "classifier-b"]
     (tmp_path / "classifier-one.onnx").write_bytes(b"")
