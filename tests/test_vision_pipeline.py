@@ -2490,8 +2490,8 @@ def test_a_dora_photo_taken_from_another_side_is_read_turned(name: str, rotate: 
     # won_melds_dora.jpg (its own row: 3z 9s), are read as labelled, turned back by as many degrees as they were
     # turned (clockwise: cv2's 90 clockwise takes 270 more), and give the row's indicators, then their own.
     # close_b was a known miss from session 51 to 56 (the one low-angle twin read it the right way up less surely
-    # than the usual pair read it upside down, 4p taken for 6p); since session 57 the one classifier taught by the
-    # usual pair reads it upside down less surely, and it reads right again
+    # than the usual pair read it upside down, 4p taken for 6p); since session 57, with the one classifier taught by
+    # the usual pair reading in its place, it reads right again
     import cv2
 
     from companion.vision.pipeline import load_image, recognize_image
