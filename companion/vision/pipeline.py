@@ -331,12 +331,13 @@ def classifiers(low: bool = False, one: bool = True) -> list[str]:
     more than the two twins averaged, in 0.9 of the time from 17-30 degrees (TRAINING-LOG, "One low-angle twin
     taught by both"). Since session 57 ONE_CLASSIFIER is shipped too: 33 of the 52 sets' 10,400 requests fewer than
     the pair, photos 1.04-1.22x as fast (TRAINING-LOG, "One classifier taught by the pair")."""
-    names = _nets("classifier", SECOND_CLASSIFIERS)
     if low:
-        twins = [twin for name in names if model_path(twin := name + LOW_TWIN).exists()]
+        twins = [twin for name in _nets("classifier", SECOND_CLASSIFIERS) if model_path(twin := name + LOW_TWIN).exists()]
         if twins:
             return twins
-    return [ONE_CLASSIFIER] if one and model_path(ONE_CLASSIFIER).exists() else names
+    if one and model_path(ONE_CLASSIFIER).exists():  # (asked for every batch of crops: the pair is not looked for)
+        return [ONE_CLASSIFIER]
+    return _nets("classifier", SECOND_CLASSIFIERS)
 
 
 def reads_alone(name: str) -> bool:
