@@ -1,0 +1,75 @@
+"""Photo files decoded for reading: the JPEG frame header and the smaller decode of large JPEGs
+(companion.photo_files; README "Recognition")."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import PhotoFileError
+from companion.photo_files import READ_LONG_SIDE, decode_to_read, jpeg_size
+
+
+def _jpeg(width: int, height: int, **params: int) -> bytes:
+    """A JPEG of a smooth picture (a gradient with a dark square), so that sizes and content can be checked."""
+    x = np.linspace(0, 255, width, dtype=np.float32)[None, :]
+    y = np.linspace(0, 255, height, dtype=np.float32)[:, None]
+    image = np.dstack([x + 0 * y, y + 0 * x, (x + y) / 2]).astype(np.uint8)
+    image[height // 4:height // 2, width // 4:width // 2] = 20
+    flags = [v for key, value in params.items() for v in (getattr(cv2, key), value)]
+    return cv2.imencode(".jpg", image, flags)[1].tobytes()
+
+
+def test_the_size_of_a_jpeg_comes_from_its_frame_header():
+    assert jpeg_size(_jpeg(123, 45)) == (123, 45)
+    assert jpeg_size(_jpeg(640, 480, IMWRITE_JPEG_PROGRESSIVE=1)) == (640, 480)  # SOF2
+    # segments before the frame (an application segment as phones write EXIF) are stepped over by their lengths
+    plain = _jpeg(300, 200)
+    app1 = b"\xff\xe1" + (2 + 10).to_bytes(2, "big") + b"Exif\x00\x00" + bytes(4)
+    assert jpeg_size(plain[:2] + app1 + plain[2:]) == (300, 200)
+
+
+@pytest.mark.parametrize("data", [b"", b"\xff\xd8", cv2.imencode(".png", np.zeros((4, 4, 3), np.uint8))[1].tobytes(),
+                                  b"\xff\xd8\xff\xe0\x00", b"\xff\xd8\xff\xda\x00\x08" + bytes(20)],
+                         ids=["empty", "only SOI", "png", "cut short", "scan before any frame"])
+def test_no_size_where_there_is_no_jpeg_frame_header(data: bytes):
+    assert jpeg_size(data) is None
+
+
+def test_a_very_large_jpeg_is_decoded_at_half_size_to_be_read_and_a_12_mp_one_whole():
+    data = _jpeg(6400, 800)  # as long as a 48 MP photo's side is (8064), twice READ_LONG_SIDE or more
+    photo = decode_to_read(data, "IMG_0001.jpg")
+    assert photo.image.shape == (400, 3200, 3)
+    assert (photo.scale, photo.width, photo.height) == (2, 6400, 800)
+    # the same picture as the whole decode averaged down by 2
+    whole = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    halved = cv2.resize(whole, (3200, 400), interpolation=cv2.INTER_AREA)
+    assert np.abs(photo.image.astype(int) - halved.astype(int)).mean() < 2
+    # a phone's 12 MP photo is read whole: at half size a far hand read 5 requests of 100 fewer (TRAINING-LOG)
+    phone = decode_to_read(_jpeg(4032, 3024), "IMG_0002.jpg")
+    assert phone.image.shape == (3024, 4032, 3) and (phone.scale, phone.width, phone.height) == (1, 4032, 3024)
+
+
+@pytest.mark.parametrize(("width", "scale"), [(2 * READ_LONG_SIDE - 1, 1), (2 * READ_LONG_SIDE, 2),
+                                              (4 * READ_LONG_SIDE - 1, 2), (4 * READ_LONG_SIDE, 4),
+                                              (8 * READ_LONG_SIDE, 8), (16 * READ_LONG_SIDE, 8)])
+def test_the_smallest_decode_that_keeps_the_long_side_to_read(width: int, scale: int):
+    # 1/2, 1/4 and 1/8 are what libjpeg decodes fastest; never below READ_LONG_SIDE on the long side
+    photo = decode_to_read(_jpeg(width, 64), "wide.jpg")
+    assert photo.scale == scale and (photo.width, photo.height) == (width, 64)
+    assert photo.image.shape[1] == -(-width // scale) >= min(width, READ_LONG_SIDE)
+
+
+def test_a_large_photo_in_another_format_is_decoded_whole():
+    image = np.full((300, 2 * READ_LONG_SIDE, 3), 90, np.uint8)
+    photo = decode_to_read(cv2.imencode(".png", image)[1].tobytes(), "scan.png")
+    assert photo.image.shape == image.shape and (photo.scale, photo.width, photo.height) == (1, 2 * READ_LONG_SIDE, 300)
+
+
+def test_a_broken_large_jpeg_is_refused_as_the_whole_decode_refuses_it():
+    data = _jpeg(2 * READ_LONG_SIDE, 600)
+    header_only = data[:data.index(b"\xff\xda")] + b"\xff\xda\x00\x0c" + bytes(40)
+    with pytest.raises(PhotoFileError) as caught:
+        decode_to_read(header_only, "IMG_0002.jpg")
+    assert caught.value.code == "photo_unreadable" and "IMG_0002.jpg" in str(caught.value)
