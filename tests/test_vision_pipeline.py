@@ -57,6 +57,96 @@ def test_a_phone_photo_stored_turned_is_read_as_the_phone_shows_it(tmp_path: Pat
     assert (r.get_json()["width"], r.get_json()["height"]) == (image.shape[1], image.shape[0])
 
 
+def _enlarged(tmp_path: Path, name: str, factor: int, exif: int | None = None) -> tuple[Path, dict]:
+    """The fixture enlarged ``factor`` times and written as a JPEG (with an EXIF orientation, stored turned the
+    other way, where given), as a phone's large photo of the same hand; and its label, boxes enlarged alike."""
+    import cv2
+
+    image = cv2.imread(str(FIXTURES / f"{name}.jpg"))
+    big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+    stored = big if exif is None else cv2.rotate(big, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    photo = tmp_path / f"{name}-big.jpg"
+    photo.write_bytes(jpeg if exif is None else _with_exif_orientation(jpeg, exif))
+    label = json.loads((FIXTURES / f"{name}.json").read_text())
+    for tile in label["tiles"]:
+        tile["box"] = [v * factor for v in tile["box"]]
+    return photo, label
+
+
+def _boxes_on(tiles: list[dict], label: dict) -> None:
+    """Each tile read where the label has it, box for box (in the same pixels)."""
+    assert [t["tile"] for t in tiles] == [t["tile"] for t in label["tiles"]]
+    for read, truth in zip(tiles, label["tiles"], strict=True):
+        assert _iou(read["box"], truth["box"]) > 0.6, (read, truth)
+
+
+def test_a_very_large_jpeg_is_read_at_half_size_and_answered_in_its_own_pixels(tmp_path: Path, capsys):
+    # a JPEG 6000 px long or more (a 48 MP photo) decodes 2.5 times as fast at half size and reads as many requests
+    # (TRAINING-LOG, "Very large photos read at half size"): the answer's boxes are in the photo's pixels all the same
+    from companion.cli import main
+    from companion.vision.pipeline import load_to_read, recognize_image
+
+    photo, label = _enlarged(tmp_path, "won_melds_dora", 7)  # 6174 x 3472
+    read = load_to_read(photo)
+    assert (read.scale, read.width, read.height) == (2, 6174, 3472) and read.image.shape[:2] == (1736, 3087)
+    _boxes_on(recognize_image(read.image, scale=2)["tiles"], label)
+    assert main(["recognize", "--json", str(photo), "--annotate", str(tmp_path / "out")]) == 0
+    _boxes_on(json.loads(capsys.readouterr().out)["tiles"], label)
+    import cv2
+
+    assert cv2.imread(str(tmp_path / "out" / f"{photo.stem}.annotated.jpg")).shape[:2] == (3472, 6174)
+    # the page: the photo's own size, boxes in its pixels; a box sent back in those pixels names its tile
+    from companion.web import create_app
+
+    client = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True}).test_client()
+    answer = client.post("/api/recognize", data={"image": (io.BytesIO(photo.read_bytes()), photo.name)},
+                         content_type="multipart/form-data").get_json()
+    assert (answer["width"], answer["height"]) == (6174, 3472)
+    _boxes_on(answer["tiles"], label)
+    box = answer["tiles"][3]["box"]
+    again = client.post("/api/recognize", data={"image_id": answer["photo_id"], "drop": json.dumps([box])},
+                        content_type="multipart/form-data").get_json()
+    assert len(again["tiles"]) == len(answer["tiles"]) - 1
+    assert [t["box"] for t in again["not_tiles"]] == [box]
+
+
+def test_a_very_large_phone_photo_stored_turned_is_read_smaller_the_way_it_is_shown(tmp_path: Path):
+    from companion.vision.pipeline import load_to_read, recognize_image
+
+    photo, label = _enlarged(tmp_path, "won_melds_dora", 7, exif=6)  # stored 3472 x 6174, shown 6174 x 3472
+    read = load_to_read(photo)
+    assert (read.scale, read.width, read.height) == (2, 6174, 3472) and read.image.shape[:2] == (1736, 3087)
+    _boxes_on(recognize_image(read.image, scale=2)["tiles"], label)
+
+
+def test_boxes_sent_and_answered_are_scaled_by_the_scale_the_photo_was_read_at():
+    # the same picture read as a photo twice its size: every box in and out is twice as large, nothing else changes
+    import cv2
+
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import recognize_image
+
+    image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    plain = recognize_image(image)
+    drop = plain["tiles"][2]["box"]
+    as_is = recognize_image(image, drop=[drop])
+    doubled = recognize_image(image, drop=[[2 * v for v in drop]], scale=2)
+    assert [t["tile"] for t in doubled["tiles"]] == [t["tile"] for t in as_is["tiles"]]
+    assert [t["box"] for t in doubled["tiles"]] == [[2 * v for v in t["box"]] for t in as_is["tiles"]]
+    assert [t["box"] for t in doubled["not_tiles"]] == [[2 * v for v in drop]]
+    assert doubled["request"] == as_is["request"]
+    # how small the tiles are is told in the photo's pixels too (a far photo read at half size: twice the pixels)
+    far = cv2.imread(str(FIXTURES / "far_hand.jpg"))
+    small, small_doubled = recognize_image(far)["small_tiles"], recognize_image(far, scale=2)
+    assert small_doubled["small_tiles"] == pytest.approx(2 * small, abs=0.2)  # (each rounded to 0.1)
+    assert f"only {2 * small:.0f} px wide" in small_doubled["reason"]
+    with pytest.raises(InvalidRequestError, match="scale must be a whole number"):
+        recognize_image(image, scale=1.5)
+    with pytest.raises(InvalidRequestError, match="dora_scale must be a whole number"):
+        recognize_image(image, dora_scale=0)
+
+
 # sticks_hand.jpg (seen from low, point sticks beside the dora row) read in sessions 54 and 55 with a stick's end kept
 # as a sideways back (the verifier of then: 0.605, just above VERIFY_DOUBT); the verifier that sees each box in its
 # own shape (session 56, preprocess.shaped_box) drops both pieces of stick there, and it reads exactly again. A

@@ -161,12 +161,13 @@ def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
 
 
 def _photo(path: Path):  # noqa: ANN202
-    """The photo as ``companion recognize`` reads it (companion.vision.pipeline.load_image); a clear stop if not."""
+    """The photo as ``companion recognize`` and the page read it (companion.vision.pipeline.load_to_read: a JPEG
+    6000 px long or more at half size); a clear stop if it is no photo."""
     from companion.errors import CompanionError
-    from companion.vision.pipeline import load_image
+    from companion.vision.pipeline import load_to_read
 
     try:
-        return load_image(path)
+        return load_to_read(path).image
     except CompanionError as exc:
         raise SystemExit(str(exc)) from exc
 

@@ -64,14 +64,15 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     dora = None
     if args.dora:
         try:
-            dora = pipeline.load_image(args.dora)
+            dora = pipeline.load_to_read(args.dora)
         except CompanionError as exc:
             print(f"error: dora photo: {exc}", file=sys.stderr)
             return 2
     for path in args.images:
         try:
-            image = pipeline.load_image(path)
-            result = pipeline.recognize_image(image, dora)
+            photo = pipeline.load_to_read(path)  # a JPEG 6000 px long or more at half size; boxes in its pixels
+            result = pipeline.recognize_image(photo.image, dora.image if dora else None, scale=photo.scale,
+                                              dora_scale=dora.scale if dora else 1)
         except CompanionError as exc:
             if args.json:
                 print(json.dumps({"image": path, "error": str(exc), "code": exc.code}))
@@ -83,6 +84,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             return _error(exc)
         if args.annotate:
             args.annotate.mkdir(parents=True, exist_ok=True)
+            image = photo.image if photo.scale == 1 else pipeline.load_image(path)  # (boxes in the photo's pixels)
             cv2.imwrite(str(args.annotate / (Path(path).stem + ".annotated.jpg")), pipeline.annotate(image, result))
         if args.json:
             out = {"image": path, "tiles": result["tiles"], "request": result["request"]}

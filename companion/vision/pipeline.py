@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.errors import InvalidRequestError
 from companion.paths import shipped
-from companion.photo_files import decode_photo
+from companion.photo_files import PhotoToRead, decode_photo, decode_to_read
 from companion.vision.layout import (
     BACK_DOUBT,
     Det,
@@ -228,11 +228,22 @@ def forget_sessions(name: str) -> None:
 
 
 def load_image(path: str | Path) -> np.ndarray:
+    """The photo file decoded whole (a BGR array); a clear error where it is no photo that can be read."""
+    return decode_photo(_photo_bytes(path), str(path))
+
+
+def load_to_read(path: str | Path) -> PhotoToRead:
+    """The photo file decoded as the recogniser reads it (:func:`companion.photo_files.decode_to_read`: a JPEG
+    6000 px long or more at half size): pass its ``scale`` to :func:`recognize_image`."""
+    return decode_to_read(_photo_bytes(path), str(path))
+
+
+def _photo_bytes(path: str | Path) -> bytes:
     if Path(path).is_dir():
         raise InvalidRequestError(f"{path} is a folder; name the photos in it (e.g. {Path(path) / '*.jpg'})")
     if not Path(path).is_file():
         raise InvalidRequestError(f"image {path} does not exist")
-    return decode_photo(Path(path).read_bytes(), str(path))
+    return Path(path).read_bytes()
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -1472,7 +1483,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
                     fixes: dict[int, str] | None = None, turned: int | None = None,
                     restore: list | None = None, drop: list | None = None, win: int | None = None,
                     add: list | None = None, turn: list | None = None,
-                    dora_fixes: dict[int, str] | None = None, low_angle: bool | None = None) -> dict:
+                    dora_fixes: dict[int, str] | None = None, low_angle: bool | None = None,
+                    scale: int = 1, dora_scale: int = 1) -> dict:
     """Tiles in reading order (rows top to bottom, left to right) and the scoring request, or null and a reason.
     "left_out" lists the tiles of rows the request leaves out (the wall, discards, a die below the hand:
     layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
@@ -1524,17 +1536,42 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     which the indices need. Left out (None), they are chosen again as they were at first, reading the photo in
     full again (:func:`_localisers_for`).
 
+    ``scale`` (``dora_scale``): how many of the photo's pixels one pixel of ``image_bgr`` (``dora_image``) spans,
+    where it was decoded smaller to be read (:func:`companion.photo_files.decode_to_read`): the boxes sent
+    (``restore``, ``drop``, ``add``, ``turn``) and those answered, and "small_tiles", are in the photo's pixels.
+
     >>> result = recognize_image(cv2.imread("tests/fixtures/vision/hand_closed.jpg"))  # doctest: +SKIP
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
-    taps = Taps(*(boxes or () for boxes in (restore, drop, add, turn)))
+    scales = _checked_scales(scale, dora_scale)
+    taps = Taps(*(_boxes_read(boxes, scale) or () for boxes in (restore, drop, add, turn)))
     if fixes is not None or turned or taps or win is not None or dora_fixes or low_angle is not None:
-        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {}, low_angle)
+        return _read_again(image_bgr, dora_image, fixes or {}, turned or 0, taps, win, dora_fixes or {}, low_angle,
+                           scales)
     reading, nets, turn = _low_or_usual(image_bgr, turns=turns)
     # melds mended only now: a photo on its side read as taken could be "mended" into some hand
     reading.mend_melds()
-    return _result(reading, turn, nets is not None, dora_image, image_bgr, {})
+    return _result(reading, turn, nets is not None, dora_image, image_bgr, {}, scales)
+
+
+def _checked_scales(scale: object, dora_scale: object) -> tuple[int, int]:
+    """recognize_image's ``scale`` and ``dora_scale``, each a whole number of the photo's pixels a pixel read."""
+    for name, value in (("scale", scale), ("dora_scale", dora_scale)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise InvalidRequestError(f"{name} must be a whole number, 1 or more (the photo's pixels per pixel of "
+                                      f"the picture read); not {value!r}")
+    return scale, dora_scale
+
+
+def _boxes_read(boxes: object, scale: int) -> object:
+    """Boxes sent in the photo's pixels, on the picture read ``scale`` times smaller; anything but a list of four
+    numbers each is passed on as it is, for :func:`_read_again` to refuse in the sender's terms."""
+    if scale == 1 or not isinstance(boxes, (list, tuple)) or not all(
+            isinstance(box, (list, tuple)) and len(box) == 4
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
+        return boxes
+    return [[v / scale for v in box] for box in boxes]
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
@@ -1556,12 +1593,13 @@ def _turned_view(image_bgr: np.ndarray, angle: float) -> tuple[np.ndarray, Calla
 
 
 def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dict[int, str], turned: int,
-                taps: Taps, win: int | None, dora_fixes: dict[int, str], low_angle: bool | None) -> dict:
+                taps: Taps, win: int | None, dora_fixes: dict[int, str], low_angle: bool | None,
+                scales: tuple[int, int] = (1, 1)) -> dict:
     """The photo read the way round ``turned`` says (degrees clockwise), with the player's ``fixes``, the boxes
     of ``taps.restore`` kept as tiles and those of ``taps.drop`` taken for none, tiles read where ``taps.add``
     says one was missed, those of ``taps.turn`` read lying the other way, and the tile ``win`` as the winning
     tile; ``dora_fixes`` correct the dora photo's tiles. ``low_angle``: with the low-angle localisers or the
-    usual ones (None: as :func:`_localisers_for` chooses them again)."""
+    usual ones (None: as :func:`_localisers_for` chooses them again). ``scales``: as :func:`_result`'s."""
     _checked_fixes(fixes, "corrections")
     if dora_fixes and dora_image is None:
         raise InvalidRequestError("corrections of the dora photo's tiles were sent, but no dora photo")
@@ -1575,10 +1613,11 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
             raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
                                       f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     height, width = image_bgr.shape[:2]
+    k = scales[0]  # (the box and the photo's size as the sender knows them)
     for box in taps.add:
         if not (0 <= (box[0] + box[2]) / 2 < width and 0 <= (box[1] + box[3]) / 2 < height):
-            raise InvalidRequestError(f"the box {list(box)} to add a tile in lies outside the photo ({width} x "
-                                      f"{height} px)")
+            raise InvalidRequestError(f"the box {[v * k for v in box]} to add a tile in lies outside the photo "
+                                      f"({width * k} x {height * k} px)")
     angle = next((a for a, degrees in _TURNS if degrees == turned), None) if turned else 0.0
     if angle is None:
         raise InvalidRequestError(f"turned must be 0, 90, 180 or 270 (degrees clockwise), not {turned!r}")
@@ -1593,7 +1632,7 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     else:
         reading = _read_turned(image_bgr, angle, fixes, win, taps, nets)
     reading.mend_melds()
-    return _result(reading, turned or None, nets is not None, dora_image, image_bgr, dora_fixes)
+    return _result(reading, turned or None, nets is not None, dora_image, image_bgr, dora_fixes, scales)
 
 
 def read_dora_photo(image_bgr: np.ndarray, fixes: dict[int, str] | None = None,
@@ -1666,9 +1705,28 @@ def _in_a_column(dets: list[Det]) -> bool:
 
 
 def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarray | None, image_bgr: np.ndarray,
-            dora_fixes: dict[int, str]) -> dict:
+            dora_fixes: dict[int, str], scales: tuple[int, int] = (1, 1)) -> dict:
     """recognize_image's answer from the read it settled on (``low``: made with the low-angle localisers), the
-    dora photo's tiles corrected by ``dora_fixes``."""
+    dora photo's tiles corrected by ``dora_fixes``; its boxes and "small_tiles" in the pixels of the photos,
+    ``scales`` times those of ``image_bgr`` and ``dora_image`` (see recognize_image)."""
+    result = _answer(reading, turn, low, dora_image, image_bgr, dora_fixes, scales)
+    for key in ("tiles", "not_tiles"):
+        _boxes_times(result.get(key, ()), scales[0])
+    if "dora_photo" in result:
+        _boxes_times(result["dora_photo"]["tiles"], scales[1])
+    return result
+
+
+def _boxes_times(tiles: list[dict], k: int) -> None:
+    """The answer's boxes (read on a picture ``k`` times smaller than the photo) in the photo's pixels."""
+    if k != 1:
+        for t in tiles:
+            t["box"] = [v * k for v in t["box"]]
+
+
+def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarray | None, image_bgr: np.ndarray,
+            dora_fixes: dict[int, str], scales: tuple[int, int]) -> dict:
+    """:func:`_result`'s answer, its boxes on the pictures read."""
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
@@ -1687,18 +1745,18 @@ def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     if won:  # the player's choice, as sent
         result["win"] = won[0]
     dora_unsure: list[int] = []
-    photos = [("photo", image_bgr, ordered, result)]
+    photos = [("photo", image_bgr, ordered, result, scales[0])]
     if dora_image is not None:
         dora_dets, dora_back, dora_turned = read_dora_photo(dora_image, dora_fixes)
         dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
         result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
         if dora_turned is not None:  # its tiles' "sideways" as read (a correction's crop is cut by it)
             result["dora_photo"]["turned"] = dora_turned
-        photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"]))
+        photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"], scales[1]))
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     retake = []  # photos to take again, and why: said first
-    for where, photo, dets, answer in photos:
+    for where, photo, dets, answer, k in photos:
         burnt = burnt_share(photo, [t["box"] for t in answer["tiles"] if t["tile"] != "x"])
         if burnt >= OVEREXPOSED:
             answer["overexposed"] = round(burnt, 2)
@@ -1706,10 +1764,10 @@ def _result(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                           "ink may be lost; take it again with less light (on a phone or tablet: tap a tile to set "
                           "the exposure)")
         width = tile_width(dets)
-        if 0 < width < SMALL_TILE:
-            answer["small_tiles"] = round(width, 1)
-            retake.append(f"the tiles in the {where} are only {width:.0f} px wide, too small to be read surely; take "
-                          "it again from closer, the hand across most of the picture")
+        if 0 < width < SMALL_TILE:  # (as read: a photo read k times smaller, under SMALL_TILE * k of its pixels)
+            answer["small_tiles"] = round(width * k, 1)
+            retake.append(f"the tiles in the {where} are only {width * k:.0f} px wide, too small to be read surely; "
+                          "take it again from closer, the hand across most of the picture")
         # (tiles that small measure as smeared when sharp: a step's edge is 2-3 px wide, 0.15 of 19 px)
         elif (smeared := smear(photo, answer["tiles"])) >= SMEARED:
             answer["blurred"] = round(smeared, 2)

@@ -249,6 +249,22 @@ def _uploaded_image(field: str = "image") -> tuple[Any, str]:
     one to ask for again. Instead of the file, the form may name a photo sent before by the id an answer gave it
     (field "image_id" for "image", "dora_id" for "dora"; companion.web.held_photos); one no longer held gives the
     code "photo_gone". Returns the array and the id the photo is held by."""
+    from companion.photo_files import decode_photo
+
+    return _uploaded(field, decode_photo)
+
+
+def _uploaded_to_read(field: str = "image") -> tuple[Any, str]:
+    """:func:`_uploaded_image` decoded as the recogniser reads it (companion.photo_files.decode_to_read: a JPEG
+    6000 px long or more at half size): the PhotoToRead and the id the photo is held by."""
+    from companion.photo_files import decode_to_read
+
+    return _uploaded(field, decode_to_read)
+
+
+def _uploaded(field: str, decode: Any) -> tuple[Any, str]:
+    """The photo in ``field`` (or held by the id in ``field``_id) decoded by ``decode`` (bytes, name, field), and
+    the id it is held by: a photo sent as a file is held only once decoded (see :func:`_uploaded_image`)."""
     upload = request.files.get(field)
     if upload is None and request.form.get(f"{field}_id"):
         held_id = request.form[f"{field}_id"]
@@ -256,20 +272,18 @@ def _uploaded_image(field: str = "image") -> tuple[Any, str]:
         if data is None:
             raise PhotoGoneError(f"the photo {held_id[:12]}... is no longer held by the server (restarted, or many "
                                  f'photos since): send it again in "{field}"', field=field)
-        return _decoded(data, "", field), held_id
+        return decode(data, _photo_name("", field), field), held_id
     if upload is None:
         raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"', field=field)
     data = upload.read()
-    image = _decoded(data, upload.filename or "", field)
-    return image, current_app.extensions["held_photos"].put(data)
+    decoded = decode(data, _photo_name(upload.filename or "", field), field)
+    return decoded, current_app.extensions["held_photos"].put(data)
 
 
-def _decoded(data: bytes, filename: str, field: str) -> Any:
-    """The photo's bytes decoded to a BGR array, or the clear 400 of :func:`_uploaded_image`."""
-    from companion.photo_files import decode_photo
-
+def _photo_name(filename: str, field: str) -> str:
+    """The photo as an error names it: the dora photo or the uploaded file, and the file's name where sent."""
     what = "the dora photo" if field == "dora" else "the uploaded file"
-    return decode_photo(data, f"{what} ({filename})" if filename else what, field)
+    return f"{what} ({filename})" if filename else what
 
 
 def _tile_fixes(field: str) -> dict[int, str] | None:
@@ -356,9 +370,10 @@ def _model_missing(exc: Exception) -> ApiError:
 
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
-    image, image_id = _uploaded_image()
+    # a JPEG 6000 px long or more is read at half size (decode_to_read); boxes in and out stay in the photo's pixels
+    photo, image_id = _uploaded_to_read()
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
-    dora, dora_id = _uploaded_image("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
+    dora, dora_id = _uploaded_to_read("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "dora_fixes": the same for
     # its "dora_photo" tiles, "turned": its "turned", "low_angle": its "low_angle", "restore": JSON [box, ...] of
     # its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add": boxes on the photo where a tile
@@ -368,7 +383,8 @@ def recognize():  # noqa: ANN201
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
-        result = vision.recognize_image(image, dora, **options)
+        result = vision.recognize_image(photo.image, dora.image if dora else None, **options,
+                                        **_scales(photo, dora))
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
@@ -376,14 +392,19 @@ def recognize():  # noqa: ANN201
             raise _model_missing(exc) from exc
         raise
     if isinstance(result, dict):
-        height, width = image.shape[:2]
-        result.setdefault("width", width)
-        result.setdefault("height", height)
+        result.setdefault("width", photo.width)
+        result.setdefault("height", photo.height)
         # the ids to name the photos by in the requests that follow, instead of sending them again
         result["photo_id"] = image_id
         if dora is not None:
             result["dora_id"] = dora_id
     return jsonify(result)
+
+
+def _scales(photo: Any, dora: Any) -> dict:
+    """recognize_image's ``scale`` and ``dora_scale`` for photos decoded smaller to be read (only those not 1)."""
+    scales = {"scale": photo.scale, "dora_scale": dora.scale if dora is not None else 1}
+    return {key: k for key, k in scales.items() if k != 1}
 
 
 @bp.post("/photos")
