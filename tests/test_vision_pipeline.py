@@ -66,7 +66,7 @@ def _enlarged(tmp_path: Path, name: str, factor: int, exif: int | None = None) -
     big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
     stored = big if exif is None else cv2.rotate(big, cv2.ROTATE_90_COUNTERCLOCKWISE)
     jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-    photo = tmp_path / f"{name}-big.jpg"
+    photo = tmp_path / f"{Path(name).name}-big.jpg"
     photo.write_bytes(jpeg if exif is None else _with_exif_orientation(jpeg, exif))
     label = json.loads((FIXTURES / f"{name}.json").read_text())
     for tile in label["tiles"]:
@@ -118,6 +118,21 @@ def test_a_very_large_phone_photo_stored_turned_is_read_smaller_the_way_it_is_sh
     read = load_to_read(photo)
     assert (read.scale, read.width, read.height) == (2, 6174, 3472) and read.image.shape[:2] == (1736, 3087)
     _boxes_on(recognize_image(read.image, scale=2)["tiles"], label)
+
+
+def test_a_very_large_dora_photo_is_read_at_half_size_and_answered_in_its_own_pixels(tmp_path: Path):
+    # the page's second photo (the dead wall) is decoded as the first: its tiles' boxes in its own pixels
+    from companion.web import create_app
+
+    dora, label = _enlarged(tmp_path, "dora_photos/close_a", 6)  # 6768 x 3804: read at half size
+    hand = (FIXTURES / "won_melds_dora.jpg").read_bytes()  # 882 px: read whole
+    client = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "TESTING": True}).test_client()
+    answer = client.post("/api/recognize", data={"image": (io.BytesIO(hand), "hand.jpg"),
+                                                 "dora": (io.BytesIO(dora.read_bytes()), dora.name)},
+                         content_type="multipart/form-data").get_json()
+    assert (answer["width"], answer["height"]) == (882, 496)
+    _boxes_on(answer["dora_photo"]["tiles"], label)
+    assert answer["request"]["dora_indicators"][-1] == "9m"
 
 
 def test_boxes_sent_and_answered_are_scaled_by_the_scale_the_photo_was_read_at():
