@@ -3,6 +3,7 @@ file is when it is a known format that OpenCV does not read, rather than only th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from companion.errors import PhotoFileError
@@ -40,10 +41,12 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
 # a JPEG whose long side is at least twice this is decoded for reading at a half, a quarter or an eighth of its size
 # (libjpeg's scaled decoding), as small as keeps this long side or more: a 48 MP photo (8064 x 6048) decodes at half
 # size in 108 ms instead of 269, and 120 such photos read 97 requests as when decoded whole (tiles 0.7 points
-# fewer). A 12 MP photo read at half size read as many requests where the hand filled the picture (94 of 100), but
-# with the hand across a quarter to half of it 69 of 100 against 74, so it is read whole (models/TRAINING-LOG.md,
-# "Very large photos read at half size")
+# fewer). A 12 MP photo is decoded whole here: at half size a hand across a quarter to half of it read 69 requests
+# of 100 against 74 (models/TRAINING-LOG.md, "Very large photos read at half size"); read_photo reads one at half
+# size first and keeps that where its tiles are wide
 READ_LONG_SIDE = 3000
+HALF_FIRST_FROM = 4000  # a JPEG this long or more (a 12 MP photo: 4032), and short of that, is read at half size
+HALF_TILE_MIN = 65.0  # first by read_photo, and kept so where its tiles are this wide or more there (px, median)
 _REDUCED = {2: "IMREAD_REDUCED_COLOR_2", 4: "IMREAD_REDUCED_COLOR_4", 8: "IMREAD_REDUCED_COLOR_8"}
 # the JPEG markers whose segment starts with the frame's size (SOF0-SOF15 but DHT C4, JPG C8 and DAC CC)
 _FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -84,13 +87,16 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def decode_to_read(data: bytes, name: str, field: str | None = None) -> PhotoToRead:
+def decode_to_read(data: bytes, name: str, field: str | None = None, scale: int | None = None) -> PhotoToRead:
     """The photo decoded as the recogniser reads it: a JPEG at least twice READ_LONG_SIDE long at 1/2, 1/4 or 1/8
-    of its size (the smallest that keeps READ_LONG_SIDE), anything else whole (:func:`decode_photo`, whose errors
-    it raises)."""
+    of its size (the smallest that keeps READ_LONG_SIDE; ``scale``, 1, 2, 4 or 8, chooses instead), anything else
+    whole (:func:`decode_photo`, whose errors it raises)."""
     size = jpeg_size(data)
-    scale = max((k for k in _REDUCED if size and max(size) // k >= READ_LONG_SIDE), default=1)
-    if scale == 1:
+    if scale is None:
+        scale = max((k for k in _REDUCED if size and max(size) // k >= READ_LONG_SIDE), default=1)
+    elif scale not in (1, *_REDUCED):
+        raise ValueError(f"a photo is decoded at 1/1, 1/2, 1/4 or 1/8 of its size, not 1/{scale}")
+    if scale == 1 or size is None:
         image = decode_photo(data, name, field)
         return PhotoToRead(image, 1, image.shape[1], image.shape[0])
     import cv2
@@ -104,3 +110,47 @@ def decode_to_read(data: bytes, name: str, field: str | None = None) -> PhotoToR
     if (image.shape[1] > image.shape[0]) != (width > height):  # turned on its side by its EXIF orientation
         width, height = height, width
     return PhotoToRead(image, scale, width, height)
+
+
+def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..., dict], dora: PhotoToRead | None = None,
+               **options: Any) -> tuple[dict, PhotoToRead]:
+    """The photo's bytes read by ``recognize`` (companion.vision.recognize_image: picture, dora picture, the
+    player's corrections ``options``, and the scales the pictures were decoded at), with the dora photo ``dora``
+    (:func:`decode_to_read`): the answer, its boxes in the photo's pixels, and the photo as decoded to be read.
+
+    A JPEG HALF_FIRST_FROM long or more (a 12 MP photo) and short of :func:`decode_to_read`'s own half-size rule is
+    read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
+    the hand fills the picture its tiles read as surely at half size. Where they come out narrower than
+    HALF_TILE_MIN there (median of the upright ones, rows left out not counted: a hand photographed from further
+    away, whose tiles read worse at half size), it is decoded whole and read again (models/TRAINING-LOG.md, "12 MP
+    photos at half size where their tiles are wide"). The choice is made on the photo's reading without the
+    corrections, so that every correction of an answer reads the photo at the size the answer was read at. Any
+    other photo is read as :func:`decode_to_read` decodes it."""
+    size = jpeg_size(data)
+
+    def read(photo: PhotoToRead, **corrections: Any) -> dict:
+        scales = {"scale": photo.scale, "dora_scale": dora.scale if dora is not None else 1}
+        return recognize(photo.image, dora.image if dora is not None else None, **corrections,
+                         **{key: k for key, k in scales.items() if k != 1})
+
+    if size is None or not HALF_FIRST_FROM <= max(size) < 2 * READ_LONG_SIDE:
+        photo = decode_to_read(data, name, field)
+        return read(photo, **options), photo
+    half = decode_to_read(data, name, field, scale=2)
+    if half.scale == 2:  # (else a file libjpeg could not decode smaller, decoded whole)
+        first = read(half)
+        if _upright_width(first) >= 2 * HALF_TILE_MIN:  # (the answer's pixels: the photo's)
+            return (read(half, **options) if options else first), half
+        half = decode_to_read(data, name, field, scale=1)
+    return read(half, **options), half
+
+
+def _upright_width(answer: dict) -> float:
+    """The median width of an answer's upright tiles (rows it leaves out not counted), 0 without any."""
+    left_out = set(answer.get("left_out", ()))
+    widths = sorted(t["box"][2] - t["box"][0] for i, t in enumerate(answer["tiles"])
+                    if not t["sideways"] and i not in left_out)
+    if not widths:
+        return 0.0
+    middle = len(widths) // 2
+    return float(widths[middle]) if len(widths) % 2 else (widths[middle - 1] + widths[middle]) / 2

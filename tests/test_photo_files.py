@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from companion.errors import PhotoFileError
-from companion.photo_files import READ_LONG_SIDE, decode_to_read, jpeg_size
+from companion.photo_files import (
+    HALF_FIRST_FROM,
+    HALF_TILE_MIN,
+    READ_LONG_SIDE,
+    decode_to_read,
+    jpeg_size,
+    read_photo,
+)
 
 
 def _jpeg(width: int, height: int, **params: int) -> bytes:
@@ -73,3 +80,44 @@ def test_a_broken_large_jpeg_is_refused_as_the_whole_decode_refuses_it():
     with pytest.raises(PhotoFileError) as caught:
         decode_to_read(header_only, "IMG_0002.jpg")
     assert caught.value.code == "photo_unreadable" and "IMG_0002.jpg" in str(caught.value)
+
+
+def _reader(tile_width_on_photo: float):  # noqa: ANN202
+    """A stand-in for recognize_image that answers one row of upright tiles ``tile_width_on_photo`` wide on the
+    photo (in the pixels of the picture it is given, times its scale), and notes what each read was given."""
+    reads: list[tuple] = []
+
+    def recognize(image, dora_image=None, scale=1, dora_scale=1, **corrections):  # noqa: ANN001, ANN202
+        reads.append((image.shape[1], scale, dora_image is not None, dora_scale, corrections))
+        w = tile_width_on_photo / scale
+        return {"tiles": [{"tile": "1m", "box": [round((i * w) * scale), 0, round((i + 1) * w * scale), 10],
+                           "sideways": False} for i in range(5)], "request": None}
+
+    return recognize, reads
+
+
+def test_a_12_mp_jpeg_is_read_at_half_size_first_and_kept_so_where_its_tiles_are_wide():
+    data = _jpeg(4032, 600)
+    recognize, reads = _reader(2 * HALF_TILE_MIN)  # as wide as kept, at half size
+    answer, photo = read_photo(data, "IMG.jpg", None, recognize)
+    assert photo.scale == 2 and reads == [(2016, 2, False, 1, {})] and answer["tiles"]
+    # a correction: decided on the reading without it, then read at that size with it
+    reads.clear()
+    read_photo(data, "IMG.jpg", None, recognize, drop=[[0, 0, 9, 9]])
+    assert reads == [(2016, 2, False, 1, {}), (2016, 2, False, 1, {"drop": [[0, 0, 9, 9]]})]
+
+
+def test_a_12_mp_jpeg_whose_tiles_come_out_narrow_at_half_size_is_read_whole():
+    data = _jpeg(4032, 600)
+    recognize, reads = _reader(2 * HALF_TILE_MIN - 2)
+    _, photo = read_photo(data, "IMG.jpg", None, recognize, fixes={0: "2m"})
+    assert photo.scale == 1 and photo.image.shape[1] == 4032
+    assert reads == [(2016, 2, False, 1, {}), (4032, 1, False, 1, {"fixes": {0: "2m"}})]
+
+
+@pytest.mark.parametrize(("width", "scale"), [(HALF_FIRST_FROM - 1, 1), (2 * READ_LONG_SIDE, 2)])
+def test_other_photos_are_read_once_as_decode_to_read_decodes_them(width: int, scale: int):
+    recognize, reads = _reader(10)  # narrow: no matter
+    dora = decode_to_read(_jpeg(2 * READ_LONG_SIDE, 300), "wall.jpg")
+    _, photo = read_photo(_jpeg(width, 300), "IMG.jpg", "image", recognize, dora)
+    assert photo.scale == scale and reads == [(-(-width // scale), scale, True, 2, {})]
