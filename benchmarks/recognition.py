@@ -9,7 +9,7 @@ The peer knows only the 34 kinds (no red fives, flowers or backs) and orders til
 full score a "fair" score maps red fives to fives on both sides. `--fp32` adds our pipeline on the float
 models (COMPANION_PRECISION=fp32) as a third contender, to show what the int8 run-time models gain.
 Decoding stays outside the timing unless `--from-files`: then each contender is timed from the photo's file, ours
-decoding it as `companion recognize` does (a JPEG 6000 px long or more at half size), the peer with OpenCV, whole
+reading it as `companion recognize` does (a large JPEG perhaps at half size), the peer decoding it with OpenCV, whole
 (faster than the Pillow its API takes: a 12 MP JPEG in 76 ms against 138).
 
 The contenders take turns in blocks of `--block` photos (default 10), so that both see the same load on a
@@ -58,10 +58,11 @@ def from_file(predict):  # noqa: ANN001, ANN201
 
 
 def ours_from_file(path):  # noqa: ANN001, ANN201
-    """Ours from the photo's file, decoded as ``companion recognize`` decodes it (pipeline.load_to_read)."""
-    from companion.vision.pipeline import load_to_read
+    """Ours from the photo's file, read as ``companion recognize`` reads it (pipeline.read_photo_file)."""
+    from companion.vision.pipeline import read_photo_file
 
-    return ours(load_to_read(path).image)
+    result, _ = read_photo_file(path)
+    return [t["tile"] for t in result["tiles"]], result["request"]
 
 
 def ours_fp32(image_bgr):  # noqa: ANN001, ANN201

@@ -120,6 +120,32 @@ def test_a_very_large_phone_photo_stored_turned_is_read_smaller_the_way_it_is_sh
     _boxes_on(recognize_image(read.image, scale=2)["tiles"], label)
 
 
+def test_a_12_mp_photo_is_read_at_half_size_where_its_tiles_are_wide_and_whole_where_they_are_not(tmp_path: Path):
+    # decoding a 12 MP photo whole costs more than reading it; at half size its tiles read as surely where they are
+    # HALF_TILE_MIN wide or more there, and worse below (TRAINING-LOG, "12 MP photos at half size where their tiles
+    # are wide")
+    import cv2
+
+    from companion.photo_files import HALF_FIRST_FROM, HALF_TILE_MIN
+    from companion.vision.pipeline import read_photo_file, recognize_image
+
+    near, label = _enlarged(tmp_path, "won_melds_dora", 5)  # 4410 x 2480, tiles about 170 px wide: 85 at half size
+    assert HALF_FIRST_FROM <= 4410 and 2 * HALF_TILE_MIN <= 150
+    answer, photo = read_photo_file(near)
+    assert (photo.scale, photo.width, photo.height) == (2, 4410, 2480)
+    _boxes_on(answer["tiles"], label)
+    # a correction is read at the answer's size: the box sent names the tile it came from
+    box = answer["tiles"][3]["box"]
+    again, photo_again = read_photo_file(near, drop=[box])
+    assert photo_again.scale == 2 and [t["box"] for t in again["not_tiles"]] == [box]
+    assert len(again["tiles"]) == len(answer["tiles"]) - 1
+    # a hand photographed from further away: tiles about 96 px wide, 48 at half size: read whole
+    far, _ = _enlarged(tmp_path, "far_hand", 4)  # 4992 x 2808
+    answer, photo = read_photo_file(far)
+    assert (photo.scale, photo.width, photo.height) == (1, 4992, 2808) and photo.image.shape[:2] == (2808, 4992)
+    assert answer == recognize_image(cv2.imread(str(far)))
+
+
 def test_a_very_large_dora_photo_is_read_at_half_size_and_answered_in_its_own_pixels(tmp_path: Path):
     # the page's second photo (the dead wall) is decoded as the first: its tiles' boxes in its own pixels
     from companion.web import create_app

@@ -161,8 +161,9 @@ def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
 
 
 def _photo(path: Path):  # noqa: ANN202
-    """The photo as ``companion recognize`` and the page read it (companion.vision.pipeline.load_to_read: a JPEG
-    6000 px long or more at half size); a clear stop if it is no photo."""
+    """The photo decoded as companion.vision.pipeline.load_to_read decodes it (a JPEG 6000 px long or more at half
+    size; a 12 MP one whole, which ``companion recognize`` and the page may read at half size where its tiles are
+    wide: ``benchmarks/recognition.py --from-files`` reads as they do); a clear stop if it is no photo."""
     from companion.errors import CompanionError
     from companion.vision.pipeline import load_to_read
 

@@ -70,9 +70,8 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             return 2
     for path in args.images:
         try:
-            photo = pipeline.load_to_read(path)  # a JPEG 6000 px long or more at half size; boxes in its pixels
-            result = pipeline.recognize_image(photo.image, dora.image if dora else None, scale=photo.scale,
-                                              dora_scale=dora.scale if dora else 1)
+            # a large JPEG may be read at half size (photo_files.read_photo); the boxes are in its own pixels
+            result, photo = pipeline.read_photo_file(path, dora)
         except CompanionError as exc:
             if args.json:
                 print(json.dumps({"image": path, "error": str(exc), "code": exc.code}))

@@ -15,13 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.errors import InvalidRequestError
 from companion.paths import shipped
-from companion.photo_files import PhotoToRead, decode_photo, decode_to_read
+from companion.photo_files import PhotoToRead, decode_photo, decode_to_read, read_photo
 from companion.vision.layout import (
     BACK_DOUBT,
     Det,
@@ -233,9 +234,17 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 def load_to_read(path: str | Path) -> PhotoToRead:
-    """The photo file decoded as the recogniser reads it (:func:`companion.photo_files.decode_to_read`: a JPEG
-    6000 px long or more at half size): pass its ``scale`` to :func:`recognize_image`."""
+    """The photo file decoded as :func:`companion.photo_files.decode_to_read` decodes it (a JPEG 6000 px long or
+    more at half size): pass its ``scale`` to :func:`recognize_image`. :func:`read_photo_file` may read a 12 MP
+    one at half size too."""
     return decode_to_read(_photo_bytes(path), str(path))
+
+
+def read_photo_file(path: str | Path, dora: PhotoToRead | None = None, **options: Any) -> tuple[dict, PhotoToRead]:
+    """The photo file read as ``companion recognize`` and the page read it (:func:`companion.photo_files.read_photo`:
+    a 12 MP JPEG at half size where its tiles are wide) with the dora photo ``dora`` and the player's corrections
+    (``options``, as for :func:`recognize_image`): the answer and the photo as decoded to be read."""
+    return read_photo(_photo_bytes(path), str(path), None, recognize_image, dora, **options)
 
 
 def _photo_bytes(path: str | Path) -> bytes:

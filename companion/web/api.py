@@ -265,6 +265,14 @@ def _uploaded_to_read(field: str = "image") -> tuple[Any, str]:
 def _uploaded(field: str, decode: Any) -> tuple[Any, str]:
     """The photo in ``field`` (or held by the id in ``field``_id) decoded by ``decode`` (bytes, name, field), and
     the id it is held by: a photo sent as a file is held only once decoded (see :func:`_uploaded_image`)."""
+    data, held_id, name = _sent_photo(field)
+    decoded = decode(data, name, field)
+    return decoded, held_id or _hold(data)
+
+
+def _sent_photo(field: str = "image") -> tuple[bytes, str, str]:
+    """The bytes of the photo in ``field`` (or held by the id in ``field``_id: see :func:`_uploaded_image`), that id
+    ("" for a file sent: :func:`_hold` it once it is decoded) and the photo's name for errors."""
     upload = request.files.get(field)
     if upload is None and request.form.get(f"{field}_id"):
         held_id = request.form[f"{field}_id"]
@@ -272,12 +280,15 @@ def _uploaded(field: str, decode: Any) -> tuple[Any, str]:
         if data is None:
             raise PhotoGoneError(f"the photo {held_id[:12]}... is no longer held by the server (restarted, or many "
                                  f'photos since): send it again in "{field}"', field=field)
-        return decode(data, _photo_name("", field), field), held_id
+        return data, held_id, _photo_name("", field)
     if upload is None:
         raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"', field=field)
-    data = upload.read()
-    decoded = decode(data, _photo_name(upload.filename or "", field), field)
-    return decoded, current_app.extensions["held_photos"].put(data)
+    return upload.read(), "", _photo_name(upload.filename or "", field)
+
+
+def _hold(data: bytes) -> str:
+    """The id the server holds the photo's bytes by (companion.web.held_photos)."""
+    return current_app.extensions["held_photos"].put(data)
 
 
 def _photo_name(filename: str, field: str) -> str:
@@ -370,8 +381,10 @@ def _model_missing(exc: Exception) -> ApiError:
 
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
-    # a JPEG 6000 px long or more is read at half size (decode_to_read); boxes in and out stay in the photo's pixels
-    photo, image_id = _uploaded_to_read()
+    from companion.photo_files import read_photo
+
+    # a large JPEG may be read at half size (read_photo); boxes in and out stay in the photo's pixels
+    data, image_id, name = _sent_photo()
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = _uploaded_to_read("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "dora_fixes": the same for
@@ -383,8 +396,7 @@ def recognize():  # noqa: ANN201
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
-        result = vision.recognize_image(photo.image, dora.image if dora else None, **options,
-                                        **_scales(photo, dora))
+        result, photo = read_photo(data, name, "image", vision.recognize_image, dora, **options)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
@@ -395,16 +407,10 @@ def recognize():  # noqa: ANN201
         result.setdefault("width", photo.width)
         result.setdefault("height", photo.height)
         # the ids to name the photos by in the requests that follow, instead of sending them again
-        result["photo_id"] = image_id
+        result["photo_id"] = image_id or _hold(data)
         if dora is not None:
             result["dora_id"] = dora_id
     return jsonify(result)
-
-
-def _scales(photo: Any, dora: Any) -> dict:
-    """recognize_image's ``scale`` and ``dora_scale`` for photos decoded smaller to be read (only those not 1)."""
-    scales = {"scale": photo.scale, "dora_scale": dora.scale if dora is not None else 1}
-    return {key: k for key, k in scales.items() if k != 1}
 
 
 @bp.post("/photos")
