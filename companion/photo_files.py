@@ -45,8 +45,8 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
 # of 100 against 74 (models/TRAINING-LOG.md, "Very large photos read at half size"); read_photo reads one at half
 # size first and keeps that where its tiles are wide
 READ_LONG_SIDE = 3000
-HALF_FIRST_FROM = 4000  # a JPEG this long or more (a 12 MP photo: 4032), and short of that, is read at half size
-HALF_TILE_MIN = 65.0  # first by read_photo, and kept so where its tiles are this wide or more there (px, median)
+HALF_FIRST_FROM = 4000  # a JPEG this long or more (a 12 MP photo: 4032) but under 2 * READ_LONG_SIDE is read at
+HALF_TILE_MIN = 65.0  # half size first (read_photo), and kept so where its tiles are this wide there (px, median)
 _REDUCED = {2: "IMREAD_REDUCED_COLOR_2", 4: "IMREAD_REDUCED_COLOR_4", 8: "IMREAD_REDUCED_COLOR_8"}
 # the JPEG markers whose segment starts with the frame's size (SOF0-SOF15 but DHT C4, JPG C8 and DAC CC)
 _FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
