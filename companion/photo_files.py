@@ -113,10 +113,11 @@ def decode_to_read(data: bytes, name: str, field: str | None = None, scale: int 
 
 
 def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..., dict], dora: PhotoToRead | None = None,
-               **options: Any) -> tuple[dict, PhotoToRead]:
+               decoded: PhotoToRead | None = None, **options: Any) -> tuple[dict, PhotoToRead]:
     """The photo's bytes read by ``recognize`` (companion.vision.recognize_image: picture, dora picture, the
     player's corrections ``options``, and the scales the pictures were decoded at), with the dora photo ``dora``
     (:func:`decode_to_read`): the answer, its boxes in the photo's pixels, and the photo as decoded to be read.
+    ``decoded``: :func:`decode_first` of the bytes, where made already.
 
     A JPEG HALF_FIRST_FROM long or more (a 12 MP photo) and short of :func:`decode_to_read`'s own half-size rule is
     read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
@@ -126,23 +127,33 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     photos at half size where their tiles are wide"). The choice is made on the photo's reading without the
     corrections, so that every correction of an answer reads the photo at the size the answer was read at. Any
     other photo is read as :func:`decode_to_read` decodes it."""
-    size = jpeg_size(data)
 
     def read(photo: PhotoToRead, **corrections: Any) -> dict:
         scales = {"scale": photo.scale, "dora_scale": dora.scale if dora is not None else 1}
         return recognize(photo.image, dora.image if dora is not None else None, **corrections,
                          **{key: k for key, k in scales.items() if k != 1})
 
-    if size is None or not HALF_FIRST_FROM <= max(size) < 2 * READ_LONG_SIDE:
-        photo = decode_to_read(data, name, field)
+    photo = decoded if decoded is not None else decode_first(data, name, field)
+    if not (_half_first(data) and photo.scale == 2):  # (a file libjpeg could not decode smaller: decoded whole)
         return read(photo, **options), photo
-    half = decode_to_read(data, name, field, scale=2)
-    if half.scale == 2:  # (else a file libjpeg could not decode smaller, decoded whole)
-        first = read(half)
-        if _upright_width(first) >= 2 * HALF_TILE_MIN:  # (the answer's pixels: the photo's)
-            return (read(half, **options) if options else first), half
-        half = decode_to_read(data, name, field, scale=1)
-    return read(half, **options), half
+    first = read(photo)
+    if _upright_width(first) >= 2 * HALF_TILE_MIN:  # (the answer's pixels: the photo's)
+        return (read(photo, **options) if options else first), photo
+    whole = decode_to_read(data, name, field, scale=1)
+    return read(whole, **options), whole
+
+
+def decode_first(data: bytes, name: str, field: str | None = None) -> PhotoToRead:
+    """The photo decoded as :func:`read_photo` reads it first: a 12 MP JPEG at half size, any other as
+    :func:`decode_to_read` decodes it (a clear PhotoFileError where it is no photo)."""
+    return decode_to_read(data, name, field, scale=2 if _half_first(data) else None)
+
+
+def _half_first(data: bytes) -> bool:
+    """Whether the photo is a JPEG :func:`read_photo` reads at half size first (HALF_FIRST_FROM long or more, and
+    shorter than :func:`decode_to_read` reads at half size anyway)."""
+    size = jpeg_size(data)
+    return size is not None and HALF_FIRST_FROM <= max(size) < 2 * READ_LONG_SIDE
 
 
 def _upright_width(answer: dict) -> float:

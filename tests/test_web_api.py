@@ -602,3 +602,25 @@ def test_a_club_that_keeps_no_photos_keeps_none(tmp_path, fake_vision):
     r = _keep(app.test_client(), CHECKED)
     assert r.status_code == 200 and r.get_json() == {"saved": None}
     assert not (tmp_path / "instance" / "photos").exists()
+
+
+def test_a_photo_is_held_once_it_decodes_even_when_the_dora_photo_sent_with_it_is_refused(client, fake_vision):
+    # the page then sends the hand again by its id, without the dora photo: the server must still hold it
+    import hashlib
+
+    photo = _png()
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(photo), "hand.png"),
+                                                     "dora": (io.BytesIO(b""), "wall.jpg")},
+                             content_type="multipart/form-data"), 400)
+    assert err["field"] == "dora"
+    again = client.post("/api/recognize", data={"image_id": hashlib.sha256(photo).hexdigest()},
+                        content_type="multipart/form-data")
+    assert again.status_code == 200, again.get_json()
+    # a file that is no photo is refused before the dora photo is looked at, and not held
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(b"no photo"), "hand.png"),
+                                                     "dora": (io.BytesIO(b""), "wall.jpg")},
+                             content_type="multipart/form-data"), 400)
+    assert err["field"] == "image"
+    gone = client.post("/api/recognize", data={"image_id": hashlib.sha256(b"no photo").hexdigest()},
+                       content_type="multipart/form-data")
+    assert gone.status_code != 200

@@ -381,10 +381,13 @@ def _model_missing(exc: Exception) -> ApiError:
 
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
-    from companion.photo_files import read_photo
+    from companion.photo_files import decode_first, read_photo
 
-    # a large JPEG may be read at half size (read_photo); boxes in and out stay in the photo's pixels
+    # a large JPEG may be read at half size (read_photo); boxes in and out stay in the photo's pixels. A photo that
+    # cannot be read is refused before the dora photo is looked at, and one that can is held from now on
     data, image_id, name = _sent_photo()
+    decoded = decode_first(data, name, "image")
+    image_id = image_id or _hold(data)
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = _uploaded_to_read("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "dora_fixes": the same for
@@ -396,7 +399,7 @@ def recognize():  # noqa: ANN201
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
-        result, photo = read_photo(data, name, "image", vision.recognize_image, dora, **options)
+        result, photo = read_photo(data, name, "image", vision.recognize_image, dora, decoded, **options)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
@@ -407,7 +410,7 @@ def recognize():  # noqa: ANN201
         result.setdefault("width", photo.width)
         result.setdefault("height", photo.height)
         # the ids to name the photos by in the requests that follow, instead of sending them again
-        result["photo_id"] = image_id or _hold(data)
+        result["photo_id"] = image_id
         if dora is not None:
             result["dora_id"] = dora_id
     return jsonify(result)
