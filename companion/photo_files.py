@@ -3,6 +3,7 @@ file is when it is a known format that OpenCV does not read, rather than only th
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -134,7 +135,8 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
                          **{key: k for key, k in scales.items() if k != 1})
 
     photo = decoded if decoded is not None else decode_first(data, name, field)
-    if not (_half_first(data) and photo.scale == 2):  # (a file libjpeg could not decode smaller: decoded whole)
+    # (decoded at half size as decode_to_read's own rule would not: else whole, or libjpeg could not decode smaller)
+    if not (photo.scale == 2 and _half_first(max(photo.width, photo.height))):
         return read(photo, **options), photo
     first = read(photo)
     if _upright_width(first) >= 2 * HALF_TILE_MIN:  # (the answer's pixels: the photo's)
@@ -146,22 +148,18 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
 def decode_first(data: bytes, name: str, field: str | None = None) -> PhotoToRead:
     """The photo decoded as :func:`read_photo` reads it first: a 12 MP JPEG at half size, any other as
     :func:`decode_to_read` decodes it (a clear PhotoFileError where it is no photo)."""
-    return decode_to_read(data, name, field, scale=2 if _half_first(data) else None)
-
-
-def _half_first(data: bytes) -> bool:
-    """Whether the photo is a JPEG :func:`read_photo` reads at half size first (HALF_FIRST_FROM long or more, and
-    shorter than :func:`decode_to_read` reads at half size anyway)."""
     size = jpeg_size(data)
-    return size is not None and HALF_FIRST_FROM <= max(size) < 2 * READ_LONG_SIDE
+    return decode_to_read(data, name, field, scale=2 if size and _half_first(max(size)) else None)
+
+
+def _half_first(long_side: int) -> bool:
+    """Whether a JPEG this long is one :func:`read_photo` reads at half size first (HALF_FIRST_FROM long or more,
+    and shorter than :func:`decode_to_read` reads at half size anyway)."""
+    return HALF_FIRST_FROM <= long_side < 2 * READ_LONG_SIDE
 
 
 def _upright_width(answer: dict) -> float:
     """The median width of an answer's upright tiles (rows it leaves out not counted), 0 without any."""
     left_out = set(answer.get("left_out", ()))
-    widths = sorted(t["box"][2] - t["box"][0] for i, t in enumerate(answer["tiles"])
-                    if not t["sideways"] and i not in left_out)
-    if not widths:
-        return 0.0
-    middle = len(widths) // 2
-    return float(widths[middle]) if len(widths) % 2 else (widths[middle - 1] + widths[middle]) / 2
+    widths = [t["box"][2] - t["box"][0] for i, t in enumerate(answer["tiles"]) if not t["sideways"] and i not in left_out]
+    return float(statistics.median(widths)) if widths else 0.0

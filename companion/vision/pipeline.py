@@ -1576,11 +1576,16 @@ def _checked_scales(scale: object, dora_scale: object) -> tuple[int, int]:
 def _boxes_read(boxes: object, scale: int) -> object:
     """Boxes sent in the photo's pixels, on the picture read ``scale`` times smaller; anything but a list of four
     numbers each is passed on as it is, for :func:`_read_again` to refuse in the sender's terms."""
-    if scale == 1 or not isinstance(boxes, (list, tuple)) or not all(
-            isinstance(box, (list, tuple)) and len(box) == 4
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
+    if scale == 1 or not _are_boxes(boxes):
         return boxes
     return [[v / scale for v in box] for box in boxes]
+
+
+def _are_boxes(boxes: object) -> bool:
+    """Whether ``boxes`` is a list of boxes [x1, y1, x2, y2], four numbers each, as an answer gives them."""
+    return isinstance(boxes, (list, tuple)) and all(
+        isinstance(box, (list, tuple)) and len(box) == 4
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes)
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
@@ -1616,9 +1621,7 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     if win is not None and (not isinstance(win, int) or isinstance(win, bool) or win < 0):
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
     for key, boxes in vars(taps).items():
-        if not isinstance(boxes, (list, tuple)) or not all(
-                isinstance(box, (list, tuple)) and len(box) == 4
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes):
+        if not _are_boxes(boxes):
             raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
                                       f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     height, width = image_bgr.shape[:2]
