@@ -44,10 +44,11 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
 # size in 108 ms instead of 269, and 120 such photos read 97 requests as when decoded whole (tiles 0.7 points
 # fewer). A 12 MP photo is decoded whole here: at half size a hand across a quarter to half of it read 69 requests
 # of 100 against 74 (models/TRAINING-LOG.md, "Very large photos read at half size"); read_photo reads one at half
-# size first and keeps that where its tiles are wide
+# size first and keeps that where its tiles are wide or read surely
 READ_LONG_SIDE = 3000
 HALF_FIRST_FROM = 4000  # a JPEG this long or more (a 12 MP photo: 4032) but under 2 * READ_LONG_SIDE is read at
 HALF_TILE_MIN = 65.0  # half size first (read_photo), and kept so where its tiles are this wide there (px, median)
+HALF_SURE = 0.4  # or where that reading gives a request and reads every tile at least this surely (its confidence)
 _REDUCED = {2: "IMREAD_REDUCED_COLOR_2", 4: "IMREAD_REDUCED_COLOR_4", 8: "IMREAD_REDUCED_COLOR_8"}
 # the JPEG markers whose segment starts with the frame's size (SOF0-SOF15 but DHT C4, JPG C8 and DAC CC)
 _FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -124,8 +125,9 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
     the hand fills the picture its tiles read as surely at half size. Where they come out narrower than
     HALF_TILE_MIN there (median of the upright ones, rows left out not counted: a hand photographed from further
-    away, whose tiles read worse at half size), it is decoded whole and read again (models/TRAINING-LOG.md, "12 MP
-    photos at half size where their tiles are wide"). The choice is made on the photo's reading without the
+    away, whose tiles may read worse at half size) and that reading gives no request or reads a tile less surely
+    than HALF_SURE, it is decoded whole and read again (models/TRAINING-LOG.md, "12 MP photos at half size where
+    their tiles are wide" and "... where they read surely"). The choice is made on the photo's reading without the
     corrections, so that every correction of an answer reads the photo at the size the answer was read at. Any
     other photo is read as :func:`decode_to_read` decodes it."""
 
@@ -139,7 +141,7 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     if not (photo.scale == 2 and _half_first(max(photo.width, photo.height))):
         return read(photo, **options), photo
     first = read(photo)
-    if _upright_width(first) >= 2 * HALF_TILE_MIN:  # (the answer's pixels: the photo's)
+    if _upright_width(first) >= 2 * HALF_TILE_MIN or _read_surely(first):  # (the answer's pixels: the photo's)
         return (read(photo, **options) if options else first), photo
     whole = decode_to_read(data, name, field, scale=1)
     return read(whole, **options), whole
@@ -156,6 +158,11 @@ def _half_first(long_side: int) -> bool:
     """Whether a JPEG this long is one :func:`read_photo` reads at half size first (HALF_FIRST_FROM long or more,
     and shorter than :func:`decode_to_read` reads at half size anyway)."""
     return HALF_FIRST_FROM <= long_side < 2 * READ_LONG_SIDE
+
+
+def _read_surely(answer: dict) -> bool:
+    """Whether an answer gives a request and reads each of its tiles HALF_SURE surely or more."""
+    return answer["request"] is not None and all(t["confidence"] >= HALF_SURE for t in answer["tiles"])
 
 
 def _upright_width(answer: dict) -> float:

@@ -10,6 +10,7 @@ import pytest
 from companion.errors import PhotoFileError
 from companion.photo_files import (
     HALF_FIRST_FROM,
+    HALF_SURE,
     HALF_TILE_MIN,
     READ_LONG_SIDE,
     decode_to_read,
@@ -82,16 +83,18 @@ def test_a_broken_large_jpeg_is_refused_as_the_whole_decode_refuses_it():
     assert caught.value.code == "photo_unreadable" and "IMG_0002.jpg" in str(caught.value)
 
 
-def _reader(tile_width_on_photo: float):  # noqa: ANN202
+def _reader(tile_width_on_photo: float, request: dict | None = None, confidences: tuple = (0.99,) * 5):  # noqa: ANN202
     """A stand-in for recognize_image that answers one row of upright tiles ``tile_width_on_photo`` wide on the
-    photo (in the pixels of the picture it is given, times its scale), and notes what each read was given."""
+    photo (in the pixels of the picture it is given, times its scale), read as surely as ``confidences`` say,
+    with ``request``, and notes what each read was given."""
     reads: list[tuple] = []
 
     def recognize(image, dora_image=None, scale=1, dora_scale=1, **corrections):  # noqa: ANN001, ANN202
         reads.append((image.shape[1], scale, dora_image is not None, dora_scale, corrections))
         w = tile_width_on_photo / scale
         return {"tiles": [{"tile": "1m", "box": [round((i * w) * scale), 0, round((i + 1) * w * scale), 10],
-                           "sideways": False} for i in range(5)], "request": None}
+                           "sideways": False, "confidence": c} for i, c in enumerate(confidences)],
+                "request": request}
 
     return recognize, reads
 
@@ -113,6 +116,26 @@ def test_a_12_mp_jpeg_whose_tiles_come_out_narrow_at_half_size_is_read_whole():
     _, photo = read_photo(data, "IMG.jpg", None, recognize, fixes={0: "2m"})
     assert photo.scale == 1 and photo.image.shape[1] == 4032
     assert reads == [(2016, 2, False, 1, {}), (4032, 1, False, 1, {"fixes": {0: "2m"}})]
+
+
+_A_REQUEST = {"hand": "123m456p789s11z", "melds": [], "win_tile": "1z"}
+
+
+def test_a_12_mp_jpeg_whose_narrow_tiles_give_a_request_read_surely_is_kept_at_half_size():
+    data = _jpeg(4032, 600)
+    recognize, reads = _reader(2 * HALF_TILE_MIN - 2, _A_REQUEST, (0.99, HALF_SURE, 0.7, 0.99, 0.99))
+    answer, photo = read_photo(data, "IMG.jpg", None, recognize)
+    assert photo.scale == 2 and reads == [(2016, 2, False, 1, {})] and answer["request"] == _A_REQUEST
+
+
+@pytest.mark.parametrize(("request_read", "confidences"), [
+    (_A_REQUEST, (0.99, HALF_SURE - 0.01, 0.99, 0.99, 0.99)),  # a tile read less surely
+    (None, (0.99,) * 5),  # no request
+])
+def test_a_12_mp_jpeg_whose_narrow_tiles_read_doubtfully_at_half_size_is_read_whole(request_read, confidences):
+    recognize, reads = _reader(2 * HALF_TILE_MIN - 2, request_read, confidences)
+    _, photo = read_photo(_jpeg(4032, 600), "IMG.jpg", None, recognize)
+    assert photo.scale == 1 and reads == [(2016, 2, False, 1, {}), (4032, 1, False, 1, {})]
 
 
 @pytest.mark.parametrize(("width", "scale"), [(HALF_FIRST_FROM - 1, 1), (2 * READ_LONG_SIDE, 2)])

@@ -120,13 +120,16 @@ def test_a_very_large_phone_photo_stored_turned_is_read_smaller_the_way_it_is_sh
     _boxes_on(recognize_image(read.image, scale=2)["tiles"], label)
 
 
-def test_a_12_mp_photo_is_read_at_half_size_where_its_tiles_are_wide_and_whole_where_they_are_not(tmp_path: Path):
+def test_a_12_mp_photo_is_read_at_half_size_where_its_tiles_are_wide_or_read_surely_and_else_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     # decoding a 12 MP photo whole costs more than reading it; at half size its tiles read as surely where they are
-    # HALF_TILE_MIN wide or more there, and worse below (TRAINING-LOG, "12 MP photos at half size where their tiles
-    # are wide")
+    # HALF_TILE_MIN wide or more there, or where that reading gives a request and reads every tile HALF_SURE surely,
+    # and may read worse else (TRAINING-LOG, "12 MP photos at half size where their tiles are wide" and "... where
+    # they read surely")
     import cv2
 
-    from companion.photo_files import HALF_FIRST_FROM, HALF_TILE_MIN
+    from companion import photo_files
+    from companion.photo_files import HALF_FIRST_FROM, HALF_SURE, HALF_TILE_MIN
     from companion.vision.pipeline import read_photo_file, recognize_image
 
     near, label = _enlarged(tmp_path, "won_melds_dora", 5)  # 4410 x 2480, tiles about 170 px wide: 85 at half size
@@ -139,8 +142,15 @@ def test_a_12_mp_photo_is_read_at_half_size_where_its_tiles_are_wide_and_whole_w
     again, photo_again = read_photo_file(near, drop=[box])
     assert photo_again.scale == 2 and [t["box"] for t in again["not_tiles"]] == [box]
     assert len(again["tiles"]) == len(answer["tiles"]) - 1
-    # a hand photographed from further away: tiles about 96 px wide, 48 at half size: read whole
-    far, _ = _enlarged(tmp_path, "far_hand", 4)  # 4992 x 2808
+    # a hand photographed from further away: tiles about 108 px wide, 54 at half size, but read there surely and
+    # making the label's hand: kept
+    far, far_label = _enlarged(tmp_path, "far_hand", 4)  # 4992 x 2808
+    answer, photo = read_photo_file(far)
+    assert photo.scale == 2 and answer["request"] == far_label["request"]
+    assert min(t["confidence"] for t in answer["tiles"]) >= HALF_SURE
+    _boxes_on(answer["tiles"], far_label)
+    # were it read less surely than that: read whole
+    monkeypatch.setattr(photo_files, "HALF_SURE", 1.01)
     answer, photo = read_photo_file(far)
     assert (photo.scale, photo.width, photo.height) == (1, 4992, 2808) and photo.image.shape[:2] == (2808, 4992)
     assert answer == recognize_image(cv2.imread(str(far)))
