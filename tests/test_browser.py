@@ -206,6 +206,7 @@ def photo_server(tmp_path, monkeypatch):
     module.taps = []  # the boxes each read was sent ("drop": [...], ...)
     module.turned = 0  # the answers say the photo was read turned by this many degrees
     module.lies_sideways = False  # how the corrected tile lies on the photo as taken, as the server must say
+    module.alternatives = {}  # tile index -> the next likeliest readings the answer gives for it (else none)
 
     def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None, low_angle=None, **taps):
         # (taps: boxes put back, dropped, added or turned over, as sent; the stand-in reads the same tiles)
@@ -218,7 +219,8 @@ def photo_server(tmp_path, monkeypatch):
             codes[i] = code
         top = module.top
         tiles = [{"tile": c, "box": [10 + 45 * i, top, 50 + 45 * i, top + 60], "confidence": 0.5 if i == 0 else 0.98,
-                  "sideways": False, "group": 0} for i, c in enumerate(codes)]
+                  "sideways": False, "group": 0, "alternatives": [] if i in (fixes or {}) else module.alternatives.get(i, [])}
+                 for i, c in enumerate(codes)]
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
         answer = {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5],
@@ -311,6 +313,31 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert label["request"] == {"hand": "2m3m4m5p6p7p3s3s4s5s6s7s8s9s", "win_tile": "9s"}  # the stand-in's, re-read
         # with the die the page showed dotted and the player left so: the verifier's fine-tune learns from it
         assert label["not_tiles"] == [{"box": [640.0, 40.0, 655.0, 55.0], "sideways": False}]
+
+
+@pytest.mark.parametrize(("lang", "likely"), [("en", "Likely:"), ("de", "Vermutlich:")])
+def test_score_by_photo_offers_a_tiles_next_likeliest_readings_first(photo_server, lang, likely):
+    # the misread first tile (1m, really 2m): its palette opens with the answer's alternatives in their order in a
+    # row of their own, and one tap on 2m there corrects it; tapped again, the row leaves out 2m (as it stands now)
+    # and offers the tile as read (1m) first; a tile the answer gives no alternatives for has no such row
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, saved, tmp_path, vision = photo_server
+    vision.alternatives = {0: ["2m", "7m", "1s", "9f"]}  # (a flower: not in the palette, left out)
+    with _photo_dialog(sync_api, base, "Bob", _grey_photo(tmp_path), lang=lang) as page:
+        page.wait_for_selector(".tilebox.unsure")
+        page.click('.tilebox[data-index="0"]')
+        assert page.text_content(".palette .likely span") == likely
+        row = page.locator(".palette .likely [data-likely]")
+        assert [row.nth(k).get_attribute("data-likely") for k in range(row.count())] == ["2m", "7m", "1s"]
+        assert page.get_attribute('.palette .likely [data-likely="2m"] img', "alt") == "2m"
+        with page.expect_response("**/api/corrections"):
+            page.click('.palette [data-likely="2m"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="0"]')
+        assert saved == [((10, 20, 50, 80), "2m")] and not page.is_visible(".palette")
+        page.click('.tilebox[data-index="0"]')
+        assert [row.nth(k).get_attribute("data-likely") for k in range(row.count())] == ["1m", "7m", "1s"]
+        page.click('.tilebox[data-index="3"]')
+        assert page.locator(".palette .likely").count() == 0 and page.locator(".palette [data-tile]").count() == 46
 
 
 def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost_it(photo_server):

@@ -255,7 +255,27 @@ def test_recognize_json_prints_one_object_per_image_with_the_issue_keys():
     first = json.loads(lines[0])
     assert first["image"] == str(PHOTOS[0])
     assert set(first) >= {"image", "tiles", "request"}
-    assert set(first["tiles"][0]) == {"tile", "box", "confidence", "sideways", "group"}
+    # every tile, of every photo, with those keys and no others (the answer's "alternatives" are the page's)
+    assert all(set(t) == {"tile", "box", "confidence", "sideways", "group"}
+               for line in lines for t in json.loads(line)["tiles"])
+
+
+def test_each_tile_of_an_answer_offers_the_next_likeliest_readings_but_one_the_player_set():
+    # the page's palette shows them first: other classes than the tile as read, each once, the classifiers' next
+    # ALTERNATIVES - 1 (ALTERNATIVES where the tile as read is none of the classifiers' likeliest: a kan's back);
+    # a tile the player corrected is read as nothing else
+    from companion.vision.pipeline import ALTERNATIVES, classes, load_image, recognize_image
+
+    image = load_image(PHOTOS[0])
+    result = recognize_image(image)
+    assert result["tiles"]
+    for t in result["tiles"]:
+        others = t["alternatives"]
+        assert t["tile"] not in others and len(set(others)) == len(others) and set(others) <= set(classes())
+        assert ALTERNATIVES - 1 <= len(others) <= ALTERNATIVES
+    fixed = recognize_image(image, fixes={0: "9p"})
+    assert fixed["tiles"][0]["tile"] == "9p" and fixed["tiles"][0]["alternatives"] == []
+    assert all(len(t["alternatives"]) >= ALTERNATIVES - 1 for t in fixed["tiles"][1:])
 
 
 def test_annotate_writes_the_photo_with_boxes(tmp_path: Path):
@@ -2480,6 +2500,7 @@ def test_recognize_dora_flag_adds_the_second_photos_indicators(tmp_path: Path):
     # the second photo's own tiles too (the label's dora row: 7z 2p 9p), with its own uncertain list
     assert [t["tile"] for t in answer["dora_photo"]["tiles"]] == ["7z", "2p", "9p"]
     assert isinstance(answer["dora_photo"]["uncertain"], list)
+    assert all(set(t) == {"tile", "box", "confidence", "sideways", "group"} for t in answer["dora_photo"]["tiles"])
     text = subprocess.run([sys.executable, "-m", "companion.cli", "recognize", str(tmp_path / "hand.png"),
                            "--dora", str(tmp_path / "dora.png")], capture_output=True, text=True, timeout=120)
     assert "  dora photo: 7z" in text.stdout and " 2p" in text.stdout.split("dora photo:")[1]

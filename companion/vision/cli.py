@@ -86,7 +86,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             image = photo.image if photo.scale == 1 else pipeline.load_image(path)  # (boxes in the photo's pixels)
             cv2.imwrite(str(args.annotate / (Path(path).stem + ".annotated.jpg")), pipeline.annotate(image, result))
         if args.json:
-            out = {"image": path, "tiles": result["tiles"], "request": result["request"]}
+            out = {"image": path, "tiles": _contract_tiles(result["tiles"]), "request": result["request"]}
             if result["uncertain"]:
                 out["uncertain"] = result["uncertain"]
             if "reason" in result:
@@ -95,12 +95,22 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                         "dora_photo"):
                 if result.get(key):
                     out[key] = result[key]
+            if "dora_photo" in out:
+                out["dora_photo"] = {**out["dora_photo"], "tiles": _contract_tiles(out["dora_photo"]["tiles"])}
             if result.get("turned"):
                 out["turned"] = result["turned"]
             print(json.dumps(out), flush=True)
         else:
             print(describe(path, result), flush=True)
     return status
+
+
+TILE_KEYS = ("tile", "box", "confidence", "sideways", "group")  # a tile in `recognize --json`, as issue 4 names them
+
+
+def _contract_tiles(tiles: list[dict]) -> list[dict]:
+    """The answer's tiles with the keys of `recognize --json` only (the page's "alternatives" left out)."""
+    return [{key: t[key] for key in TILE_KEYS} for t in tiles]
 
 
 def describe(path: str, result: dict) -> str:

@@ -1228,8 +1228,13 @@ def _unsure(d: Det) -> bool:
 
 
 def _tile_dicts(ordered: list[Det], back: Callable | None = None) -> list[dict]:
+    """The answer's tiles. "alternatives": the classifiers' next likeliest readings of the tile, likeliest first
+    (none for a tile the player set): the page offers them first when the tile is tapped, and the truth of a
+    misread tile is among them about two times in three (models/TRAINING-LOG.md, "The next likeliest readings
+    offered first")."""
     return [{"tile": d.tile, "box": [int(round(v)) for v in (back(d.box) if back else d.box)],
-             "confidence": round(d.confidence, 3), "sideways": d.sideways, "group": d.group} for d in ordered]
+             "confidence": round(d.confidence, 3), "sideways": d.sideways, "group": d.group,
+             "alternatives": [code for code, _ in d.alternatives if code != d.tile]} for d in ordered]
 
 
 _TURNS = ((180.0, 180), (-90.0, 90), (90.0, 270))  # a photo turned to be read: straighten's angle, degrees clockwise
@@ -1745,7 +1750,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if reading.dropped:  # not in "tiles": found, then taken for point sticks, dice or print (verified)
-        result["not_tiles"] = [{k: v for k, v in t.items() if k != "group"}
+        result["not_tiles"] = [{k: v for k, v in t.items() if k not in ("group", "alternatives")}
                                for t in _tile_dicts(reading.dropped, reading.back)]
     if turn is not None:
         result["turned"] = turn

@@ -177,14 +177,25 @@
           scored.replaceChildren();
           drawDora();
           keepCorrection(photo.tiles[i], code, true);
-        }));
+        }, readings(result.dora_photo.tiles[i]), doraFixes[i] || result.dora_photo.tiles[i].tile));
       palette.scrollIntoView({ block: "nearest" });
     }
-    // the palette's tile buttons; a tap closes it and hands the tile's code to `chosen`
-    const paletteTiles = (chosen) => PALETTE.map((code) => el("button", { type: "button", "data-tile": code, onclick: () => {
-      palette.hidden = true;
-      chosen(code);
-    } }, tileFace(code)));
+    // a tile's readings as the answer gives them, likeliest first: as read, then its "alternatives"
+    const readings = (tile) => [tile.tile, ...(tile.alternatives || [])];
+    // the palette's tile buttons; a tap closes it and hands the tile's code to `chosen`. First, in a row of their
+    // own, the recogniser's `likeliest` readings of the tile less the one it stands as now (`shown`; a tile
+    // corrected already is offered as read again): a misread tile's truth is among them about two times in
+    // three, one tap away
+    const paletteTiles = (chosen, likeliest = [], shown = null) => {
+      const button = (code, attrs) => el("button", { type: "button", ...attrs, onclick: () => {
+        palette.hidden = true;
+        chosen(code);
+      } }, tileFace(code));
+      const likely = likeliest.filter((code) => code !== shown && PALETTE.includes(code));
+      const first = likely.length ? [el("div", { class: "likely" }, el("span", {}, t("likely")),
+        ...likely.map((code) => button(code, { "data-likely": code })))] : [];
+      return [...first, ...PALETTE.map((code) => button(code, { "data-tile": code }))];
+    };
     // a tile picked as it stands: nothing changes, unless it was read (not set) and listed as unsure, which it then
     // no longer is (its crop is kept too: a doubtful tile confirmed teaches as much as one corrected)
     const unchanged = (fixed, read, listed, code) => fixed === code || (!fixed && code === read && !listed);
@@ -366,7 +377,7 @@
           drawBoxes(img);
           scored.replaceChildren();
           keepCorrection(result.tiles[i], code, false);
-        }),
+        }, readings(result.tiles[i]), fixes[i] || result.tiles[i].tile),
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
           takeOut(result.tiles[i].box, img);
