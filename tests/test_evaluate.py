@@ -192,3 +192,42 @@ def test_dora_photos_are_read_as_the_pages_second_photo_and_their_indicators_com
     assert res["tiles"] == 7 and res["requests_labelled"] == 2
     assert main([str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["request_exact_rate"] == 0.0
+
+
+def test_a_12_mp_photo_is_read_as_companion_recognize_reads_it(tmp_path, capsys, monkeypatch):
+    # won_melds_dora enlarged 5 times (4410 x 2480, a phone's 12 MP photo; its tiles about 190 px wide): the
+    # command reads it at half size (companion.photo_files.read_photo: its tiles are wide there), and so does the
+    # evaluation, with every tile and the request right; a dora photo is decoded as the page decodes it (whole)
+    from pathlib import Path
+
+    from companion.vision import pipeline
+    from training.evaluate import main
+
+    fixture = Path(__file__).parent / "fixtures" / "vision" / "won_melds_dora"
+    big = cv2.resize(cv2.imread(str(fixture.with_suffix(".jpg"))), None, fx=5, fy=5, interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(tmp_path / "IMG_0001.jpg"), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    (tmp_path / "IMG_0001.json").write_text(json.dumps(label))
+    seen = []
+    read = pipeline.recognize_image
+
+    def recognize_image(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        seen.append((image.shape[:2], kwargs.get("scale", 1)))
+        return read(image, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "recognize_image", recognize_image)
+    assert main([str(tmp_path), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert (res["tile_accuracy"], res["exact_hand_rate"], res["request_exact_rate"]) == (1.0, 1.0, 1.0)
+    assert seen == [((1240, 2205), 2)] * 2  # (once more before the timing)
+    dora_seen = []
+    read_dora = pipeline.read_dora_photo
+
+    def read_dora_photo(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        dora_seen.append(image.shape[:2])
+        return read_dora(image, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "read_dora_photo", read_dora_photo)
+    assert main([str(tmp_path), "--dora-photos", "--json"]) == 0
+    capsys.readouterr()
+    assert dora_seen == [(2480, 4410)] * 2

@@ -38,6 +38,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any, NamedTuple
 
 
 def align(pred: list[str], truth: list[str]) -> tuple[int, list[tuple[str, str]]]:
@@ -162,13 +163,36 @@ def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
 
 def _photo(path: Path):  # noqa: ANN202
     """The photo decoded as companion.vision.pipeline.load_to_read decodes it (a JPEG 6000 px long or more at half
-    size; a 12 MP one whole, which ``companion recognize`` and the page may read at half size where its tiles are
-    wide: ``benchmarks/recognition.py --from-files`` reads as they do); a clear stop if it is no photo."""
+    size, a 12 MP one whole); a clear stop if it is no photo. :func:`ours` reads photos as ``companion recognize``
+    does instead (:func:`_photo_as_read`)."""
     from companion.errors import CompanionError
     from companion.vision.pipeline import load_to_read
 
     try:
         return load_to_read(path).image
+    except CompanionError as exc:
+        raise SystemExit(str(exc)) from exc
+
+
+class PhotoAsRead(NamedTuple):
+    """A photo's file as ``companion recognize`` and the page read it: its bytes, its name, and its first decoding
+    (companion.photo_files.decode_first: a 12 MP JPEG at half size, to be decoded whole again where that reads
+    doubtfully)."""
+
+    data: bytes
+    name: str
+    decoded: Any
+
+
+def _photo_as_read(path: Path) -> PhotoAsRead:
+    """The photo's file and its first decoding (outside the timing, as :func:`_photo`'s decoding); a clear stop if
+    it is no photo."""
+    from companion.errors import CompanionError
+    from companion.photo_files import decode_first
+
+    data = Path(path).read_bytes()
+    try:
+        return PhotoAsRead(data, Path(path).name, decode_first(data, Path(path).name))
     except CompanionError as exc:
         raise SystemExit(str(exc)) from exc
 
@@ -179,10 +203,11 @@ def _red_and_plain(a: str, b: str) -> bool:
 
 
 def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
-             thresholds: tuple[float, ...] = ()) -> dict:
-    """predict(image_bgr) -> (tiles in reading order, request or None[, per tile (confidence, listed as
+             thresholds: tuple[float, ...] = (), load=None) -> dict:  # noqa: ANN001
+    """predict(photo) -> (tiles in reading order, request or None[, per tile (confidence, listed as
     uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred[, it said
     to be taken from too low]]]]]).
+    ``load(path)`` gives the photo (outside the timing; :func:`_photo` by default: the decoded picture).
     map_tile maps labels (e.g. 0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
     correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
     below each of ``thresholds`` would mark; with the fourth (fifth, sixth, seventh), how many photos were said to be
@@ -194,9 +219,10 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
-    predict(_photo(items[0][0]))  # load the model outside the timing
+    load = load or _photo
+    predict(load(items[0][0]))  # load the model outside the timing
     for path, label in items:
-        img = _photo(path)
+        img = load(path)
         t0 = time.perf_counter()
         tiles, request, *more = predict(img)
         sure = more[:1]
@@ -240,9 +266,17 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
 
 
 def ours(image):  # noqa: ANN001, ANN201
+    """The pipeline's reading of a decoded picture, or of a :class:`PhotoAsRead` as ``companion recognize`` reads
+    the photo's file (companion.photo_files.read_photo: a 12 MP JPEG decoded whole again only where its half-size
+    reading is doubtful), for :func:`evaluate`."""
     from companion.vision.pipeline import recognize_image
 
-    r = recognize_image(image)
+    if isinstance(image, PhotoAsRead):
+        from companion.photo_files import read_photo
+
+        r, _ = read_photo(image.data, image.name, None, recognize_image, decoded=image.decoded)
+    else:
+        r = recognize_image(image)
     unsure = set(r.get("uncertain", ()))
     return ([t["tile"] for t in r["tiles"]], r["request"],
             [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r, "small_tiles" in r,
@@ -312,8 +346,9 @@ def main(argv: list[str] | None = None) -> int:
               "first line")
         return 0
     thresholds = tuple(float(t) for t in args.thresholds.split(",") if t.strip())
+    # hand photos read as `companion recognize` reads their files; dora photos as the page decodes them
     res = evaluate(load_folder(args.folder, args.limit), ours_dora if args.dora_photos else ours,
-                   thresholds=thresholds)
+                   thresholds=thresholds, load=None if args.dora_photos else _photo_as_read)
     print(json.dumps(res) if args.json else report(res))
     return 0
 
