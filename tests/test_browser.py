@@ -691,6 +691,7 @@ def test_score_by_photo_a_tile_of_the_dora_photo_is_corrected_by_a_tap(photo_ser
 
     base, saved, tmp_path, vision = photo_server
     photo, wall = _dora_stand_in(vision, tmp_path)
+    vision.dora_photo["tiles"][1]["alternatives"] = ["5p", "6p"]  # the dora photo's next likeliest readings of it
     with _photo_dialog(sync_api, base, "Bob", None) as page:
         page.set_input_files("[data-dora-input]", str(wall))
         page.set_input_files("[data-photo-input]", str(photo))
@@ -698,8 +699,10 @@ def test_score_by_photo_a_tile_of_the_dora_photo_is_corrected_by_a_tap(photo_ser
         _correct(page, 0, "2m")  # the hand's misread tile, so that it wins
         page.click('.dora-strip [data-dora-index="1"]')
         assert "#2" in page.text_content(".palette h3") and page.locator(".palette [data-no-tile]").count() == 0
+        row = page.locator(".palette .likely [data-likely]")
+        assert [row.nth(k).get_attribute("data-likely") for k in range(row.count())] == ["5p", "6p"]
         with page.expect_response("**/api/corrections") as kept:
-            page.click('.palette [data-tile="5p"]')
+            page.click('.palette .likely [data-likely="5p"]')
         assert kept.value.status == 201 and saved[-1] == ((55, 20, 95, 80), "5p")
         assert page.get_attribute('.dora-strip [data-dora-index="1"]', "class") == "dora-tile fixed"
         assert page.get_attribute('.dora-strip [data-dora-index="1"] img', "alt") == "5p"
