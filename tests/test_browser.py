@@ -315,8 +315,8 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert label["not_tiles"] == [{"box": [640.0, 40.0, 655.0, 55.0], "sideways": False}]
 
 
-@pytest.mark.parametrize(("lang", "likely"), [("en", "Likely:"), ("de", "Vermutlich:")])
-def test_score_by_photo_offers_a_tiles_next_likeliest_readings_first(photo_server, lang, likely):
+@pytest.mark.parametrize(("lang", "likely", "as_read"), [("en", "Likely:", "as read"), ("de", "Vermutlich:", "wie gelesen")])
+def test_score_by_photo_offers_a_tiles_next_likeliest_readings_first(photo_server, lang, likely, as_read):
     # the misread first tile (1m, really 2m): its palette opens with the answer's alternatives in their order in a
     # row of their own, and one tap on 2m there corrects it; tapped again, the row leaves out 2m (as it stands now)
     # and offers the tile as read (1m) first; a tile the answer gives no alternatives for has no such row
@@ -330,14 +330,24 @@ def test_score_by_photo_offers_a_tiles_next_likeliest_readings_first(photo_serve
         row = page.locator(".palette .likely [data-likely]")
         assert [row.nth(k).get_attribute("data-likely") for k in range(row.count())] == ["2m", "7m", "1s"]
         assert page.get_attribute('.palette .likely [data-likely="2m"] img', "alt") == "2m"
+        # it is listed as unsure: the row ends with it as read, to confirm it with one tap where it is right
+        assert page.get_attribute(".palette .likely [data-as-read]", "data-as-read") == "1m"
         with page.expect_response("**/api/corrections"):
             page.click('.palette [data-likely="2m"]')
         page.wait_for_selector('.tilebox.fixed[data-index="0"]')
         assert saved == [((10, 20, 50, 80), "2m")] and not page.is_visible(".palette")
         page.click('.tilebox[data-index="0"]')
         assert [row.nth(k).get_attribute("data-likely") for k in range(row.count())] == ["1m", "7m", "1s"]
+        assert page.locator(".palette .likely [data-as-read]").count() == 0  # set by the player: nothing to confirm
         page.click('.tilebox[data-index="3"]')
         assert page.locator(".palette .likely").count() == 0 and page.locator(".palette [data-tile]").count() == 46
+        # the sixth tile (7p), listed as unsure, the answer giving no alternatives: "as read" alone confirms it
+        page.click('.tilebox[data-index="5"]')
+        assert row.count() == 0 and page.text_content(".palette .likely [data-as-read]").endswith(as_read)
+        with page.expect_response("**/api/corrections"):
+            page.click('.palette .likely [data-as-read="7p"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="5"]')
+        assert saved[-1] == ((235, 20, 275, 80), "7p") and page.locator(".tilebox.unsure").count() == 0
 
 
 def test_score_by_photo_sends_the_photo_once_and_again_only_when_the_server_lost_it(photo_server):

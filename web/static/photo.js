@@ -177,7 +177,8 @@
           scored.replaceChildren();
           drawDora();
           keepCorrection(photo.tiles[i], code, true);
-        }, readings(result.dora_photo.tiles[i]), doraFixes[i] || result.dora_photo.tiles[i].tile));
+        }, readings(result.dora_photo.tiles[i]), doraFixes[i] || result.dora_photo.tiles[i].tile,
+        !doraFixes[i] && (result.dora_photo.uncertain || []).includes(i)));
       palette.scrollIntoView({ block: "nearest" });
     }
     // a tile's readings as the answer gives them, likeliest first: as read, then its "alternatives"
@@ -185,15 +186,18 @@
     // the palette's tile buttons; a tap closes it and hands the tile's code to `chosen`. First, in a row of their
     // own, the recogniser's `likeliest` readings of the tile less the one it stands as now (`shown`; a tile
     // corrected already is offered as read again): a misread tile's truth is among them about two times in
-    // three, one tap away
-    const paletteTiles = (chosen, likeliest = [], shown = null) => {
-      const button = (code, attrs) => el("button", { type: "button", ...attrs, onclick: () => {
+    // three, one tap away; and for a tile marked `unsure` that is right, "as read", which confirms it
+    const paletteTiles = (chosen, likeliest = [], shown = null, unsure = false) => {
+      const button = (code, attrs, ...more) => el("button", { type: "button", ...attrs, onclick: () => {
         palette.hidden = true;
         chosen(code);
-      } }, tileFace(code));
-      const likely = likeliest.filter((code) => code !== shown && PALETTE.includes(code));
-      const first = likely.length ? [el("div", { class: "likely" }, el("span", {}, t("likely")),
-        ...likely.map((code) => button(code, { "data-likely": code })))] : [];
+      } }, tileFace(code), ...more);
+      const likely = likeliest.filter((code) => code !== shown && PALETTE.includes(code))
+        .map((code) => button(code, { "data-likely": code }));
+      if (unsure && PALETTE.includes(shown)) {
+        likely.push(button(shown, { "data-as-read": shown, class: "as-read" }, el("span", {}, `\u2713 ${t("as_read")}`)));
+      }
+      const first = likely.length ? [el("div", { class: "likely" }, el("span", {}, t("likely")), ...likely)] : [];
       return [...first, ...PALETTE.map((code) => button(code, { "data-tile": code }))];
     };
     // a tile picked as it stands: nothing changes, unless it was read (not set) and listed as unsure, which it then
@@ -377,7 +381,7 @@
           drawBoxes(img);
           scored.replaceChildren();
           keepCorrection(result.tiles[i], code, false);
-        }, readings(result.tiles[i]), fixes[i] || result.tiles[i].tile),
+        }, readings(result.tiles[i]), fixes[i] || result.tiles[i].tile, !fixes[i] && (result.uncertain || []).includes(i)),
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
           takeOut(result.tiles[i].box, img);
