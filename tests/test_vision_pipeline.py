@@ -826,6 +826,10 @@ def test_the_readable_output_puts_the_rows_left_out_on_a_line_of_their_own():
     lines = describe("p.jpg", result).splitlines()
     assert lines[1:3] == ["  left out: 9m 1p", "  x 4s? | 2z 2z"]
     assert lines[-1] == "  check: 3 rows of tiles found: ... (marked ?)"
+    # each unsure tile named, counted from 1 as the page names them, with its next likeliest readings where given
+    result["uncertain"] = [3, 4]
+    result["tiles"][3]["alternatives"] = ["1s", "4p"]
+    assert describe("p.jpg", result).splitlines()[3] == "  unsure: #4 4s (or 1s 4p), #5 2z"
 
 
 def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():

@@ -126,6 +126,10 @@ def describe(path: str, result: dict) -> str:
     if aside:
         lines.append("  left out: " + " | ".join(" ".join(g) for g in aside.values()))
     lines.append("  " + " | ".join(" ".join(g) for g in groups.values()))
+    unsure = [f"#{i + 1} {t['tile']}" + (f" (or {' '.join(t['alternatives'])})" if t.get("alternatives") else "")
+              for i, t in enumerate(result["tiles"]) if i in result["uncertain"]]
+    if unsure:  # counted from 1 in reading order, as the page names them, with the next likeliest readings
+        lines.append("  unsure: " + ", ".join(unsure))
     if "dora_photo" in result:  # the second photo's tiles (its face-up ones are indicators), unsure ones marked ?
         photo = result["dora_photo"]
         lines.append("  dora photo: " + (" ".join(t["tile"] + "?" * (i in photo["uncertain"])
