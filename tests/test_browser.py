@@ -788,11 +788,11 @@ def test_score_by_photo_that_should_be_taken_again_says_why_first(server, tmp_pa
 @pytest.mark.parametrize(("lang", "words"), [("en", "The photo was taken from a low angle"),
                                              ("de", "Das Foto ist aus zu flachem Winkel aufgenommen")])
 def test_score_by_photo_taken_from_too_low_asks_for_one_from_higher_first(server, lang, words):
-    # low_angle_pieces.jpg: its tiles look 0.45 times as tall as wide and some are read with doubt
+    # across/low_across.jpg: its tiles look 0.47 times as tall as wide and many are read with doubt
     # (recognize_image's "flat_tiles"): the page says so in the player's language, before anything about the tiles
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
 
-    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "low_angle_pieces.jpg"
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "across" / "low_across.jpg"
     with _photo_dialog(sync_api, server, "Dan", fixture, lang=lang) as page:
         page.wait_for_selector(".tilebox")
         status = page.text_content("#photo-overlay p.grow")

@@ -81,6 +81,9 @@ FLAT_VIEW = 0.6  # a photo whose upright tiles look flatter than this (height / 
 #                and that is read with doubts is said to be taken from too low: of the 48 evaluation sets' 9,100
 #                photos, 290 such, 104 of those read exactly; 10 more that flat read without doubt, 9 exactly
 #                (TRAINING-LOG "Photos taken from too low")
+FLAT_DOUBTS = 4  # such a photo is said so where its reading gives no request or marks this many tiles uncertain:
+#                  with a request and fewer doubts, 138 of 148 low-angle photos read right (the marked tiles to check;
+#                  most of them photos of 1920 px or more: TRAINING-LOG "Photos from low with few doubts")
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
 _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
@@ -1507,8 +1510,8 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
     trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles"
     (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, "flat_tiles" (how tall its
-    tiles look for their width, :func:`seen_aspect`, where less than FLAT_VIEW and read with doubts) that it was
-    taken from too low, and "reason" says to take it again.
+    tiles look for their width, :func:`seen_aspect`, where less than FLAT_VIEW and read with no request or
+    FLAT_DOUBTS doubts or more) that it was taken from too low, and "reason" says to take it again.
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise; on its side 90 and 270 first,
@@ -1792,7 +1795,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                           "(did the camera move?); take it again holding still, elbows on the table (more light "
                           "helps too)")
     aspect = seen_aspect(tiles, turn)
-    if aspect < FLAT_VIEW and (uncertain or request is None):  # (read surely, such a photo is mostly read right)
+    if aspect < FLAT_VIEW and (request is None or len(uncertain) >= FLAT_DOUBTS):  # (else mostly read right)
         result["flat_tiles"] = round(aspect, 2)
         retake.append(f"the tiles in the photo look flat, {aspect:.2f} times as tall as wide (about 1.3 seen from "
                       "above): it was taken from a low angle, where tiles are misread more often; take it again from "
