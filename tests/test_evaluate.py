@@ -197,7 +197,8 @@ def test_dora_photos_are_read_as_the_pages_second_photo_and_their_indicators_com
 def test_a_12_mp_photo_is_read_as_companion_recognize_reads_it(tmp_path, capsys, monkeypatch):
     # won_melds_dora enlarged 5 times (4410 x 2480, a phone's 12 MP photo; its tiles about 190 px wide): the
     # command reads it at half size (companion.photo_files.read_photo: its tiles are wide there), and so does the
-    # evaluation, with every tile and the request right; a dora photo is decoded as the page decodes it (whole)
+    # evaluation, with every tile and the request right, and the draft label (--draft); a dora photo is decoded as
+    # the page decodes it (whole)
     from pathlib import Path
 
     from companion.vision import pipeline
@@ -220,6 +221,16 @@ def test_a_12_mp_photo_is_read_as_companion_recognize_reads_it(tmp_path, capsys,
     res = json.loads(capsys.readouterr().out)
     assert (res["tile_accuracy"], res["exact_hand_rate"], res["request_exact_rate"]) == (1.0, 1.0, 1.0)
     assert seen == [((1240, 2205), 2)] * 2  # (once more before the timing)
+    # its draft label too, once its label is gone: read so, the label's tiles row by row
+    (tmp_path / "IMG_0001.json").unlink()
+    seen.clear()
+    assert write_drafts(tmp_path) == 1 and seen == [((1240, 2205), 2)]
+    draft = tmp_path / "IMG_0001.txt"
+    draft.write_text("\n".join(draft.read_text().splitlines()[1:]))  # checked: its "# draft" line deleted
+    [(_, checked)] = load_folder(tmp_path)
+    assert [t["tile"] for t in checked["tiles"]] == [t["tile"] for t in label["tiles"]]
+    draft.unlink()
+    (tmp_path / "IMG_0001.json").write_text(json.dumps(label))
     dora_seen = []
     read_dora = pipeline.read_dora_photo
 

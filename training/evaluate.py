@@ -147,17 +147,17 @@ def draft_text(tiles: list[dict]) -> str:
 
 def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
     """NAME.txt drafts (:func:`draft_text`) for the photos in ``folder`` that have no label; how many written.
-    ``read(image_bgr)`` gives recognize_image's answer (the shipped models by default)."""
+    ``read(image_bgr)`` gives recognize_image's answer; by default each photo's file is read as ``companion
+    recognize`` reads it (:func:`_answer_as_read`, the shipped models)."""
     from companion.vision.examples import labelled_photos
 
-    if read is None:
-        from companion.vision.pipeline import recognize_image as read
     folder = Path(folder)
     if not folder.is_dir():
         raise SystemExit(f"{folder} is not a folder of photos")
     _, unlabelled = labelled_photos(folder)
     for photo in unlabelled:
-        photo.with_suffix(".txt").write_text(draft_text(read(_photo(photo))["tiles"]), encoding="utf-8")
+        answer = _answer_as_read(_photo_as_read(photo)) if read is None else read(_photo(photo))
+        photo.with_suffix(".txt").write_text(draft_text(answer["tiles"]), encoding="utf-8")
     return len(unlabelled)
 
 
@@ -195,6 +195,16 @@ def _photo_as_read(path: Path) -> PhotoAsRead:
         return PhotoAsRead(data, Path(path).name, decode_first(data, Path(path).name))
     except CompanionError as exc:
         raise SystemExit(str(exc)) from exc
+
+
+def _answer_as_read(photo: PhotoAsRead) -> dict:
+    """recognize_image's answer for the photo's file as ``companion recognize`` reads it
+    (companion.photo_files.read_photo: a 12 MP JPEG decoded whole again only where its half-size reading is
+    doubtful)."""
+    from companion.photo_files import read_photo
+    from companion.vision.pipeline import recognize_image
+
+    return read_photo(photo.data, photo.name, None, recognize_image, decoded=photo.decoded)[0]
 
 
 def _red_and_plain(a: str, b: str) -> bool:
@@ -267,16 +277,10 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
 
 def ours(image):  # noqa: ANN001, ANN201
     """The pipeline's reading of a decoded picture, or of a :class:`PhotoAsRead` as ``companion recognize`` reads
-    the photo's file (companion.photo_files.read_photo: a 12 MP JPEG decoded whole again only where its half-size
-    reading is doubtful), for :func:`evaluate`."""
+    the photo's file (:func:`_answer_as_read`), for :func:`evaluate`."""
     from companion.vision.pipeline import recognize_image
 
-    if isinstance(image, PhotoAsRead):
-        from companion.photo_files import read_photo
-
-        r, _ = read_photo(image.data, image.name, None, recognize_image, decoded=image.decoded)
-    else:
-        r = recognize_image(image)
+    r = _answer_as_read(image) if isinstance(image, PhotoAsRead) else recognize_image(image)
     unsure = set(r.get("uncertain", ()))
     return ([t["tile"] for t in r["tiles"]], r["request"],
             [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r, "small_tiles" in r,
