@@ -93,7 +93,12 @@ def decode_to_read(data: bytes, name: str, field: str | None = None, scale: int 
     """The photo decoded as the recogniser reads it: a JPEG at least twice READ_LONG_SIDE long at 1/2, 1/4 or 1/8
     of its size (the smallest that keeps READ_LONG_SIDE; ``scale``, 1, 2, 4 or 8, chooses instead), anything else
     whole (:func:`decode_photo`, whose errors it raises)."""
-    size = jpeg_size(data)
+    return _decoded_at(data, name, field, jpeg_size(data), scale)
+
+
+def _decoded_at(data: bytes, name: str, field: str | None, size: tuple[int, int] | None,
+                scale: int | None) -> PhotoToRead:
+    """:func:`decode_to_read` with the JPEG's frame size (``size``, :func:`jpeg_size`) read already."""
     if scale is None:
         scale = max((k for k in _REDUCED if size and max(size) // k >= READ_LONG_SIDE), default=1)
     elif scale not in (1, *_REDUCED):
@@ -151,7 +156,7 @@ def decode_first(data: bytes, name: str, field: str | None = None) -> PhotoToRea
     """The photo decoded as :func:`read_photo` reads it first: a 12 MP JPEG at half size, any other as
     :func:`decode_to_read` decodes it (a clear PhotoFileError where it is no photo)."""
     size = jpeg_size(data)
-    return decode_to_read(data, name, field, scale=2 if size and _half_first(max(size)) else None)
+    return _decoded_at(data, name, field, size, 2 if size and _half_first(max(size)) else None)
 
 
 def _half_first(long_side: int) -> bool:

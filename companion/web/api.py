@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -251,28 +251,30 @@ def _uploaded_image(field: str = "image") -> tuple[Any, str]:
     code "photo_gone". Returns the array and the id the photo is held by."""
     from companion.photo_files import decode_photo
 
-    return _uploaded(field, decode_photo)
+    upload = _uploaded(field, decode_photo)
+    return upload.decoded, upload.held_id
 
 
-def _uploaded_to_read(field: str = "image") -> tuple[Any, str]:
-    """:func:`_uploaded_image` decoded as the recogniser reads it (companion.photo_files.decode_to_read: a JPEG
-    6000 px long or more at half size): the PhotoToRead and the id the photo is held by."""
-    from companion.photo_files import decode_to_read
+class _Upload(NamedTuple):
+    """A photo sent (or named by the id it is held by): its bytes, its name for errors, it decoded, and that id."""
 
-    return _uploaded(field, decode_to_read)
+    data: bytes
+    name: str
+    decoded: Any
+    held_id: str
 
 
-def _uploaded(field: str, decode: Any) -> tuple[Any, str]:
-    """The photo in ``field`` (or held by the id in ``field``_id) decoded by ``decode`` (bytes, name, field), and
-    the id it is held by: a photo sent as a file is held only once decoded (see :func:`_uploaded_image`)."""
+def _uploaded(field: str, decode: Any) -> _Upload:
+    """The photo in ``field`` (or held by the id in ``field``_id) decoded by ``decode`` (bytes, name, field): a
+    photo sent as a file is held only once decoded (see :func:`_uploaded_image`)."""
     data, held_id, name = _sent_photo(field)
     decoded = decode(data, name, field)
-    return decoded, held_id or _hold(data)
+    return _Upload(data, name, decoded, held_id or current_app.extensions["held_photos"].put(data))
 
 
 def _sent_photo(field: str = "image") -> tuple[bytes, str, str]:
     """The bytes of the photo in ``field`` (or held by the id in ``field``_id: see :func:`_uploaded_image`), that id
-    ("" for a file sent: :func:`_hold` it once it is decoded) and the photo's name for errors."""
+    ("" for a file sent: it is held once decoded) and the photo's name for errors."""
     upload = request.files.get(field)
     if upload is None and request.form.get(f"{field}_id"):
         held_id = request.form[f"{field}_id"]
@@ -284,11 +286,6 @@ def _sent_photo(field: str = "image") -> tuple[bytes, str, str]:
     if upload is None:
         raise InvalidRequestError(f'send the photo as multipart/form-data in the field "{field}"', field=field)
     return upload.read(), "", _photo_name(upload.filename or "", field)
-
-
-def _hold(data: bytes) -> str:
-    """The id the server holds the photo's bytes by (companion.web.held_photos)."""
-    return current_app.extensions["held_photos"].put(data)
 
 
 def _photo_name(filename: str, field: str) -> str:
@@ -381,15 +378,16 @@ def _model_missing(exc: Exception) -> ApiError:
 
 @bp.post("/recognize")
 def recognize():  # noqa: ANN201
-    from companion.photo_files import decode_first, read_photo
+    from companion.photo_files import decode_first, decode_to_read, read_photo
 
     # a large JPEG may be read at half size (read_photo); boxes in and out stay in the photo's pixels. A photo that
     # cannot be read is refused before the dora photo is looked at, and one that can is held from now on
-    data, image_id, name = _sent_photo()
-    decoded = decode_first(data, name, "image")
-    image_id = image_id or _hold(data)
+    photo_sent = _uploaded("image", decode_first)
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
-    dora, dora_id = _uploaded_to_read("dora") if "dora" in request.files or request.form.get("dora_id") else (None, "")
+    dora, dora_id = None, ""
+    if "dora" in request.files or request.form.get("dora_id"):
+        dora_sent = _uploaded("dora", decode_to_read)
+        dora, dora_id = dora_sent.decoded, dora_sent.held_id
     # the player's corrections of a first answer ("fixes": JSON {"tile index": "class"}, "dora_fixes": the same for
     # its "dora_photo" tiles, "turned": its "turned", "low_angle": its "low_angle", "restore": JSON [box, ...] of
     # its "not_tiles" that are tiles, "drop": of its "tiles" that are none, "add": boxes on the photo where a tile
@@ -399,7 +397,8 @@ def recognize():  # noqa: ANN201
     options = _corrections_of_a_reading()
     vision = _vision()
     try:
-        result, photo = read_photo(data, name, "image", vision.recognize_image, dora, decoded, **options)
+        result, photo = read_photo(photo_sent.data, photo_sent.name, "image", vision.recognize_image, dora,
+                                   photo_sent.decoded, **options)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
@@ -410,7 +409,7 @@ def recognize():  # noqa: ANN201
         result.setdefault("width", photo.width)
         result.setdefault("height", photo.height)
         # the ids to name the photos by in the requests that follow, instead of sending them again
-        result["photo_id"] = image_id
+        result["photo_id"] = photo_sent.held_id
         if dora is not None:
             result["dora_id"] = dora_id
     return jsonify(result)
