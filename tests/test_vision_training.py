@@ -253,6 +253,24 @@ def test_make_eval_shake_smears_a_point_into_a_line_as_long_as_its_share_of_the_
     assert shaken(np.random.default_rng(0), img, []) is img  # no tiles: nothing to measure the shake by
 
 
+def test_make_eval_shadow_darkens_part_of_the_hand_by_0_7_to_2_stops_and_leaves_the_rest():
+    from training.make_eval import shadowed
+
+    # inside the shadow linear light is cut to 0.25..0.6, so grey 200 (as a 2.2 power) comes to 200 * 0.25 ** (1 /
+    # 2.2) = 106.6 at the darkest; outside it stays 200. The shadow covers 15-85% of the ten tiles' centres: some
+    # tiles lie in it, some in the light (its soft edge, at most 0.75 of a tile's width as a Gaussian's sigma, may
+    # dim a lit tile next to it a little)
+    img = np.full((600, 1000, 3), 200, np.uint8)
+    boxes = [(300 + 40 * i, 280, 340 + 40 * i, 332) for i in range(10)]
+    for seed in range(10):
+        out = shadowed(np.random.default_rng(seed), img, boxes).astype(float)
+        assert out.min() >= 106 and out.max() == 200
+        centres = [out[306, 320 + 40 * i, 0] for i in range(10)]
+        assert min(centres) < 200 * 0.85 and max(centres) > 200 * 0.97, (seed, centres)
+        assert (out[..., 0] == out[..., 2]).all()  # the same for every channel: a shadow, not a colour
+    assert shadowed(np.random.default_rng(0), img, []) is img  # no tiles: nothing to cast it on
+
+
 def test_make_eval_overexposes_by_0_6_to_1_6_stops_in_linear_light():
     from training.make_eval import overexposed
 

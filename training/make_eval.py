@@ -157,6 +157,35 @@ def underexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return np.clip(dark + 0.5, 0, 255).astype(np.uint8)
 
 
+def shadowed(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
+    """A shadow over part of the hand: the player's arm or phone between a ceiling lamp and the table. An ellipse
+    (0.3-0.7 of the photo's width by 0.2-0.6 of its height, turned at random) centred on an edge of the photo (the
+    near edge half the time) and drawn until it covers 15-85% of the tiles' centres; inside it the light is cut to
+    0.25-0.6 (linear light: 0.7-2 stops), its edge soft over 0.1-1.5 tile widths (a small lamp close by to a large
+    one far off)."""
+    if not boxes:
+        return img
+    h, w = img.shape[:2]
+    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes])
+    tw = float(np.median([b[2] - b[0] for b in boxes]))
+    for _ in range(30):
+        edge = rng.choice(4, p=[0.5, 0.2, 0.2, 0.1])  # near (bottom), left, right, far (top)
+        t = rng.uniform(0.1, 0.9)
+        cx, cy = [(t * w, h), (0.0, t * h), (float(w), t * h), (t * w, 0.0)][edge]
+        axes = (rng.uniform(0.3, 0.7) * w, rng.uniform(0.2, 0.6) * h)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.ellipse(mask, (int(cx), int(cy)), (int(axes[0]), int(axes[1])), rng.uniform(0, 180), 0, 360, 255, -1)
+        covered = float(np.mean([mask[min(h - 1, int(y)), min(w - 1, int(x))] > 0 for x, y in centres]))
+        if 0.15 <= covered <= 0.85:
+            break
+    else:
+        return img
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(0.5, rng.uniform(0.1, 1.5) * tw / 2))
+    light = 1 - (1 - rng.uniform(0.25, 0.6)) * soft
+    lin = (img.astype(np.float32) / 255) ** 2.2 * light[..., None]
+    return (np.clip(lin, 0, 1) ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
+
+
 def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
     """The camera moved while the photo was taken: a straight motion blur in a random direction, 0.05-0.4 of the
     tiles' width long (median of the upright boxes; the length is what is written into the image, on top of the
@@ -226,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="each photo overexposed by 0.6-1.6 stops and clipped (its own stream)")
     ap.add_argument("--dark", action="store_true",
                     help="each photo underexposed by 1-2.5 stops, with the noise that shows then (its own stream)")
+    ap.add_argument("--shadow", action="store_true",
+                    help="a shadow over part of the hand (an arm or phone under a ceiling lamp): 0.7-2 stops darker, "
+                         "its edge soft or hard (its own stream)")
     ap.add_argument("--shake", action="store_true",
                     help="each photo blurred by the camera moving, 0.05-0.4 of a tile's width (its own stream)")
     ap.add_argument("--loose", type=float, default=0.0, metavar="DEGREES",
@@ -263,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     laid = np.random.default_rng(args.seed + 10_000_003)  # and for --loose
     wall = np.random.default_rng(args.seed + 11_000_003)  # and for --dead-wall
     block = np.random.default_rng(args.seed + 12_000_003)  # and for --sides
+    shade = np.random.default_rng(args.seed + 13_000_003)  # and for --shadow
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = not args.dora_photo and (args.hand_only or args.winning or bool(rng.random() < 0.8))
@@ -285,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         if args.lamp:
             img = coloured_light(bulb, img)
+        if args.shadow:
+            img = shadowed(shade, img, [lb.box for lb in labels])
         if args.shake:
             img = shaken(hands, img, [lb.box for lb in labels if not lb.sideways])
         if args.phone:
