@@ -7,6 +7,7 @@
     python -m training.make_eval --out /tmp/eval-low --style uni --winning --n 100 --seed 94 --pitch 0.3 0.5
     python -m training.make_eval --out /tmp/eval-table --style uni --winning --n 200 --seed 93 --clutter
     python -m training.make_eval --out /tmp/eval-glare --style uni --winning --n 200 --seed 98 --glare 0.35
+    python -m training.make_eval --out /tmp/eval-shadow --style uni --winning --n 200 --seed 98 --shadow
     python -m training.make_eval --out /tmp/eval-yaw --style uni --winning --n 200 --seed 98 --yaw 0.6 0.8
     python -m training.make_eval --out /tmp/eval-sticks --style uni --winning --n 200 --seed 98 --sticks
     python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
