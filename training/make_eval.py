@@ -161,9 +161,9 @@ def underexposed(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 def shadowed(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
     """A shadow over part of the hand: the player's arm or phone between a ceiling lamp and the table. An ellipse
     (0.3-0.7 of the photo's width by 0.2-0.6 of its height, turned at random) centred on an edge of the photo (the
-    near edge half the time) and drawn until it covers 15-85% of the tiles' centres; inside it the light is cut to
-    0.25-0.6 (linear light: 0.7-2 stops), its edge soft over 0.1-1.5 tile widths (a small lamp close by to a large
-    one far off)."""
+    near edge half the time), drawn again until it covers 15-85% of the tiles' centres (none after 30 tries);
+    inside it the light is cut to 0.25-0.6 (linear light: 0.7-2 stops), its edge soft over 0.1-1.5 tile widths (a
+    small lamp close by to a large one far off)."""
     if not boxes:
         return img
     h, w = img.shape[:2]
