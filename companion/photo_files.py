@@ -120,7 +120,7 @@ def _decoded_at(data: bytes, name: str, field: str | None, size: tuple[int, int]
 
 
 def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..., dict], dora: PhotoToRead | None = None,
-               decoded: PhotoToRead | None = None, **options: Any) -> tuple[dict, PhotoToRead]:
+               decoded: PhotoToRead | None = None, chosen: int | None = None, **options: Any) -> tuple[dict, PhotoToRead]:
     """The photo's bytes read by ``recognize`` (companion.vision.recognize_image: picture, dora picture, the
     player's corrections ``options``, and the scales the pictures were decoded at), with the dora photo ``dora``
     (:func:`decode_to_read`): the answer, its boxes in the photo's pixels, and the photo as decoded to be read.
@@ -133,8 +133,10 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     away, whose tiles may read worse at half size) and that reading gives no request or reads a tile less surely
     than HALF_SURE, it is decoded whole and read again (models/TRAINING-LOG.md, "12 MP photos at half size where
     their tiles are wide" and "... where they read surely"). The choice is made on the photo's reading without the
-    corrections, so that every correction of an answer reads the photo at the size the answer was read at. Any
-    other photo is read as :func:`decode_to_read` decodes it."""
+    corrections, so that every correction of an answer reads the photo at the size the answer was read at: where
+    that choice is known (``chosen``: the ``scale`` of the photo an earlier call returned for these bytes), the
+    photo is read at it straight away, not first without the corrections again. Any other photo is read as
+    :func:`decode_to_read` decodes it."""
 
     def read(photo: PhotoToRead, **corrections: Any) -> dict:
         scales = {"scale": photo.scale, "dora_scale": dora.scale if dora is not None else 1}
@@ -144,6 +146,9 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     photo = decoded if decoded is not None else decode_first(data, name, field)
     # (decoded at half size as decode_to_read's own rule would not: else whole, or libjpeg could not decode smaller)
     if not (photo.scale == 2 and _half_first(max(photo.width, photo.height))):
+        return read(photo, **options), photo
+    if chosen in (1, 2):  # as an earlier reading of the photo chose
+        photo = photo if chosen == 2 else decode_to_read(data, name, field, scale=1)
         return read(photo, **options), photo
     first = read(photo)
     if _upright_width(first) >= 2 * HALF_TILE_MIN or _read_surely(first):  # (the answer's pixels: the photo's)

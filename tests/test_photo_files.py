@@ -110,6 +110,15 @@ def test_a_12_mp_jpeg_is_read_at_half_size_first_and_kept_so_where_its_tiles_are
     assert reads == [(2016, 2, False, 1, {}), (2016, 2, False, 1, {"drop": [[0, 0, 9, 9]]})]
 
 
+@pytest.mark.parametrize(("chosen", "width"), [(2, 2016), (1, 4032)])
+def test_a_12_mp_jpeg_whose_size_was_chosen_before_is_read_at_it_once(chosen: int, width: int):
+    # a correction of an answer whose photo was read at half size (2) or whole (1): read so straight away, with the
+    # correction, whatever its tiles (here wide, so a first reading would keep half size)
+    recognize, reads = _reader(2 * HALF_TILE_MIN)
+    _, photo = read_photo(_jpeg(4032, 600), "IMG.jpg", None, recognize, chosen=chosen, drop=[[0, 0, 9, 9]])
+    assert photo.scale == chosen and reads == [(width, chosen, False, 1, {"drop": [[0, 0, 9, 9]]})]
+
+
 def test_a_12_mp_jpeg_whose_tiles_come_out_narrow_at_half_size_is_read_whole():
     data = _jpeg(4032, 600)
     recognize, reads = _reader(2 * HALF_TILE_MIN - 2)

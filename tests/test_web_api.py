@@ -371,6 +371,28 @@ def test_a_photo_no_longer_held_is_asked_for_again(client, fake_vision):
     assert err["field"] == "dora"
 
 
+def test_a_correction_of_a_12_mp_photo_is_read_once_at_the_size_its_answer_was_read_at(client, fake_vision):
+    # photo_files.read_photo reads a 12 MP JPEG at half size first; the stand-in's one tile, 10 px wide, with no
+    # request, has it decoded whole and read again. A correction naming the photo by its id is read whole straight
+    # away (the size its answer was read at, held with the photo), not at half size first again
+    ok, jpeg = cv2.imencode(".jpg", np.zeros((600, 4032, 3), np.uint8))
+    module = sys.modules["companion.vision"]
+    stand_in, widths = module.recognize_image, []
+
+    def counted(image, dora_image=None, **options):  # noqa: ANN001, ANN202
+        widths.append(image.shape[1])
+        return stand_in(image, dora_image, **options)
+
+    module.recognize_image = counted
+    first = client.post("/api/recognize", data={"image": (io.BytesIO(jpeg.tobytes()), "IMG.jpg")},
+                        content_type="multipart/form-data").get_json()
+    assert widths == [2016, 4032] and (first["width"], first["height"]) == (4032, 600)
+    widths.clear()
+    again = client.post("/api/recognize", data={"image_id": first["photo_id"], "fixes": json.dumps({"0": "2m"})},
+                        content_type="multipart/form-data")
+    assert again.status_code == 200 and widths == [4032] and fake_vision["options"] == {"fixes": {0: "2m"}}
+
+
 def test_the_held_photos_drop_the_oldest_past_their_count_or_their_bytes():
     from companion.web.held_photos import HeldPhotos, photo_id
 
@@ -382,6 +404,20 @@ def test_the_held_photos_drop_the_oldest_past_their_count_or_their_bytes():
     assert held.get(c) is None and held.get(b) == b"bbb" and held.get(photo_id(b"dddddd")) == b"dddddd"
     big = HeldPhotos(max_photos=2, max_bytes=4)
     assert big.get(big.put(b"0123456789")) == b"0123456789"  # one photo larger than the limit is still held
+
+
+def test_the_held_photos_keep_the_scale_each_was_read_at_while_they_hold_it():
+    from companion.web.held_photos import HeldPhotos
+
+    held = HeldPhotos(max_photos=1)
+    a = held.put(b"aaa")
+    assert held.scale_read_at(a) is None
+    held.read_at(a, 2)
+    assert held.scale_read_at(a) == 2
+    held.read_at("0" * 64, 1)  # a photo not held: nothing noted
+    assert held.scale_read_at("0" * 64) is None
+    held.put(b"bbb")  # a dropped: its scale goes with it, and comes back with it unknown
+    assert held.scale_read_at(a) is None and held.scale_read_at(held.put(b"aaa")) is None
 
 
 def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):

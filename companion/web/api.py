@@ -396,15 +396,17 @@ def recognize():  # noqa: ANN201
     # with, and the request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
-    try:
+    held = current_app.extensions["held_photos"]
+    try:  # (corrections read at the scale the photo's first answer was read at, remembered with the photo)
         result, photo = read_photo(photo_sent.data, photo_sent.name, "image", vision.recognize_image, dora,
-                                   photo_sent.decoded, **options)
+                                   photo_sent.decoded, held.scale_read_at(photo_sent.held_id), **options)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
         if exc.code == "model_missing":
             raise _model_missing(exc) from exc
         raise
+    held.read_at(photo_sent.held_id, photo.scale)
     if isinstance(result, dict):
         result.setdefault("width", photo.width)
         result.setdefault("height", photo.height)

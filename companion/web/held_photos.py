@@ -28,6 +28,7 @@ class HeldPhotos:
     def __init__(self, max_photos: int = HELD_MAX_PHOTOS, max_bytes: int = HELD_MAX_BYTES) -> None:
         self.max_photos, self.max_bytes = max_photos, max_bytes
         self._photos: OrderedDict[str, bytes] = OrderedDict()
+        self._scales: dict[str, int] = {}  # the scale each was read at (companion.photo_files.read_photo's choice)
         self._lock = threading.Lock()
 
     def put(self, data: bytes) -> str:
@@ -38,7 +39,7 @@ class HeldPhotos:
             self._photos.move_to_end(key)
             while len(self._photos) > 1 and (len(self._photos) > self.max_photos
                                               or sum(map(len, self._photos.values())) > self.max_bytes):
-                self._photos.popitem(last=False)
+                self._scales.pop(self._photos.popitem(last=False)[0], None)
         return key
 
     def get(self, key: str) -> bytes | None:
@@ -48,3 +49,15 @@ class HeldPhotos:
             if data is not None:
                 self._photos.move_to_end(key)
             return data
+
+    def read_at(self, key: str, scale: int) -> None:
+        """Note that the photo held by ``key`` was read decoded at ``scale`` (a PhotoToRead's), for the corrections
+        of its answer to be read at it (companion.photo_files.read_photo's ``chosen``); nothing where not held."""
+        with self._lock:
+            if key in self._photos:
+                self._scales[key] = scale
+
+    def scale_read_at(self, key: str) -> int | None:
+        """The scale noted by :meth:`read_at` for the photo held by ``key``; None where none is (any more)."""
+        with self._lock:
+            return self._scales.get(key)
