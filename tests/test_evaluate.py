@@ -41,6 +41,31 @@ def test_uncertain_marking_is_counted_for_wrong_and_right_tiles(tmp_path):
     assert res["tile_accuracy"] == 3 / 5 and res["exact_hand_rate"] == 0
 
 
+def test_a_wrong_request_offered_with_no_tile_marked_and_nothing_said_is_counted_as_silent(tmp_path):
+    from training.evaluate import report
+
+    items = _folder(tmp_path, [["1m"], ["2m"], ["3m"], ["4m"], ["5m"]])
+    for i, tile in enumerate(["1m", "2m", "3m", "4m", "5m"]):  # each photo stands for a request of its one tile
+        (tmp_path / f"{i:04d}.json").write_text(json.dumps({"tiles": [{"tile": tile}], "request": {"hand": tile}}))
+    items = load_folder(tmp_path)
+    sure, doubt = [(0.95, False)], [(0.5, True)]
+    answers = iter([
+        (["1m"], {"hand": "1m"}, sure, False),  # read before the timing
+        (["1m"], {"hand": "1m"}, sure, False),  # right
+        (["3m"], {"hand": "3m"}, sure, False),  # wrong, nothing marked, nothing said: silent
+        (["4m"], {"hand": "4m"}, doubt, False),  # wrong, its tile marked
+        (["5m"], {"hand": "5m"}, sure, True),  # wrong, the photo said to be too bright
+        (["6m"], None, sure, False),  # no request offered: the page asks for a check
+    ])
+
+    def predict(image):  # noqa: ANN001, ANN202
+        return next(answers)
+
+    res = evaluate(items, predict)
+    assert res["wrong_requests"] == {"given": 3, "silent": 1} and res["request_exact_rate"] == 1 / 5
+    assert "wrong requests offered: 3, 1 of them silently" in report(res)
+
+
 def test_photos_said_to_be_too_bright_are_counted_with_how_many_of_them_read_exactly(tmp_path):
     from training.evaluate import report
 

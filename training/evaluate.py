@@ -27,7 +27,9 @@ Printed: per-tile accuracy in order (edit-distance alignment of the predicted an
 so a missed or extra tile costs one error and does not shift the rest), exact-hand rate (whole sequence
 right), request exact rate (where labelled), the most frequent confusion pairs, ms per image, and how
 many wrong and right tiles the page marks as uncertain for a one-tap correction (``--thresholds``: and how
-many a confidence below each threshold would mark, to choose ``CONFIDENCE_MIN``).
+many a confidence below each threshold would mark, to choose ``CONFIDENCE_MIN``), and how many wrong requests
+are offered, and how many of them silently: no tile marked, nothing said of the photo (a guess the page does not
+own up to).
 """
 
 from __future__ import annotations
@@ -223,7 +225,7 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     below each of ``thresholds`` would mark; with the fourth (fifth, sixth, seventh), how many photos were said to be
     too bright (their tiles too small, blurred, taken from too low), and how many of those read exactly."""
     map_tile = map_tile or (lambda t: t)
-    total = hits = exact = req_total = req_exact = 0
+    total = hits = exact = req_total = req_exact = wrong_requests = silent = 0
     # photos said to be so: "photos", "exact"
     retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter(), "too_low": Counter()}
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
@@ -251,7 +253,11 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
         confusions.update(subs)
         if "request" in label and request is not False:
             req_total += 1
-            req_exact += _norm_request(request) == _norm_request(label["request"])
+            right = _norm_request(request) == _norm_request(label["request"])
+            req_exact += right
+            if sure and request is not None and not right:  # a request the page would offer to score, wrong
+                wrong_requests += 1
+                silent += not any(marked for _, marked in sure[0]) and not any(more[1:])
     ms.sort()
     out = {
         "model": name, "images": len(items), "tiles": total,
@@ -266,6 +272,8 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
         "other_kind": sum(n for (a, b), n in confusions.items() if "-" not in (a, b) and not _red_and_plain(a, b)),
         **{key: {"photos": n["photos"], "exact": n["exact"]} for key, n in retake.items()},
     }
+    if marks or wrong_requests:  # (predict says which tiles it doubts)
+        out["wrong_requests"] = {"given": wrong_requests, "silent": silent}
     if marks:
         wrong = [m for m in marks if not m[0]]
         right = [m for m in marks if m[0]]
@@ -307,7 +315,7 @@ def report(res: dict) -> str:
             f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}\n"
             f"  misread: {res['other_kind']} tiles as another kind; red fives read as plain "
             f"{res['red_fives']['read_plain']} (of {res['red_fives']['in_labels']}), plain fives read as red "
-            f"{res['red_fives']['plain_read_red']}" + _marking(res) + _retakes(res))
+            f"{res['red_fives']['plain_read_red']}" + _marking(res) + _silence(res) + _retakes(res))
 
 
 def _retakes(res: dict) -> str:
@@ -318,6 +326,14 @@ def _retakes(res: dict) -> str:
         if n:
             lines.append(f"\n  {what}: {n} photos ({right} of them read exactly)")
     return "".join(lines)
+
+
+def _silence(res: dict) -> str:
+    w = res.get("wrong_requests")
+    if not w or not w["given"]:
+        return ""
+    return (f"\n  wrong requests offered: {w['given']}, {w['silent']} of them silently (no tile marked, nothing said "
+            "of the photo)")
 
 
 def _marking(res: dict) -> str:
