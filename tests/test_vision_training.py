@@ -271,6 +271,61 @@ def test_make_eval_shadow_darkens_part_of_the_hand_by_0_7_to_2_stops_and_leaves_
     assert shadowed(np.random.default_rng(0), img, []) is img  # no tiles: nothing to cast it on
 
 
+def test_make_eval_finger_hides_what_it_says_it_hides_and_points_at_the_nearest_row():
+    import cv2
+
+    from training.make_eval import fingered
+    from training.scenes import TileLabel
+
+    # a grey table (every channel alike) with a far row of three tiles and a near row of ten, 40 x 52 px faces
+    def tile(x: float, y: float, row: int) -> TileLabel:
+        return TileLabel("1m", np.array([(x, y), (x + 40, y), (x + 40, y + 52), (x, y + 52)], np.float32), False,
+                         row, 0, "dora" if row == 0 else "concealed")
+
+    labels = [tile(400 + 40 * i, 100, 0) for i in range(3)] + [tile(300 + 40 * i, 300, 1) for i in range(10)]
+    img = np.full((600, 1000, 3), 170, np.uint8)
+    pointed = 0
+    for seed in range(12):
+        out, covered = fingered(np.random.default_rng(seed), img, labels)
+        skin = out[..., 2].astype(int) - out[..., 0] > 4  # skin is redder than it is blue; grey and shade are not
+        grey = out[..., 2] == out[..., 0]
+        assert (out[..., 2] >= out[..., 0]).all() and (out[grey] <= 170).all()  # the rest only darkened (its shadow)
+        for i, share in covered:  # the share said hidden is the share of the face that turned skin-coloured
+            face = np.zeros(img.shape[:2], np.uint8)
+            cv2.fillPoly(face, [labels[i].quad.astype(np.int32)], 1)
+            assert abs(skin[face > 0].mean() - share) < 0.15, (seed, i, share)
+        if covered and max(covered, key=lambda c: c[1])[1] >= 0.2 and skin[-1].any():  # a finger from the near edge
+            assert all(labels[i].row == 1 for i, _ in covered), seed  # at the nearest row, from below it
+            pointed += 1
+    assert 4 <= pointed <= 11  # two in three a pointing finger, else a thumb on the lens at a corner
+    assert fingered(np.random.default_rng(0), img, [])[0] is img
+
+
+def test_make_eval_focus_keeps_its_line_sharp_and_blurs_the_farthest_edge_by_the_disc_it_says():
+    from training.make_eval import defocused
+
+    # black and white columns 50 px wide: a line's blur shows as the width of its edges (a disc of diameter D
+    # spreads a step over about D px); the tiles are 40 px wide, so the far edge's disc is 0.15-0.6 of 40 px
+    # times the span over half the photo's height
+    img = np.zeros((400, 600, 3), np.uint8)
+    for x in range(0, 600, 100):
+        img[:, x:x + 50] = 255
+    boxes = [(100 + 40 * i, 300, 140 + 40 * i, 352) for i in range(10)]
+    lines = set()
+    for seed in range(8):
+        out, focus = defocused(np.random.default_rng(seed), img, boxes)
+        lines.add(focus["line"])
+        assert focus["span"] == max(focus["line"], 400 - focus["line"])
+        assert 0.15 * 40 <= focus["widest"] * 200 / focus["span"] <= 0.6 * 40
+        sharp = out[int(round(focus["line"])), :, 0]
+        far = out[0 if focus["line"] > 200 else 399, :, 0]
+        edge = lambda row: int(((row > 8) & (row < 247)).sum()) / 12  # noqa: E731  (12 edges inside the photo)
+        assert edge(sharp) <= 1.5
+        assert 0.4 * focus["widest"] - 1 <= edge(far) <= focus["widest"] + 1, (seed, edge(far), focus)
+    assert lines == {326.0, 200.0}  # on the tiles' middle or the photo's
+    assert defocused(np.random.default_rng(0), img, [])[0] is img
+
+
 def test_make_eval_overexposes_by_0_6_to_1_6_stops_in_linear_light():
     from training.make_eval import overexposed
 

@@ -8,6 +8,8 @@
     python -m training.make_eval --out /tmp/eval-table --style uni --winning --n 200 --seed 93 --clutter
     python -m training.make_eval --out /tmp/eval-glare --style uni --winning --n 200 --seed 98 --glare 0.35
     python -m training.make_eval --out /tmp/eval-shadow --style uni --winning --n 200 --seed 98 --shadow
+    python -m training.make_eval --out /tmp/eval-finger --style uni --winning --n 200 --seed 98 --finger
+    python -m training.make_eval --out /tmp/eval-focus --style uni --winning --n 200 --seed 98 --focus
     python -m training.make_eval --out /tmp/eval-yaw --style uni --winning --n 200 --seed 98 --yaw 0.6 0.8
     python -m training.make_eval --out /tmp/eval-sticks --style uni --winning --n 200 --seed 98 --sticks
     python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
@@ -187,6 +189,113 @@ def shadowed(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarr
     return (np.clip(lin, 0, 1) ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
 
 
+# skin from very light to very dark (RGB), each photo's jittered a little
+_SKIN = np.array([(250, 222, 200), (238, 196, 168), (222, 170, 138), (196, 136, 104), (160, 104, 76),
+                  (116, 74, 54), (82, 54, 42)], np.float32)
+
+
+def fingered(rng: np.random.Generator, img: np.ndarray, labels: list) -> tuple[np.ndarray, list[tuple[int, float]]]:
+    """A finger in the photo, and how much of each tile's face it hides: [(index in ``labels``, share)].
+    Two times in three a finger pointing at a tile of the nearest row from the photo's near edge (at up to 35
+    degrees off straight), its tip 0.25-0.75 of the way up that tile's face, 0.7-1.2 tiles wide, rounded as a
+    finger is lit from above, its nail lighter, its shadow on the table beside it; else a thumb on the edge of
+    the lens: a large out-of-focus blob, lit from behind, from a corner of the photo. Skin of a tone from very
+    light to very dark."""
+    faces = [lb for lb in labels if not lb.sideways]
+    if not faces:
+        return img, []
+    h, w = img.shape[:2]
+    tw = float(np.median([np.linalg.norm(lb.quad[1] - lb.quad[0]) for lb in faces]))
+    skin = _SKIN[rng.integers(len(_SKIN))][::-1] * rng.uniform(0.92, 1.06, 3)  # BGR
+    out = img.astype(np.float32)
+    alpha = np.zeros((h, w), np.float32)
+    if rng.random() < 2 / 3:
+        near = max(lb.row for lb in labels)
+        target = [lb for lb in labels if lb.row == near][int(rng.integers(sum(lb.row == near for lb in labels)))]
+        tl, tr, br, bl = target.quad.astype(np.float32)
+        bottom, top = (bl + br) / 2, (tl + tr) / 2
+        tip = bottom + (top - bottom) * rng.uniform(0.25, 0.75) + (br - bl) * rng.uniform(-0.15, 0.15)
+        angle = np.deg2rad(rng.uniform(-35, 35))
+        along = np.array([np.sin(angle), -np.cos(angle)], np.float32)  # from the near edge up to the tip
+        across = np.array([along[1], -along[0]], np.float32)
+        half = tw * rng.uniform(0.7, 1.2) / 2
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        rel_x, rel_y = xs - tip[0], ys - tip[1]
+        t = -(rel_x * along[0] + rel_y * along[1])  # how far back from the tip along the finger
+        d = rel_x * across[0] + rel_y * across[1]  # across it
+        length = tw * rng.uniform(3.0, 4.5)  # a finger is 3-4.5 tiles long; then the hand, much wider
+        wide = half * (1 + 0.15 * np.clip(t, 0, length) / length) + np.clip(t - length, 0, None) * 0.8
+        wide = np.minimum(wide, 2.6 * tw)
+        dist = np.where(t > 0, np.abs(d) - wide + half, np.hypot(d, t))  # round at the tip
+        shift = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.1, 0.3)], np.float32) * tw
+        shadow = cv2.warpAffine((dist < half).astype(np.float32), np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]),
+                                (w, h), borderMode=cv2.BORDER_REPLICATE)  # (the finger goes on past the edge)
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.25 * tw)) * rng.uniform(0.3, 0.6)
+        out *= (1 - shadow)[..., None]
+        alpha = np.clip(half - dist + 0.5, 0, 1)
+        round_ = np.sqrt(np.clip(1 - (d / np.maximum(wide, 1)) ** 2, 0, 1))  # lit from above: bright along the middle
+        shade = (0.55 + 0.45 * round_) * (1 + rng.normal(0, 0.02, (h, w)).astype(np.float32))
+        colour = skin[None, None, :] * shade[..., None]
+        nail = ((t > 0.08 * half) & (t < 1.3 * half) & (np.abs(d) < 0.62 * half)).astype(np.float32)
+        nail = cv2.GaussianBlur(nail, (0, 0), max(0.6, 0.06 * half)) * rng.uniform(0.4, 0.8)
+        colour = colour * (1 - nail[..., None]) + (colour * 0.5 + np.array([200, 205, 235], np.float32) * 0.5) * nail[..., None]
+        alpha = cv2.GaussianBlur(alpha, (0, 0), 0.7)
+    else:
+        corner = [(0, h), (w, h), (0, 0), (w, 0)][int(rng.choice(4, p=[0.4, 0.4, 0.1, 0.1]))]
+        r = rng.uniform(0.12, 0.3) * min(h, w)
+        mask = np.zeros((h, w), np.float32)
+        cv2.ellipse(mask, (int(corner[0] + rng.uniform(-0.3, 0.3) * r), int(corner[1] + rng.uniform(-0.3, 0.3) * r)),
+                    (int(r * rng.uniform(1.0, 1.6)), int(r)), rng.uniform(0, 180), 0, 360, 1.0, -1)
+        alpha = cv2.GaussianBlur(mask, (0, 0), r * rng.uniform(0.15, 0.35))
+        alpha = np.clip(alpha * 1.3, 0, 1)
+        colour = (skin * rng.uniform(0.35, 0.7) * np.array([0.8, 0.9, 1.1], np.float32))[None, None, :]  # light through skin
+    out = out * (1 - alpha[..., None]) + colour * alpha[..., None]
+    covered = []
+    for i, lb in enumerate(labels):
+        face = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(face, [np.round(lb.quad).astype(np.int32)], 1)
+        area = int(face.sum())
+        share = float((alpha * face).sum() / area) if area else 0.0
+        if share >= 0.05:
+            covered.append((i, round(share, 2)))
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8), covered
+
+
+def defocused(rng: np.random.Generator, img: np.ndarray, boxes: list) -> tuple[np.ndarray, dict]:
+    """The camera focused at one depth, close by (a shallow depth of field): each line of the photo blurred by a
+    disc (as a lens blurs) as wide as it lies far from the line in focus, up or down (the table's depth runs up
+    the photo), from 0.15 to 0.6 of a tile's width at the farthest edge of the photo. The focus on the tiles' middle
+    (6 in 10: tapped on the hand) or on the photo's middle (a phone's own choice). Also returned: the line in focus,
+    the disc's width at the farthest edge and how far that lies (px): a line d px from focus is blurred
+    widest * d / span."""
+    if not boxes:
+        return img, {}
+    h, w = img.shape[:2]
+    tw = float(np.median([b[2] - b[0] for b in boxes]))
+    if rng.random() < 0.6:
+        focus = float(np.median([(b[1] + b[3]) / 2 for b in boxes]))
+    else:
+        focus = h / 2
+    widest = tw * rng.uniform(0.15, 0.6) * max(focus, h - focus) / (h / 2)  # at the edge farthest from focus
+    span = max(focus, h - focus)
+    levels = np.linspace(0, widest, 7)
+    stack = [img.astype(np.float32)]
+    for d in levels[1:]:
+        r = max(1, int(round(d / 2)))
+        disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+        cv2.circle(disc, (r, r), r, 1.0, -1)
+        stack.append(cv2.filter2D(img, cv2.CV_32F, disc / disc.sum(), borderType=cv2.BORDER_REFLECT))
+    want = np.abs(np.arange(h, dtype=np.float32) - focus) / span * (len(levels) - 1)  # per line, in levels
+    lo = np.minimum(want.astype(int), len(levels) - 2)
+    frac = (want - lo)[:, None, None]
+    out = np.empty_like(stack[0])
+    for k in range(len(levels) - 1):
+        rows = lo == k
+        out[rows] = stack[k][rows] * (1 - frac[rows]) + stack[k + 1][rows] * frac[rows]
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8), {"line": round(focus, 1), "widest": round(widest, 1),
+                                                          "span": round(span, 1)}
+
+
 def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray:
     """The camera moved while the photo was taken: a straight motion blur in a random direction, 0.05-0.4 of the
     tiles' width long (median of the upright boxes; the length is what is written into the image, on top of the
@@ -259,6 +368,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shadow", action="store_true",
                     help="a shadow over part of the hand (an arm or phone under a ceiling lamp): 0.7-2 stops darker, "
                          "its edge soft or hard (its own stream)")
+    ap.add_argument("--finger", action="store_true",
+                    help="a finger in the photo: pointing at a tile of the nearest row, its tip 0.25-0.75 of the way "
+                         "up the face (2 in 3), or a thumb on the edge of the lens (its own stream; the label says "
+                         "which tiles it hides and how much of them)")
+    ap.add_argument("--focus", action="store_true",
+                    help="a shallow depth of field: the photo sharp at one depth (the hand, or the photo's middle), "
+                         "blurred more the farther a line lies from it, up to 0.15-0.6 of a tile at the far edge "
+                         "(its own stream)")
     ap.add_argument("--shake", action="store_true",
                     help="each photo blurred by the camera moving, 0.05-0.4 of a tile's width (its own stream)")
     ap.add_argument("--loose", type=float, default=0.0, metavar="DEGREES",
@@ -297,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     wall = np.random.default_rng(args.seed + 11_000_003)  # and for --dead-wall
     block = np.random.default_rng(args.seed + 12_000_003)  # and for --sides
     shade = np.random.default_rng(args.seed + 13_000_003)  # and for --shadow
+    finger = np.random.default_rng(args.seed + 14_000_003)  # and for --finger
+    lens = np.random.default_rng(args.seed + 15_000_003)  # and for --focus
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = not args.dora_photo and (args.hand_only or args.winning or bool(rng.random() < 0.8))
@@ -315,12 +434,18 @@ def main(argv: list[str] | None = None) -> int:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:
             img = printed_mat(things, img, [lb.box for lb in labels])
+        covered = []
+        if args.finger:
+            img, covered = fingered(finger, img, labels)
         if args.glare > 0:
             img = highlights(lamp, img, [lb.box for lb in labels if lb.cls != "x"], args.glare)
         if args.lamp:
             img = coloured_light(bulb, img)
         if args.shadow:
             img = shadowed(shade, img, [lb.box for lb in labels])
+        focus = {}
+        if args.focus:
+            img, focus = defocused(lens, img, [lb.box for lb in labels if not lb.sideways])
         if args.shake:
             img = shaken(hands, img, [lb.box for lb in labels if not lb.sideways])
         if args.phone:
@@ -330,6 +455,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.dark:
             img = underexposed(dim, img)
         label = labels_to_json(labels, hand)
+        if focus:
+            label["focus"] = focus
+        if covered:  # the hidden tiles by their place in the label's reading order
+            place = {tuple(t["box"]): k for k, t in enumerate(label["tiles"])}
+            label["covered"] = [{"tile": place[tuple(round(v, 1) for v in labels[i].box)], "share": share}
+                                for i, share in covered]
         if args.dora_photo:  # what such a photo adds to a request (evaluate --dora-photos)
             label["request"] = {"dora_indicators": [t["tile"] for t in label["tiles"] if t["tile"] != "x"]}
         if args.turned:
