@@ -240,6 +240,31 @@ def test_a_fixture_read_with_a_tile_wrong_gives_the_hand_and_shows_every_tile_it
     assert _norm(result["request"])[:3] == _norm(label["request"])[:3]  # all but the dora indicators
 
 
+@pytest.mark.parametrize("name", ["hidden_read", "hidden_missed"])
+def test_a_tile_a_finger_half_hides_is_never_guessed_silently_and_the_rest_is_read(name: str):
+    # finger/NAME.json says which tile the finger hides and how much of its face ("covered", by the scene's
+    # construction). Whatever is read there, the answer owns up to it: no request (with the reason), or every tile
+    # read that the label does not hold marked for a check; and the tiles the finger leaves alone are read as
+    # labelled, the hidden one read as something else, left out, or right
+    from collections import Counter
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "finger" / f"{name}.json").read_text())
+    hidden = {c["tile"] for c in label["covered"] if c["share"] >= 0.5}
+    assert len(hidden) == 1
+    result = recognize_image(load_image(FIXTURES / "finger" / f"{name}.jpg"))
+    read = [t["tile"] for t in result["tiles"]]
+    truth = [t["tile"] for t in label["tiles"]]
+    rest = [t for i, t in enumerate(truth) if i not in hidden]
+    assert read[:min(hidden)] + read[min(hidden) + len(read) - len(rest):] == rest and len(read) - len(rest) in (0, 1)
+    if result["request"] is None:
+        assert result["reason"]
+    else:
+        extra = Counter(read) - Counter(truth)
+        assert all(i in result["uncertain"] for i, t in enumerate(read) if t in extra)
+
+
 def test_fixtures_exist_and_stay_small():
     assert len(PHOTOS) >= 3
     assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2_000_000
