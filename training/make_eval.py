@@ -197,8 +197,9 @@ _SKIN = np.array([(250, 222, 200), (238, 196, 168), (222, 170, 138), (196, 136, 
 def fingered(rng: np.random.Generator, img: np.ndarray, labels: list) -> tuple[np.ndarray, list[tuple[int, float]]]:
     """A finger in the photo, and how much of each tile's face it hides: [(index in ``labels``, share)].
     Two times in three a finger pointing at a tile of the nearest row from the photo's near edge (at up to 35
-    degrees off straight), its tip 0.25-0.75 of the way up that tile's face, 0.7-1.2 tiles wide, rounded as a
-    finger is lit from above, its nail lighter, its shadow on the table beside it; else a thumb on the edge of
+    degrees off straight), its tip 0.25-0.75 of the way up that tile's face, 0.7-1.2 tiles wide and 3-4.5 long,
+    then the hand, much wider, to the edge; rounded as a finger is lit from above, its nail lighter, its shadow on
+    the table beside it; else a thumb on the edge of
     the lens: a large out-of-focus blob, lit from behind, from a corner of the photo. Skin of a tone from very
     light to very dark."""
     faces = [lb for lb in labels if not lb.sideways]
@@ -264,7 +265,8 @@ def fingered(rng: np.random.Generator, img: np.ndarray, labels: list) -> tuple[n
 def defocused(rng: np.random.Generator, img: np.ndarray, boxes: list) -> tuple[np.ndarray, dict]:
     """The camera focused at one depth, close by (a shallow depth of field): each line of the photo blurred by a
     disc (as a lens blurs) as wide as it lies far from the line in focus, up or down (the table's depth runs up
-    the photo), from 0.15 to 0.6 of a tile's width at the farthest edge of the photo. The focus on the tiles' middle
+    the photo): 0.15-0.6 of a tile's width half the photo's height away (so up to twice that at the far edge where
+    the focus lies near the other one). The focus on the tiles' middle
     (6 in 10: tapped on the hand) or on the photo's middle (a phone's own choice). Also returned: the line in focus,
     the disc's width at the farthest edge and how far that lies (px): a line d px from focus is blurred
     widest * d / span."""
@@ -374,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
                          "which tiles it hides and how much of them)")
     ap.add_argument("--focus", action="store_true",
                     help="a shallow depth of field: the photo sharp at one depth (the hand, or the photo's middle), "
-                         "blurred more the farther a line lies from it, up to 0.15-0.6 of a tile at the far edge "
-                         "(its own stream)")
+                         "blurred more the farther a line lies from it: by 0.15-0.6 of a tile half the photo's "
+                         "height away (its own stream)")
     ap.add_argument("--shake", action="store_true",
                     help="each photo blurred by the camera moving, 0.05-0.4 of a tile's width (its own stream)")
     ap.add_argument("--loose", type=float, default=0.0, metavar="DEGREES",
