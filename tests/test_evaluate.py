@@ -57,6 +57,8 @@ def test_a_wrong_request_offered_with_no_tile_marked_and_nothing_said_is_counted
         (["5m"], {"hand": "5m"}, sure, True),  # wrong, the photo said to be too bright
         (["6m"], None, sure, False),  # no request offered: the page asks for a check
     ])
+    checked = iter([(["2m"], {"hand": "2m"}, sure, False)] * 2  # read before the timing, then right
+                   + [(["4m"], {"hand": "4m"}, sure, False, False, False, False, True)])  # wrong, a row said left out
 
     def predict(image):  # noqa: ANN001, ANN202
         return next(answers)
@@ -64,6 +66,24 @@ def test_a_wrong_request_offered_with_no_tile_marked_and_nothing_said_is_counted
     res = evaluate(items, predict)
     assert res["wrong_requests"] == {"given": 3, "silent": 1} and res["request_exact_rate"] == 1 / 5
     assert "wrong requests offered: 3, 1 of them silently" in report(res)
+    res = evaluate(items[1:3], lambda image: next(checked))  # noqa: ARG005
+    assert res["wrong_requests"] == {"given": 1, "silent": 0}
+
+
+def test_a_wrong_request_the_answer_gives_with_something_to_check_is_not_silent(tmp_path, monkeypatch):
+    # the recogniser's answer with a "reason" beside its request (e.g. the row above the hand left out, so no dora
+    # indicators read) tells the player what to check: evaluate's own reading of an answer (ours) says so
+    import companion.vision.pipeline as pipeline
+    from training.evaluate import ours
+
+    _folder(tmp_path, [["1m"]])
+    (tmp_path / "0000.json").write_text(json.dumps({"tiles": [{"tile": "1m"}], "request": {"hand": "1m", "dora_indicators": ["2m"]}}))
+    answer = {"tiles": [{"tile": "1m", "confidence": 0.97}], "request": {"hand": "1m", "dora_indicators": []},
+              "uncertain": []}
+    monkeypatch.setattr(pipeline, "recognize_image", lambda image: answer)
+    assert evaluate(load_folder(tmp_path), ours)["wrong_requests"] == {"given": 1, "silent": 1}
+    answer["reason"] = "2 rows of tiles found: the row above it left out, so no dora indicators were read"
+    assert evaluate(load_folder(tmp_path), ours)["wrong_requests"] == {"given": 1, "silent": 0}
 
 
 def test_photos_said_to_be_too_bright_are_counted_with_how_many_of_them_read_exactly(tmp_path):

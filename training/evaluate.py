@@ -28,8 +28,8 @@ so a missed or extra tile costs one error and does not shift the rest), exact-ha
 right), request exact rate (where labelled), the most frequent confusion pairs, ms per image, and how
 many wrong and right tiles the page marks as uncertain for a one-tap correction (``--thresholds``: and how
 many a confidence below each threshold would mark, to choose ``CONFIDENCE_MIN``), and how many wrong requests
-are offered, and how many of them silently: no tile marked, nothing said of the photo (a guess the page does not
-own up to).
+are offered, and how many of them silently: no tile marked, nothing said of the photo or to check (a guess the
+page does not own up to).
 """
 
 from __future__ import annotations
@@ -218,12 +218,13 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
              thresholds: tuple[float, ...] = (), load=None) -> dict:  # noqa: ANN001
     """predict(photo) -> (tiles in reading order, request or None[, per tile (confidence, listed as
     uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred[, it said
-    to be taken from too low]]]]]).
+    to be taken from too low[, something to check said (a row left out, a box taken for no tile)]]]]]]).
     ``load(path)`` gives the photo (outside the timing; :func:`_photo` by default: the decoded picture).
     map_tile maps labels (e.g. 0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
     correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
     below each of ``thresholds`` would mark; with the fourth (fifth, sixth, seventh), how many photos were said to be
-    too bright (their tiles too small, blurred, taken from too low), and how many of those read exactly."""
+    too bright (their tiles too small, blurred, taken from too low), and how many of those read exactly. A wrong
+    request is counted as offered silently where no tile is marked and none of the later items is said."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = wrong_requests = silent = 0
     # photos said to be so: "photos", "exact"
@@ -292,7 +293,7 @@ def ours(image):  # noqa: ANN001, ANN201
     unsure = set(r.get("uncertain", ()))
     return ([t["tile"] for t in r["tiles"]], r["request"],
             [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r, "small_tiles" in r,
-            "blurred" in r, "flat_tiles" in r)
+            "blurred" in r, "flat_tiles" in r, bool(r.get("reason")))
 
 
 def ours_dora(image):  # noqa: ANN001, ANN201
@@ -333,7 +334,7 @@ def _silence(res: dict) -> str:
     if not w or not w["given"]:
         return ""
     return (f"\n  wrong requests offered: {w['given']}, {w['silent']} of them silently (no tile marked, nothing said "
-            "of the photo)")
+            "to check)")
 
 
 def _marking(res: dict) -> str:
