@@ -676,12 +676,15 @@ def test_score_by_photo_dashes_the_dora_photos_unsure_tiles(photo_server, lang):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_score_by_photo_says_how_to_take_the_photo_until_one_is_chosen(photo_server, lang):
-    # before the first photo the dialog says how a photo reads best (from above, still, close; the layout), in
+    # before the first photo the dialog says how a photo reads best (from above, still, no finger over a tile, close;
+    # the layout; a finger hiding half a tile costs that tile: models/TRAINING-LOG.md, "A finger in the photo"), in
     # the player's language; the photo chosen takes its place
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
 
-    words = {"en": ["from above", "holding still", "winning tile a little apart", "dora indicators"],
-             "de": ["von oben", "ruhig gehalten", "Gewinnstein etwas abgesetzt", "Dora-Anzeiger"]}[lang]
+    words = {"en": ["from above", "holding still", "no finger over the tiles", "winning tile a little apart",
+                    "dora indicators"],
+             "de": ["von oben", "ruhig gehalten", "kein Finger über den Steinen", "Gewinnstein etwas abgesetzt",
+                    "Dora-Anzeiger"]}[lang]
     base, _, tmp_path, _ = photo_server
     photo = _grey_photo(tmp_path)
     with _photo_dialog(sync_api, base, "Bob", None, lang=lang) as page:
