@@ -44,7 +44,7 @@ def test_uncertain_marking_is_counted_for_wrong_and_right_tiles(tmp_path):
 def test_a_wrong_request_offered_with_no_tile_marked_and_nothing_said_is_counted_as_silent(tmp_path):
     from training.evaluate import report
 
-    items = _folder(tmp_path, [["1m"], ["2m"], ["3m"], ["4m"], ["5m"]])
+    _folder(tmp_path, [["1m"], ["2m"], ["3m"], ["4m"], ["5m"]])
     for i, tile in enumerate(["1m", "2m", "3m", "4m", "5m"]):  # each photo stands for a request of its one tile
         (tmp_path / f"{i:04d}.json").write_text(json.dumps({"tiles": [{"tile": tile}], "request": {"hand": tile}}))
     items = load_folder(tmp_path)

@@ -227,6 +227,7 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     request is counted as offered silently where no tile is marked and none of the later items is said."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = wrong_requests = silent = 0
+    doubts_said = False  # predict says which tiles it doubts (its third item)
     # photos said to be so: "photos", "exact"
     retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter(), "too_low": Counter()}
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
@@ -239,6 +240,7 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
         t0 = time.perf_counter()
         tiles, request, *more = predict(img)
         sure = more[:1]
+        doubts_said |= bool(sure)
         ms.append((time.perf_counter() - t0) * 1000)
         truth = [map_tile(t["tile"]) for t in label["tiles"]]
         pred = [map_tile(t) for t in tiles]
@@ -273,7 +275,7 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
         "other_kind": sum(n for (a, b), n in confusions.items() if "-" not in (a, b) and not _red_and_plain(a, b)),
         **{key: {"photos": n["photos"], "exact": n["exact"]} for key, n in retake.items()},
     }
-    if marks or wrong_requests:  # (predict says which tiles it doubts)
+    if doubts_said:
         out["wrong_requests"] = {"given": wrong_requests, "silent": silent}
     if marks:
         wrong = [m for m in marks if not m[0]]
