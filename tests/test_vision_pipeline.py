@@ -559,6 +559,31 @@ def test_finetune_on_photos_checked_on_the_page_trains_on_every_tile_of_them(tmp
         finetune(None, tmp_path / "out")
 
 
+def test_a_finetune_written_to_a_folder_of_its_own_makes_a_whole_models_folder(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch):
+    # `companion train --finetune --out DIR` then COMPANION_MODELS=DIR: the folder holds the club's classifiers and
+    # every other model of the models folder (the localisers, the verifier, the orienter), so it reads a photo; the
+    # models folder itself is left as it was
+    pytest.importorskip("torch")
+    from companion.vision import pipeline, save_checked_photo
+    from companion.vision.finetune import finetune
+
+    label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
+    save_checked_photo(pipeline.load_image(PHOTOS[0]), label["tiles"], label.get("request"), tmp_path / "photos")
+    shipped = {f.name: f.stat().st_mtime_ns for f in MODELS.iterdir()}
+    out = tmp_path / "club"
+    report = finetune(None, out, steps=2, photos=tmp_path / "photos")
+    runtime = {f.name for f in MODELS.iterdir() if f.suffix in (".onnx", ".pt") and ".base." not in f.name}
+    assert runtime <= {f.name for f in out.iterdir()} and f"COMPANION_MODELS={out}" in report
+    assert {f.name: f.stat().st_mtime_ns for f in MODELS.iterdir()} == shipped
+    for name in ("classifier-one", "classifier-low"):  # the tuned nets, not copies of the shipped ones
+        assert (out / f"{name}.pt").read_bytes() != (MODELS / f"{name}.pt").read_bytes()
+    monkeypatch.setattr(pipeline, "MODELS_DIR", out)
+    result = pipeline.recognize_image(pipeline.load_image(PHOTOS[0]))
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert "copied" not in finetune(None, out, steps=1, photos=tmp_path / "photos")  # (its own folder now)
+
+
 def test_a_kept_photo_read_on_its_side_gives_crops_cut_the_way_its_tiles_lie_on_it(tmp_path: Path):
     # won_melds_dora.jpg turned by 90 degrees clockwise, as from a neighbour's seat, read as the page reads it: the
     # answer is "turned" 90 or 270, its tiles' "sideways" as read, so its upright tiles lie across on the photo.

@@ -44,7 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "dice, point sticks) train the verifier, and the upright tiles of those that say which way "
                         "round they were read (turned) train the orienter")
     t.add_argument("--steps", type=int, default=300)
-    t.add_argument("--out", type=Path, default=None, help="models folder to write (default: the shipped one)")
+    t.add_argument("--out", type=Path, default=None,
+                   help="models folder to write (default: the shipped one); another folder gets the models not "
+                        "fine-tuned copied too, to be read with COMPANION_MODELS=OUT")
     t.set_defaults(func=cmd_train)
 
 

@@ -177,7 +177,25 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
                      else f"{pipeline.VERIFIER}: none in {pipeline.MODELS_DIR}, so the boxes that are no tile taught nothing")
     if len(upright) and (pipeline.MODELS_DIR / f"{pipeline.ORIENTER}.onnx").exists():  # only kept photos say
         lines.append(_finetune_orienter(upright, out, steps, seed))
+    copied = _the_rest(out)
+    if copied:
+        lines.append(f"copied the {copied} other model file(s) from {pipeline.MODELS_DIR}, so that {out} is a whole "
+                     f"models folder (COMPANION_MODELS={out})")
     return f"fine-tuned on {' and '.join(said)} in {time.time() - t0:.0f}s: " + "; ".join(lines)
+
+
+def _the_rest(out: Path) -> int:
+    """Copy into ``out`` every model file of the models folder it lacks (the localisers, the nets not fine-tuned;
+    not the set-aside ``*.base`` files), so that a fine-tune written to a folder of its own reads photos there as the
+    models folder does, with the club's nets in place; how many were copied (none where ``out`` is that folder)."""
+    if out.resolve() == pipeline.MODELS_DIR.resolve():
+        return 0
+    copied = 0
+    for f in sorted(pipeline.MODELS_DIR.iterdir()):
+        if f.suffix in (".onnx", ".pt") and ".base." not in f.name and not (out / f.name).exists():
+            shutil.copy2(f, out / f.name)
+            copied += 1
+    return copied
 
 
 def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps: int, seed: int) -> str:
