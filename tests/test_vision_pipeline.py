@@ -511,6 +511,17 @@ def test_train_without_finetune_explains_the_two_ways(capsys: pytest.CaptureFixt
     assert "--finetune" in capsys.readouterr().err
 
 
+def test_finetune_into_a_file_says_so_before_any_training_and_leaves_the_file(tmp_path: Path):
+    # (`companion train` prints the message as "error: ..." and exits 2, as for the other ValueErrors)
+    from companion.vision.finetune import finetune
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the club's notes")
+    with pytest.raises(ValueError, match="notes.txt is a file, not a models folder"):
+        finetune(tmp_path / "corrections", notes)
+    assert notes.read_text() == "the club's notes"
+
+
 def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     # issue 4: corrections kept as labelled crops adapt the classifier (`companion train --finetune`)
     pytest.importorskip("torch")

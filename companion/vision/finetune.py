@@ -149,6 +149,8 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     (:func:`_finetune_verifier`); where they say which way round they were read (``turned``), the orienter is
     adapted to their upright tiles (:func:`_finetune_orienter`)."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file, not a models folder to write the fine-tuned nets to (--out)")
     names = pipeline.every_classifier()
     missing = [pipeline.MODELS_DIR / f"{name}.pt" for name in names if not (pipeline.MODELS_DIR / f"{name}.pt").exists()]
     if missing:
