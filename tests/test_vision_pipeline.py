@@ -310,6 +310,19 @@ def test_annotate_writes_the_photo_with_boxes(tmp_path: Path):
     assert (tmp_path / f"{PHOTOS[0].stem}.annotated.jpg").stat().st_size > 0
 
 
+def test_annotate_into_a_file_says_so_before_reading_and_leaves_the_file(tmp_path: Path, capsys: pytest.CaptureFixture):
+    from companion.cli import main
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("kept")
+    assert main(["recognize", str(PHOTOS[0]), "--annotate", str(notes)]) == 2
+    captured = capsys.readouterr()
+    assert f"--annotate {notes} is a file" in captured.err and captured.out == ""  # no photo read
+    assert notes.read_text() == "kept"
+    assert main(["recognize", str(PHOTOS[0]), "--annotate", str(notes / "inside")]) == 2  # a folder in a file
+    assert "cannot make the folder" in capsys.readouterr().err
+
+
 def test_the_cli_says_when_a_photo_was_read_turned(tmp_path: Path, capsys: pytest.CaptureFixture):
     import cv2
 

@@ -64,6 +64,16 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
     status = 0
     dora = None
+    if args.annotate:  # before any photo is read: a wrong folder is said at once
+        if args.annotate.exists() and not args.annotate.is_dir():
+            print(f"error: --annotate {args.annotate} is a file; name a folder to write the annotated photos to",
+                  file=sys.stderr)
+            return 2
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"error: --annotate {args.annotate}: cannot make the folder ({exc.strerror or exc})", file=sys.stderr)
+            return 2
     if args.dora:
         try:
             dora = pipeline.load_to_read(args.dora)
@@ -84,7 +94,6 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         except FileNotFoundError as exc:
             return _error(exc)
         if args.annotate:
-            args.annotate.mkdir(parents=True, exist_ok=True)
             image = photo.image if photo.scale == 1 else pipeline.load_image(path)  # (boxes in the photo's pixels)
             cv2.imwrite(str(args.annotate / (Path(path).stem + ".annotated.jpg")), pipeline.annotate(image, result))
         if args.json:
