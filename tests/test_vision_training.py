@@ -326,6 +326,17 @@ def test_make_eval_focus_keeps_its_line_sharp_and_blurs_the_farthest_edge_by_the
     assert defocused(np.random.default_rng(0), img, [])[0] is img
 
 
+def test_make_eval_into_a_file_says_so_and_leaves_the_file(tmp_path, capsys):
+    from training.make_eval import main
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("kept")
+    with pytest.raises(SystemExit) as stop:
+        main(["--out", str(notes), "--n", "1"])
+    assert stop.value.code == 2 and "is a file; name a folder" in capsys.readouterr().err
+    assert notes.read_text() == "kept"
+
+
 def test_make_eval_overexposes_by_0_6_to_1_6_stops_in_linear_light():
     from training.make_eval import overexposed
 

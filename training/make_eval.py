@@ -400,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
+    if args.out.exists() and not args.out.is_dir():
+        ap.error(f"--out {args.out} is a file; name a folder to write the labelled photos to")
     bank = build_bank(args.seed, n_procedural=6 if args.style != "uni" else 0, with_uni=True)
     styles = ["uni"] if args.style == "uni" else [s for s in bank.styles() if s != "uni"]
     rng = np.random.default_rng(args.seed)
