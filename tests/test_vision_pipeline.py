@@ -608,6 +608,31 @@ def test_a_finetune_written_to_a_folder_of_its_own_makes_a_whole_models_folder(t
     assert "copied" not in finetune(None, out, steps=1, photos=tmp_path / "photos")  # (its own folder now)
 
 
+def test_a_finetune_to_its_own_folder_whose_int8_copy_fails_reads_with_the_tuned_float_net(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # the pipeline prefers NAME.int8.onnx: where the club's int8 copy cannot be made, the shipped one must not be
+    # copied in beside the tuned float net
+    pytest.importorskip("torch")
+    from companion.vision import pipeline, quantize, save_checked_photo
+    from companion.vision.finetune import finetune
+
+    label = json.loads(PHOTOS[0].with_suffix(".json").read_text())
+    save_checked_photo(pipeline.load_image(PHOTOS[0]), label["tiles"], label.get("request"), tmp_path / "photos")
+
+    def fails(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise RuntimeError("no quantiser here")
+
+    monkeypatch.setattr(quantize, "quantize_model", fails)
+    out = tmp_path / "club"
+    report = finetune(None, out, steps=2, photos=tmp_path / "photos")
+    assert "no int8 copy" in report
+    for name in ("classifier-one", "classifier-low"):
+        assert not (out / f"{name}.int8.onnx").exists()
+    assert (out / "localiser.int8.onnx").exists() and (out / "verifier.onnx").exists()  # the rest as shipped
+    monkeypatch.setattr(pipeline, "MODELS_DIR", out)
+    assert pipeline.model_path("classifier-one") == out / "classifier-one.onnx"
+
+
 def test_a_kept_photo_read_on_its_side_gives_crops_cut_the_way_its_tiles_lie_on_it(tmp_path: Path):
     # won_melds_dora.jpg turned by 90 degrees clockwise, as from a neighbour's seat, read as the page reads it: the
     # answer is "turned" 90 or 270, its tiles' "sideways" as read, so its upright tiles lie across on the photo.

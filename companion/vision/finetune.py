@@ -187,14 +187,17 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
 
 
 def _the_rest(out: Path) -> int:
-    """Copy into ``out`` every model file of the models folder it lacks (the localisers, the nets not fine-tuned;
-    not the set-aside ``*.base`` files), so that a fine-tune written to a folder of its own reads photos there as the
-    models folder does, with the club's nets in place; how many were copied (none where ``out`` is that folder)."""
+    """Copy into ``out`` the model files of the nets it lacks (the localisers, the nets not fine-tuned; not the
+    set-aside ``*.base`` files), so that a fine-tune written to a folder of its own reads photos there as the models
+    folder does, with the club's nets in place; how many files were copied (none where ``out`` is that folder). A
+    net ``out`` has (its ``NAME.onnx``) gets nothing: were its int8 copy brought over where its own could not be
+    made, the pipeline would read the shipped net instead of the club's."""
     if out.resolve() == pipeline.MODELS_DIR.resolve():
         return 0
+    has = {f.name.split(".")[0] for f in out.glob("*.onnx")}
     copied = 0
     for f in sorted(pipeline.MODELS_DIR.iterdir()):
-        if f.suffix in (".onnx", ".pt") and ".base." not in f.name and not (out / f.name).exists():
+        if f.suffix in (".onnx", ".pt") and ".base." not in f.name and f.name.split(".")[0] not in has:
             shutil.copy2(f, out / f.name)
             copied += 1
     return copied
