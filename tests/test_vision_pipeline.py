@@ -1464,6 +1464,48 @@ def test_a_window_of_the_level_picture_is_that_part_of_the_whole_one_and_maps_ba
         assert part_back @ (x, y, 1) == pytest.approx(back @ (x + x0, y + y0, 1))
 
 
+@pytest.mark.parametrize("k", [1, 2], ids=["as taken", "averaged down by 2 first"])
+def test_the_level_pictures_letterbox_made_from_the_photos_own_is_the_level_picture_letterboxed(k: int):
+    # the localisers' input for the whole level picture, turned from the photo's letterbox (_turned_letterbox)
+    # instead of shrinking the picture turned at full size: the same size and scale, the same pixels but for
+    # resampling (bilinear at the localisers' scale against OpenCV's area average): under a grey level (1/255) on
+    # average, under 10 at 99 in 100 pixels (the cloth's texture and the tiles' ink edges), its corners filled
+    # alike. k: a large photo is averaged down by k before it is turned
+    import cv2
+
+    from companion.vision import pipeline
+    from companion.vision.preprocess import block_average, letterbox
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    if k == 2:
+        photo = cv2.resize(photo, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    source = block_average(photo, k) if k > 1 else photo
+    block = np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2]])
+    to_canvas, _, _ = pipeline._canvas(source.shape, 17.0, 1.0, 0.8)
+    view, _ = pipeline.straighten(source, 17.0, 1.0, 0.8)
+    expected, expected_scale = letterbox(view)
+    made, scale = pipeline._turned_letterbox(letterbox(photo), photo.shape, to_canvas, block, view.shape,
+                                             cv2.mean(source)[:3])
+    assert made.shape == expected.shape and scale == pytest.approx(expected_scale)
+    diff = np.abs(made - expected)
+    assert diff.mean() < 1 / 255 and np.percentile(diff, 99) < 10 / 255
+    assert made[0, :, 0, 0] == pytest.approx(expected[0, :, 0, 0], abs=0.1 / 255)  # a corner: the photo's mean colour
+
+
+def test_a_photo_read_turned_level_is_letterboxed_once(monkeypatch: pytest.MonkeyPatch):
+    # tilted_hand.jpg is looked at again on the whole level picture: its localisers' input is turned from the
+    # photo's letterbox, so the photo is the only picture shrunk for them (the camera-turned set 7% faster:
+    # models/TRAINING-LOG.md, "The level look from the photo's own letterbox"); it reads exactly either way
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    shrunk: list = []
+    letterbox = pipeline.letterbox
+    monkeypatch.setattr(pipeline, "letterbox", lambda image, *a, **k: shrunk.append(image.shape) or letterbox(image, *a, **k))
+    pipeline.recognize_image(photo, turns=False)
+    assert shrunk == [photo.shape]
+
+
 def test_flat_tiles_found_in_pieces_are_read_from_the_stretched_photo_with_fewer_but_surer_tiles(
         monkeypatch: pytest.MonkeyPatch):
     # low_angle_pieces.jpg: the localiser cuts the flat tiles into narrow pieces (more boxes than tiles); the
