@@ -1494,7 +1494,7 @@ def test_the_level_pictures_letterbox_made_from_the_photos_own_is_the_level_pict
 
 def test_a_photo_read_turned_level_is_letterboxed_once(monkeypatch: pytest.MonkeyPatch):
     # tilted_hand.jpg is looked at again on the whole level picture: its localisers' input is turned from the
-    # photo's letterbox, so the photo is the only picture shrunk for them (the camera-turned set 7% faster:
+    # photo's letterbox, so the photo is the only picture shrunk for them (the camera-turned sets 3-7% faster:
     # models/TRAINING-LOG.md, "The level look from the photo's own letterbox"); it reads exactly either way
     from companion.vision import pipeline
 

@@ -813,7 +813,7 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that. Turned level
     only, the picture may be the window of it that holds the tiles (below); where the whole of it is looked at,
     the localisers' input is turned from ``boxed``, the photo's own :func:`letterbox`, where given
-    (:func:`_turned_letterbox`: the camera-turned photos 7% faster, models/TRAINING-LOG.md, "The level look from
+    (:func:`_turned_letterbox`: the camera-turned photos 3-7% faster, models/TRAINING-LOG.md, "The level look from
     the photo's own letterbox")."""
     height, width = image_bgr.shape[:2]
     # the tiles' size: their spacing, or their boxes' width where less (a first look may find a few pieces of a far
