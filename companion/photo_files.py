@@ -124,7 +124,7 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     """The photo's bytes read by ``recognize`` (companion.vision.recognize_image: picture, dora picture, the
     player's corrections ``options``, and the scales the pictures were decoded at), with the dora photo ``dora``
     (:func:`decode_to_read`): the answer, its boxes in the photo's pixels, and the photo as decoded to be read.
-    ``decoded``: :func:`decode_first` of the bytes, where made already.
+    ``decoded``: :func:`decode_first` of the bytes (with ``chosen``), where made already.
 
     A JPEG HALF_FIRST_FROM long or more (a 12 MP photo) and short of :func:`decode_to_read`'s own half-size rule is
     read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
@@ -143,11 +143,11 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
         return recognize(photo.image, dora.image if dora is not None else None, **corrections,
                          **{key: k for key, k in scales.items() if k != 1})
 
-    photo = decoded if decoded is not None else decode_first(data, name, field)
+    photo = decoded if decoded is not None else decode_first(data, name, field, chosen)
     # (decoded at half size as decode_to_read's own rule would not: else whole, or libjpeg could not decode smaller)
     if not (photo.scale == 2 and _half_first(max(photo.width, photo.height))):
         return read(photo, **options), photo
-    if chosen in (1, 2):  # as an earlier reading of the photo chose
+    if chosen in (1, 2):  # as an earlier reading of the photo chose (``decoded`` made without it: at half size)
         photo = photo if chosen == 2 else decode_to_read(data, name, field, scale=1)
         return read(photo, **options), photo
     first = read(photo)
@@ -157,11 +157,13 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     return read(whole, **options), whole
 
 
-def decode_first(data: bytes, name: str, field: str | None = None) -> PhotoToRead:
-    """The photo decoded as :func:`read_photo` reads it first: a 12 MP JPEG at half size, any other as
-    :func:`decode_to_read` decodes it (a clear PhotoFileError where it is no photo)."""
+def decode_first(data: bytes, name: str, field: str | None = None, chosen: int | None = None) -> PhotoToRead:
+    """The photo decoded as :func:`read_photo` reads it first: a 12 MP JPEG at half size, or at the size an earlier
+    reading of it chose (``chosen``, 1 or 2: :func:`read_photo`'s), any other as :func:`decode_to_read` decodes it
+    (a clear PhotoFileError where it is no photo)."""
     size = jpeg_size(data)
-    return _decoded_at(data, name, field, size, 2 if size and _half_first(max(size)) else None)
+    half_first = bool(size) and _half_first(max(size))
+    return _decoded_at(data, name, field, size, (chosen if chosen in (1, 2) else 2) if half_first else None)
 
 
 def _half_first(long_side: int) -> bool:

@@ -393,6 +393,22 @@ def test_a_correction_of_a_12_mp_photo_is_read_once_at_the_size_its_answer_was_r
     assert again.status_code == 200 and widths == [4032] and fake_vision["options"] == {"fixes": {0: "2m"}}
 
 
+def test_a_correction_of_a_12_mp_photo_read_whole_is_decoded_once_whole(client, fake_vision, monkeypatch):
+    # the answer of a 12 MP photo read whole (the stand-in's narrow tile, as above): a correction naming the photo
+    # by its id decodes it whole straight away, not at half size first and then whole (19 ms more a correction)
+    import companion.photo_files as photo_files
+
+    ok, jpeg = cv2.imencode(".jpg", np.zeros((600, 4032, 3), np.uint8))
+    first = client.post("/api/recognize", data={"image": (io.BytesIO(jpeg.tobytes()), "IMG.jpg")},
+                        content_type="multipart/form-data").get_json()
+    assert first["width"] == 4032
+    decoded_at, scales = photo_files._decoded_at, []
+    monkeypatch.setattr(photo_files, "_decoded_at", lambda *a: scales.append(a[4]) or decoded_at(*a))
+    again = client.post("/api/recognize", data={"image_id": first["photo_id"], "fixes": json.dumps({"0": "2m"})},
+                        content_type="multipart/form-data")
+    assert again.status_code == 200 and scales == [1]
+
+
 def test_the_held_photos_drop_the_oldest_past_their_count_or_their_bytes():
     from companion.web.held_photos import HeldPhotos, photo_id
 

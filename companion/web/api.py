@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from functools import partial
 from typing import Any, NamedTuple
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
@@ -382,7 +383,10 @@ def recognize():  # noqa: ANN201
 
     # a large JPEG may be read at half size (read_photo); boxes in and out stay in the photo's pixels. A photo that
     # cannot be read is refused before the dora photo is looked at, and one that can is held from now on
-    photo_sent = _uploaded("image", decode_first)
+    held = current_app.extensions["held_photos"]
+    # a correction names the photo by its id: decoded straight away at the size its answer was read at (held with it)
+    chosen = None if "image" in request.files else held.scale_read_at(request.form.get("image_id", ""))
+    photo_sent = _uploaded("image", partial(decode_first, chosen=chosen))
     # an optional second photo of the dora indicators (the dead wall), in the field "dora"
     dora, dora_id = None, ""
     if "dora" in request.files or request.form.get("dora_id"):
@@ -396,10 +400,9 @@ def recognize():  # noqa: ANN201
     # with, and the request built from the corrected tiles
     options = _corrections_of_a_reading()
     vision = _vision()
-    held = current_app.extensions["held_photos"]
     try:  # (corrections read at the scale the photo's first answer was read at, remembered with the photo)
         result, photo = read_photo(photo_sent.data, photo_sent.name, "image", vision.recognize_image, dora,
-                                   photo_sent.decoded, held.scale_read_at(photo_sent.held_id), **options)
+                                   photo_sent.decoded, chosen, **options)
     except FileNotFoundError as exc:
         raise _model_missing(exc) from exc
     except CompanionError as exc:
