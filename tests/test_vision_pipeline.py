@@ -1481,11 +1481,10 @@ def test_the_level_pictures_letterbox_made_from_the_photos_own_is_the_level_pict
         photo = cv2.resize(photo, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
     source = block_average(photo, k) if k > 1 else photo
     block = np.array([[k, 0.0, (k - 1) / 2], [0.0, k, (k - 1) / 2]])
-    to_canvas, _, _ = pipeline._canvas(source.shape, 17.0, 1.0, 0.8)
-    view, _ = pipeline.straighten(source, 17.0, 1.0, 0.8)
+    view, back = pipeline.straighten(source, 17.0, 1.0, 0.8)
     expected, expected_scale = letterbox(view)
-    made, scale = pipeline._turned_letterbox(letterbox(photo), photo.shape, to_canvas, block, view.shape,
-                                             cv2.mean(source)[:3])
+    made, scale = pipeline._turned_letterbox(letterbox(photo), photo.shape, block @ np.vstack([back, [0, 0, 1]]),
+                                             view.shape, cv2.mean(source)[:3])
     assert made.shape == expected.shape and scale == pytest.approx(expected_scale)
     diff = np.abs(made - expected)
     assert diff.mean() < 1 / 255 and np.percentile(diff, 99) < 10 / 255

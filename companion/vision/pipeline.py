@@ -853,8 +853,7 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     view, inverse = made()
     level_boxed = None
     if LEVEL_FROM_LETTERBOX and boxed is not None and stretch == 1.0:
-        m, _, _ = _canvas(source.shape, angle, stretch, scale)
-        level_boxed = _turned_letterbox(boxed, image_bgr.shape, m, block, view.shape, cv2.mean(source)[:3])
+        level_boxed = _turned_letterbox(boxed, image_bgr.shape, inverse, view.shape, cv2.mean(source)[:3])
     again = [f for f in localise(view, looked=looked, nets=nets, boxed=level_boxed)
              if _inside(f[0], inverse, width, height)]
     if len(again) < len(found) and (better is None or not better(view, again, looked)):
@@ -862,20 +861,19 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     return view, partial(_box_back, back=inverse, width=width, height=height), again, looked
 
 
-def _turned_letterbox(boxed: tuple[np.ndarray, float], photo_shape: tuple[int, ...], to_canvas: np.ndarray,
-                      block: np.ndarray, canvas_shape: tuple[int, ...], fill: tuple[float, ...]) -> tuple[np.ndarray, float]:
+def _turned_letterbox(boxed: tuple[np.ndarray, float], photo_shape: tuple[int, ...], back: np.ndarray,
+                      canvas_shape: tuple[int, ...], fill: tuple[float, ...]) -> tuple[np.ndarray, float]:
     """:func:`letterbox` of the level canvas made from the photo's own letterbox (``boxed``) turned onto it, not by
-    shrinking the canvas: the canvas's pixels (``to_canvas``: the 3x3 map onto it from the picture turned, which is
-    the photo averaged down by ``block``) at the localiser's scale, its corners in ``fill`` (BGR, rounded as
-    :func:`straighten` fills them)."""
+    shrinking the canvas: the canvas's pixels (``back``: the 2x3 map from them onto the photo) at the localiser's
+    scale, its corners in ``fill`` (BGR, rounded as :func:`straighten` fills them)."""
     x, s1 = boxed
     h, w = photo_shape[:2]
     sw, sh = max(1, round(w * s1)), max(1, round(h * s1))
     ch, cw = canvas_shape[:2]
     sc = LOC_LONG / max(ch, cw)
     nw, nh = max(1, round(cw * sc)), max(1, round(ch * sc))
-    to_photo = np.vstack([block, [0.0, 0.0, 1.0]]) @ np.linalg.inv(to_canvas) @ _shrunk_from(sc)
-    onto = np.linalg.inv(_shrunk_from(s1)) @ to_photo  # a pixel of the canvas's letterbox -> one of the photo's
+    # a pixel of the canvas's letterbox -> one of the photo's letterbox
+    onto = np.linalg.inv(_shrunk_from(s1)) @ np.vstack([back, [0.0, 0.0, 1.0]]) @ _shrunk_from(sc)
     out = np.full((1, 3, -(-nh // LOC_MULT) * LOC_MULT, -(-nw // LOC_MULT) * LOC_MULT), -0.5, np.float32)
     for i in range(3):
         out[0, i, :nh, :nw] = cv2.warpAffine(x[0, i, :sh, :sw], onto[:2], (nw, nh),
