@@ -1145,6 +1145,47 @@ def test_a_photo_whose_tiles_are_too_small_says_so_and_asks_for_one_from_closer(
     assert "the tiles in the dora photo are only " in dora["reason"] and "in the photo are" not in dora["reason"]
 
 
+def test_a_hand_cut_off_at_the_photos_edge_says_so(capsys: pytest.CaptureFixture, tmp_path: Path):
+    # won_melds_dora.jpg, its hand row from x = 62.7 (a 4z pon, tiles about 40 px wide) to 644.1 (an 8p kan's last
+    # tile, from 598.2) by its label. Cut at x = 90 the first 4z is mostly gone: 13 tiles, no request, the answer
+    # asks for the whole hand (and the page says why in the player's language: "13 tiles" comes after it). Cut at
+    # x = 600 the kan's last tile is gone and a pon read: the request stands, the answer asks to check the edge. As
+    # taken, nothing is said
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.pipeline import recognize_image
+
+    image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
+    whole = recognize_image(image)
+    assert "at_edge" not in whole and "edge" not in whole.get("reason", "")
+    left = recognize_image(image[:, 90:])
+    assert left["request"] is None and left["at_edge"] == ["left"]
+    assert left["reason"].startswith("the hand runs off the photo at its left edge") and "13 tiles found" in left["reason"]
+    right = recognize_image(image[:, :600])
+    assert right["at_edge"] == ["right"] and {"type": "pon", "tiles": "888p"} in right["request"]["melds"]
+    assert "lies at the photo's right edge; check that none beyond it" in right["reason"]
+    cv2.imwrite(str(tmp_path / "cut.png"), image[:, 90:])
+    assert main(["recognize", "--json", str(tmp_path / "cut.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["at_edge"] == ["left"]
+
+
+def test_the_edges_a_box_lies_at_are_told_within_a_quarter_of_the_boxes_width():
+    from companion.vision.pipeline import _edges_touched
+
+    # boxes 40 x 52 (narrower side 40: within 10 px of an edge counts) on a photo 300 wide and 200 tall
+    def box(x: float, y: float) -> tuple:
+        return (x, y, x + 40, y + 52)
+
+    assert _edges_touched([box(10, 60), box(50, 60)], (200, 300, 3)) == ["left"]
+    assert _edges_touched([box(11, 60), box(50, 60)], (200, 300, 3)) == []
+    assert _edges_touched([box(11, 60), box(250, 138)], (200, 300, 3)) == ["right", "bottom"]  # 290 >= 290, 190 >= 190
+    assert _edges_touched([box(100, 0.5)], (200, 300, 3)) == ["top"]
+    assert _edges_touched([(0, 50, 2, 52)], (200, 300, 3)) == ["left"]  # a sliver 2 px wide: 1 px at least counts
+    assert _edges_touched([(1.5, 50, 3, 52)], (200, 300, 3)) == []
+    assert _edges_touched([], (200, 300, 3)) == []
+
+
 def test_seen_aspect_is_the_median_height_over_width_of_the_upright_tiles_as_the_reading_stands_them():
     from companion.vision.pipeline import seen_aspect
 

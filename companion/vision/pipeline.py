@@ -87,6 +87,9 @@ FLAT_VIEW = 0.6  # a photo whose upright tiles look flatter than this (height / 
 FLAT_DOUBTS = 4  # such a photo is said so where its reading gives no request or marks this many tiles uncertain:
 #                  with a request and fewer doubts, 138 of 148 low-angle photos read right (the marked tiles to check;
 #                  most of them photos of 1920 px or more: TRAINING-LOG "Photos from low with few doubts")
+EDGE_NEAR = 0.25  # a photo that gives no request and has a tile of its hand this near an edge (a share of the hand
+#                 tiles' width, at least 1 px; a box stops at the edge) is said to cut the hand off (TRAINING-LOG "A
+#                 hand cut off at the photo's edge")
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
 _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
@@ -1548,7 +1551,10 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles"
     (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, "flat_tiles" (how tall its
     tiles look for their width, :func:`seen_aspect`, where less than FLAT_VIEW and read with no request or
-    FLAT_DOUBTS doubts or more) that it was taken from too low, and "reason" says to take it again.
+    FLAT_DOUBTS doubts or more) that it was taken from too low, and "reason" says to take it again. "at_edge" (the
+    photo's edges, "left", "right", "top", "bottom") says a tile of the hand lies at one (:func:`_edges_touched`): cut
+    off there or one beyond it missing; with no request "reason" says to take it again with the whole hand in the
+    picture, else to check that none is missing (a kan read as a pon).
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise; on its side 90 and 270 first,
@@ -1831,6 +1837,14 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
             retake.append(f"the {where} is blurred: the ink's edges are smeared over {smeared:.0%} of a tile's width "
                           "(did the camera move?); take it again holding still, elbows on the table (more light "
                           "helps too)")
+    # a tile of the hand at the photo's edge: cut off there, or one beyond it missing (a kan read as a pon)
+    sides = _edges_touched([t["box"] for t, d in zip(tiles, ordered, strict=True) if d.part not in ("dora", "left out")],
+                           image_bgr.shape)
+    if sides:
+        result["at_edge"] = sides
+    if sides and request is None:
+        retake.append(f"the hand runs off the photo at its {' and '.join(sides)} edge, where a tile may be cut off or "
+                      "one beyond it missing; take it again with the whole hand in the picture")
     aspect = seen_aspect(tiles, turn)
     if aspect < FLAT_VIEW and (request is None or len(uncertain) >= FLAT_DOUBTS):  # (else mostly read right)
         result["flat_tiles"] = round(aspect, 2)
@@ -1851,6 +1865,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         result["reason"] = "; ".join(n for n in (take_again, reason, dropped_note) if n)  # the cause first
         return result
     notes = [n for n in (take_again, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
+    if sides:
+        notes.append(f"a tile of the hand lies at the photo's {' and '.join(sides)} edge; check that none beyond it "
+                     "is cut off or missing (a kan read as a pon, a meld as fewer tiles)")
     if dropped_note:
         notes.append(dropped_note)
     if changed:
@@ -1864,6 +1881,20 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     if notes:
         result["reason"] = "; ".join(notes)
     return result
+
+
+def _edges_touched(boxes: list, shape: tuple[int, ...]) -> list[str]:
+    """The edges of the photo (of ``shape``) that a box (x1, y1, x2, y2, on the photo as shown) comes within EDGE_NEAR
+    of the boxes' typical width (the median of their narrower sides; at least 1 px): "left", "right", "top",
+    "bottom", in that order. The localisers' boxes stop at the edges, so a tile the frame cuts has its box on one,
+    and the last tile before one it hides lies that near."""
+    if not boxes:
+        return []
+    height, width = shape[:2]
+    m = max(1.0, EDGE_NEAR * float(np.median([min(b[2] - b[0], b[3] - b[1]) for b in boxes])))
+    near = {"left": any(b[0] <= m for b in boxes), "right": any(b[2] >= width - m for b in boxes),
+            "top": any(b[1] <= m for b in boxes), "bottom": any(b[3] >= height - m for b in boxes)}
+    return [side for side, touched in near.items() if touched]
 
 
 def _is_complete(request: dict) -> bool | None:
