@@ -58,7 +58,7 @@ def test_a_wrong_request_offered_with_no_tile_marked_and_nothing_said_is_counted
         (["6m"], None, sure, False),  # no request offered: the page asks for a check
     ])
     checked = iter([(["2m"], {"hand": "2m"}, sure, False)] * 2  # read before the timing, then right
-                   + [(["4m"], {"hand": "4m"}, sure, False, False, False, False, True)])  # wrong, a row said left out
+                   + [(["4m"], {"hand": "4m"}, sure, False, False, False, False, False, True)])  # wrong, a row said left out
 
     def predict(image):  # noqa: ANN001, ANN202
         return next(answers)
@@ -142,6 +142,25 @@ def test_photos_said_to_be_taken_from_too_low_are_counted_apart_from_blurred_one
     # by hand: photos 0 and 1 said too low (photo 0 read exactly, 1 misread), photos 0 and 2 blurred (both exact)
     assert res["too_low"] == {"photos": 2, "exact": 1} and res["blurred"] == {"photos": 2, "exact": 2}
     assert "said to be taken from too low: 2 photos (1 of them read exactly)" in report(res)
+
+
+def test_photos_said_to_cut_the_hand_off_are_counted_apart(tmp_path):
+    from training.evaluate import report
+
+    items = _folder(tmp_path, [["1m"], ["3p"], ["4s"]])
+    sure = [(0.9, False)]
+    answers = iter([(["1m"], None, sure, False, False, False, False, False, False)]  # the warm-up read
+                   + [(["1m"], None, sure, False, False, False, True, True, True),
+                      (["5p"], None, sure, False, False, False, False, True, True),
+                      (["4s"], None, sure, False, False, False, False, False, True)])
+
+    def predict(image):  # noqa: ANN001, ANN202
+        return next(answers)
+
+    res = evaluate(items, predict)
+    # by hand: photos 0 and 1 said cut off (0 read exactly, 1 misread), photo 0 also too low; photo 2 neither
+    assert res["cut_off"] == {"photos": 2, "exact": 1} and res["too_low"] == {"photos": 1, "exact": 1}
+    assert "said to cut the hand off at an edge: 2 photos (1 of them read exactly)" in report(res)
 
 
 def test_red_fives_taken_for_plain_ones_are_counted_apart_from_other_misreads(tmp_path):

@@ -218,18 +218,21 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
              thresholds: tuple[float, ...] = (), load=None) -> dict:  # noqa: ANN001
     """predict(photo) -> (tiles in reading order, request or None[, per tile (confidence, listed as
     uncertain)[, the photo said to be too bright[, its tiles said to be too small[, it said to be blurred[, it said
-    to be taken from too low[, something to check said (a row left out, a box taken for no tile)]]]]]]).
+    to be taken from too low[, it said to cut the hand off at an edge[, something to check said (a row left out, a
+    box taken for no tile)]]]]]]]).
     ``load(path)`` gives the photo (outside the timing; :func:`_photo` by default: the decoded picture).
     map_tile maps labels (e.g. 0m->5m). With the third item, the result also says how many wrong and right tiles the page would mark for
     correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
-    below each of ``thresholds`` would mark; with the fourth (fifth, sixth, seventh), how many photos were said to be
-    too bright (their tiles too small, blurred, taken from too low), and how many of those read exactly. A wrong
+    below each of ``thresholds`` would mark; with the fourth (fifth to eighth), how many photos were said to be
+    too bright (their tiles too small, blurred, taken from too low, cut off at an edge), and how many of those read
+    exactly. A wrong
     request is counted as offered silently where no tile is marked and none of the later items is said."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = wrong_requests = silent = 0
     doubts_said = False  # predict says which tiles it doubts (its third item)
     # photos said to be so: "photos", "exact"
-    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter(), "too_low": Counter()}
+    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter(), "too_low": Counter(),
+              "cut_off": Counter()}
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
@@ -295,7 +298,7 @@ def ours(image):  # noqa: ANN001, ANN201
     unsure = set(r.get("uncertain", ()))
     return ([t["tile"] for t in r["tiles"]], r["request"],
             [(t["confidence"], i in unsure) for i, t in enumerate(r["tiles"])], "overexposed" in r, "small_tiles" in r,
-            "blurred" in r, "flat_tiles" in r, bool(r.get("reason")))
+            "blurred" in r, "flat_tiles" in r, "at_edge" in r, bool(r.get("reason")))
 
 
 def ours_dora(image):  # noqa: ANN001, ANN201
@@ -324,7 +327,8 @@ def report(res: dict) -> str:
 def _retakes(res: dict) -> str:
     lines = []
     for key, what in (("too_bright", "said to be too bright"), ("too_small", "tiles said to be too small"),
-                      ("blurred", "said to be blurred"), ("too_low", "said to be taken from too low")):
+                      ("blurred", "said to be blurred"), ("too_low", "said to be taken from too low"),
+                      ("cut_off", "said to cut the hand off at an edge")):
         n, right = res[key]["photos"], res[key]["exact"]
         if n:
             lines.append(f"\n  {what}: {n} photos ({right} of them read exactly)")
