@@ -788,6 +788,26 @@ def test_score_by_photo_that_should_be_taken_again_says_why_first(server, tmp_pa
         assert not page.text_content("#photo-overlay p.grow").startswith(words)
 
 
+@pytest.mark.parametrize(("lang", "first", "then"), [
+    ("en", "The hand runs off the photo at its left edge", "No hand read: 13 tiles in the hand row"),
+    ("de", "Die Hand reicht am linken Rand über das Foto hinaus", "Keine Hand gelesen: 13 Steine in der Handreihe")])
+def test_score_by_photo_of_a_hand_cut_off_at_the_edge_asks_for_the_whole_hand_first(server, tmp_path, lang, first,
+                                                                                     then):
+    # won_melds_dora.jpg cut at x = 90, through its first tile (recognize_image's "at_edge": ["left"], 13 tiles): the
+    # page says so in the player's language, first, then why no hand came of it, in that language too (the reason's
+    # "13 tiles found" follows the photo's own trouble there)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "won_melds_dora.jpg"
+    cv2.imwrite(str(tmp_path / "cut.png"), cv2.imread(str(fixture))[:, 90:])
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "cut.png", lang=lang) as page:
+        page.wait_for_selector(".tilebox")
+        status = page.text_content("#photo-overlay p.grow")
+        assert status.startswith(first), status
+        assert then in status and "tiles found in the hand" not in status, status
+
+
 @pytest.mark.parametrize(("lang", "words"), [("en", "The photo was taken from a low angle"),
                                              ("de", "Das Foto ist aus zu flachem Winkel aufgenommen")])
 def test_score_by_photo_taken_from_too_low_asks_for_one_from_higher_first(server, lang, words):

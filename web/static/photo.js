@@ -40,8 +40,9 @@
     let m;
     if (/winning tile is not set apart/.test(reason)) return t("no_hand_win_apart");
     if (/chosen as the winning tile is not one of the concealed/.test(reason)) return t("no_hand_win_not_concealed");
-    if (/^group \d+ of the hand row/.test(reason)) return t("no_hand_meld");
-    if ((m = /^(\d+) tiles found in the hand/.exec(reason))) return t("no_hand_count").replace("{n}", m[1]);
+    // (after the photo's own troubles, which the status line says in the player's language before it)
+    if (/(?:^|; )group \d+ of the hand row/.test(reason)) return t("no_hand_meld");
+    if ((m = /(?:^|; )(\d+) tiles found in the hand/.exec(reason))) return t("no_hand_count").replace("{n}", m[1]);
     return t("no_hand_other").replace("{reason}", reason);
   }
 
@@ -225,11 +226,18 @@
     function describe() {
       status.textContent = [result.overexposed ? t("photo_too_bright") : "", result.blurred ? t("photo_blurred") : "",
         result.small_tiles ? t("photo_too_small") : "", result.flat_tiles ? t("photo_too_low") : "",
+        result.at_edge && !result.request ? atEdge("photo_at_edge") : "",
         result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
         (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
+        result.at_edge && result.request ? atEdge("hand_at_edge") : "",
         result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended")
           : (result.uncertain || []).length ? t("tiles_unsure").replace("{n}", result.uncertain.length) : "",
         t("tap_to_fix")].filter(Boolean).join(" ");
+    }
+
+    // the answer's "at_edge" (the photo's edges a tile of the hand lies at) in the message ``key``
+    function atEdge(key) {
+      return t(key).replace("{sides}", result.at_edge.map((side) => t(`edge_${side}`)).join(t("edge_and")));
     }
 
     function drawBoxes(img) {
