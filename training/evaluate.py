@@ -225,8 +225,8 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     correction (in the hands where as many tiles were found as lie there, tile by tile), and how many a confidence
     below each of ``thresholds`` would mark; with the fourth (fifth to eighth), how many photos were said to be
     too bright (their tiles too small, blurred, taken from too low, cut off at an edge), and how many of those read
-    exactly. A wrong
-    request is counted as offered silently where no tile is marked and none of the later items is said."""
+    exactly. A wrong request is counted as offered silently where no tile is marked and none of the later items is
+    said."""
     map_tile = map_tile or (lambda t: t)
     total = hits = exact = req_total = req_exact = wrong_requests = silent = 0
     doubts_said = False  # predict says which tiles it doubts (its third item)

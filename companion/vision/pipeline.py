@@ -87,9 +87,10 @@ FLAT_VIEW = 0.6  # a photo whose upright tiles look flatter than this (height / 
 FLAT_DOUBTS = 4  # such a photo is said so where its reading gives no request or marks this many tiles uncertain:
 #                  with a request and fewer doubts, 138 of 148 low-angle photos read right (the marked tiles to check;
 #                  most of them photos of 1920 px or more: TRAINING-LOG "Photos from low with few doubts")
-EDGE_NEAR = 0.25  # a photo that gives no request and has a tile of its hand this near an edge (a share of the hand
-#                 tiles' width, at least 1 px; a box stops at the edge) is said to cut the hand off (TRAINING-LOG "A
-#                 hand cut off at the photo's edge")
+EDGE_NEAR = 0.25  # a tile of the hand this near an edge of the photo (a share of the hand tiles' width, at least 1 px;
+#                 a box stops at the edge) is said to be cut off there or the last before one missing: with no request
+#                 the answer asks for the whole hand, with one for a check (TRAINING-LOG "A hand cut off at the
+#                 photo's edge")
 SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
 SMEAR_TILES = 9  # smear() measures at most this many tiles
 _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change

@@ -31,8 +31,9 @@ def _shrink(image_bgr: np.ndarray, scale: float, size: tuple[int, int]) -> np.nd
     """The picture averaged down by ``scale`` (< 1) to ``size`` (w, h). Below SHRINK_STEP_FROM times smaller (every
     training scene), with SHRINK_BY_DOUBLE, it is resized bilinearly to twice ``size`` and each 2 x 2 block then
     averaged (OpenCV's fast path): 3 times as fast as OpenCV's area average in one step (INTER_AREA off whole
-    factors: 2.2 against 0.7 ms a card-size photo), from which it differs by 0.15 grey levels on average and at
-    most 2-3 on a photo (models/TRAINING-LOG.md, "The localisers' shrink by twice the size"). From
+    factors: 2.2 against 0.7 ms a card-size photo), from which it differs by 0.17 grey levels on average, by 1 at
+    99 in 100 values, more only at a few pixels on sharp edges (benchmarks/shrink.py; models/TRAINING-LOG.md, "The
+    localisers' shrink by twice the size"). From
     SHRINK_STEP_FROM times smaller on it is first averaged down by a whole number k (a 12 MP photo in 7 instead
     of 23 ms), leaving out its last k - 1 rows and columns at most, so up to a pixel short of ``size``; the scale
     stays exact."""
