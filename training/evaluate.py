@@ -214,6 +214,13 @@ def _red_and_plain(a: str, b: str) -> bool:
     return {a[:1], b[:1]} == {"0", "5"} and a[1:] == b[1:]
 
 
+# what a photo may be said to need taken again for, in the order :func:`evaluate`'s ``predict`` says them (its
+# fourth item on), as the result's key and the report's words
+RETAKES = (("too_bright", "said to be too bright"), ("too_small", "tiles said to be too small"),
+           ("blurred", "said to be blurred"), ("too_low", "said to be taken from too low"),
+           ("cut_off", "said to cut the hand off at an edge"))
+
+
 def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_tile=None,  # noqa: ANN001
              thresholds: tuple[float, ...] = (), load=None) -> dict:  # noqa: ANN001
     """predict(photo) -> (tiles in reading order, request or None[, per tile (confidence, listed as
@@ -231,8 +238,7 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     total = hits = exact = req_total = req_exact = wrong_requests = silent = 0
     doubts_said = False  # predict says which tiles it doubts (its third item)
     # photos said to be so: "photos", "exact"
-    retake = {"too_bright": Counter(), "too_small": Counter(), "blurred": Counter(), "too_low": Counter(),
-              "cut_off": Counter()}
+    retake = {key: Counter() for key, _ in RETAKES}
     marks: list[tuple[bool, float, bool]] = []  # (right, confidence, marked) per comparable tile
     confusions: Counter = Counter()
     ms = []
@@ -326,9 +332,7 @@ def report(res: dict) -> str:
 
 def _retakes(res: dict) -> str:
     lines = []
-    for key, what in (("too_bright", "said to be too bright"), ("too_small", "tiles said to be too small"),
-                      ("blurred", "said to be blurred"), ("too_low", "said to be taken from too low"),
-                      ("cut_off", "said to cut the hand off at an edge")):
+    for key, what in RETAKES:
         n, right = res[key]["photos"], res[key]["exact"]
         if n:
             lines.append(f"\n  {what}: {n} photos ({right} of them read exactly)")

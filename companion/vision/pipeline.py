@@ -36,7 +36,6 @@ from companion.vision.layout import (
 )
 from companion.vision.preprocess import (
     LOC_LONG,
-    LOC_MULT,
     SHAPED_INPUT,
     STRIDE,
     block_average,
@@ -45,6 +44,7 @@ from companion.vision.preprocess import (
     crop_tile,
     crops_to_batch,
     letterbox,
+    letterbox_layout,
     scaled_box,
     shaped_box,
 )
@@ -871,14 +871,11 @@ def _turned_letterbox(boxed: tuple[np.ndarray, float], photo_shape: tuple[int, .
     shrinking the canvas: the canvas's pixels (``back``: the 2x3 map from them onto the photo) at the localiser's
     scale, its corners in ``fill`` (BGR, rounded as :func:`straighten` fills them)."""
     x, s1 = boxed
-    h, w = photo_shape[:2]
-    sw, sh = max(1, round(w * s1)), max(1, round(h * s1))
-    ch, cw = canvas_shape[:2]
-    sc = LOC_LONG / max(ch, cw)
-    nw, nh = max(1, round(cw * sc)), max(1, round(ch * sc))
+    _, (sw, sh), _ = letterbox_layout(photo_shape)
+    sc, (nw, nh), padded = letterbox_layout(canvas_shape)
     # a pixel of the canvas's letterbox -> one of the photo's letterbox
     onto = np.linalg.inv(_shrunk_from(s1)) @ np.vstack([back, [0.0, 0.0, 1.0]]) @ _shrunk_from(sc)
-    out = np.full((1, 3, -(-nh // LOC_MULT) * LOC_MULT, -(-nw // LOC_MULT) * LOC_MULT), -0.5, np.float32)
+    out = np.full((1, 3, *padded), -0.5, np.float32)
     for i in range(3):
         out[0, i, :nh, :nw] = cv2.warpAffine(x[0, i, :sh, :sw], onto[:2], (nw, nh),
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -1843,9 +1840,10 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                            image_bgr.shape)
     if sides:
         result["at_edge"] = sides
+    edge = " and ".join(sides)
     if sides and request is None:
-        retake.append(f"the hand runs off the photo at its {' and '.join(sides)} edge, where a tile may be cut off or "
-                      "one beyond it missing; take it again with the whole hand in the picture")
+        retake.append(f"the hand runs off the photo at its {edge} edge, where a tile may be cut off or one beyond it "
+                      "missing; take it again with the whole hand in the picture")
     aspect = seen_aspect(tiles, turn)
     if aspect < FLAT_VIEW and (request is None or len(uncertain) >= FLAT_DOUBTS):  # (else mostly read right)
         result["flat_tiles"] = round(aspect, 2)
@@ -1867,8 +1865,8 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         return result
     notes = [n for n in (take_again, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
     if sides:
-        notes.append(f"a tile of the hand lies at the photo's {' and '.join(sides)} edge; check that none beyond it "
-                     "is cut off or missing (a kan read as a pon, a meld as fewer tiles)")
+        notes.append(f"a tile of the hand lies at the photo's {edge} edge; check that none beyond it is cut off or "
+                     "missing (a kan read as a pon, a meld as fewer tiles)")
     if dropped_note:
         notes.append(dropped_note)
     if changed:

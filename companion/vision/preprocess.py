@@ -16,15 +16,20 @@ SHRINK_BY_DOUBLE = True  # below SHRINK_STEP_FROM: bilinear to twice the size, t
 
 def letterbox(image_bgr: np.ndarray, long_side: int = LOC_LONG) -> tuple[np.ndarray, float]:
     """Resize keeping the aspect and pad right/bottom to multiples of 32; returns (1,3,H,W) float32 and the scale."""
-    h, w = image_bgr.shape[:2]
-    scale = long_side / max(h, w)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    scale, (nw, nh), (ph, pw) = letterbox_layout(image_bgr.shape, long_side)
     small = _shrink(image_bgr, scale, (nw, nh)) if scale < 1 else cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    ph = -(-nh // LOC_MULT) * LOC_MULT
-    pw = -(-nw // LOC_MULT) * LOC_MULT
     x = np.full((1, 3, ph, pw), -0.5, np.float32)  # the padding is black (0 / 255 - 0.5)
     _planes_into(small, x[0, :, : small.shape[0], : small.shape[1]])
     return x, scale
+
+
+def letterbox_layout(shape: tuple[int, ...], long_side: int = LOC_LONG) -> tuple[float, tuple[int, int], tuple[int, int]]:
+    """Where :func:`letterbox` puts a picture of ``shape``: its scale, the size (w, h) it is resized to, and the
+    padded input's (h, w), multiples of LOC_MULT."""
+    h, w = shape[:2]
+    scale = long_side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    return scale, (nw, nh), (-(-nh // LOC_MULT) * LOC_MULT, -(-nw // LOC_MULT) * LOC_MULT)
 
 
 def _shrink(image_bgr: np.ndarray, scale: float, size: tuple[int, int]) -> np.ndarray:
@@ -33,10 +38,9 @@ def _shrink(image_bgr: np.ndarray, scale: float, size: tuple[int, int]) -> np.nd
     averaged (OpenCV's fast path): 3 times as fast as OpenCV's area average in one step (INTER_AREA off whole
     factors: 2.2 against 0.7 ms a card-size photo), from which it differs by 0.17 grey levels on average, by 1 at
     99 in 100 values, more only at a few pixels on sharp edges (benchmarks/shrink.py; models/TRAINING-LOG.md, "The
-    localisers' shrink by twice the size"). From
-    SHRINK_STEP_FROM times smaller on it is first averaged down by a whole number k (a 12 MP photo in 7 instead
-    of 23 ms), leaving out its last k - 1 rows and columns at most, so up to a pixel short of ``size``; the scale
-    stays exact."""
+    localisers' shrink by twice the size"). From SHRINK_STEP_FROM times smaller on it is first averaged down by a
+    whole number k (a 12 MP photo in 7 instead of 23 ms), leaving out its last k - 1 rows and columns at most, so up
+    to a pixel short of ``size``; the scale stays exact."""
     k = int(1 / scale)
     h, w = image_bgr.shape[:2]
     if k < SHRINK_STEP_FROM or min(h, w) < k:  # (a strip thinner than one block: in one step)
