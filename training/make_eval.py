@@ -397,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turned", type=int, choices=(90, 180, 270), default=None, metavar="DEGREES",
                     help="each photo as taken from another seat, to be read turned by 90, 180 or 270 degrees "
                          "clockwise (labels: the tiles in the winner's order, boxes on the photo, \"turned\")")
+    ap.add_argument("--worn", action="store_true",
+                    help="a club's old set: the paint paler and rubbed off in patches (scenes.worn_ink), the engraving "
+                         "still showing where it is gone")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -420,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     shade = np.random.default_rng(args.seed + 13_000_003)  # and for --shadow
     finger = np.random.default_rng(args.seed + 14_000_003)  # and for --finger
     lens = np.random.default_rng(args.seed + 15_000_003)  # and for --focus
+    paint = np.random.default_rng(args.seed + 16_000_003)  # and for --worn
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = not args.dora_photo and (args.hand_only or args.winning or bool(rng.random() < 0.8))
@@ -433,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
                                    yaw=tuple(args.yaw) if args.yaw else None, yaw_rng=side,
                                    one_block=args.one_block, loose=args.loose, loose_rng=laid,
                                    wall_rng=wall if args.dead_wall else None, dead_wall=args.dora_photo,
-                                   sides_rng=block if args.sides else None)
+                                   sides_rng=block if args.sides else None,
+                                   wear_rng=paint if args.worn else None)
         if args.sticks:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:

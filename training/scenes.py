@@ -70,6 +70,8 @@ class Style:
     layer: float
     radius: float
     gap: float
+    wear: float = 0.0  # how worn the set's paint is (0: new; worn_ink)
+    wear_rng: np.random.Generator | None = None  # the wear's own draws, so a seed's scenes stay the same
 
 
 def _rgb(c: tuple, rng: np.random.Generator, amount: int = 12) -> np.ndarray:
@@ -110,7 +112,10 @@ def tile_face(rng: np.random.Generator, bank: FaceBank, cls: str, st: Style) -> 
         # ink colours drift between sets
         ink = f[..., :3] * rng.uniform(0.8, 1.15, 3)
         a = f[..., 3:4] / 255.0 * rng.uniform(0.85, 1.0)
-        img[my:my + fh, mx:mx + fw] = img[my:my + fh, mx:mx + fw] * (1 - a) + ink * a
+        groove = 0.0
+        if st.wear > 0 and st.wear_rng is not None:
+            a, groove = worn_ink(st.wear_rng, a, st.wear)
+        img[my:my + fh, mx:mx + fw] = img[my:my + fh, mx:mx + fw] * (1 - a) * (1 - groove) + ink * a
     # bevel: the rim of a real tile is a little darker than its flat middle
     yy, xx = np.mgrid[0:TH, 0:TW].astype(np.float32)
     edge = np.minimum.reduce([xx, yy, TW - 1 - xx, TH - 1 - yy])
@@ -118,6 +123,22 @@ def tile_face(rng: np.random.Generator, bank: FaceBank, cls: str, st: Style) -> 
     img *= shade[..., None]
     alpha = _rounded_mask(TW, TH, int(TW * st.radius))
     return np.dstack([np.clip(img, 0, 255), alpha.astype(np.float32)])
+
+
+def worn_ink(rng: np.random.Generator, alpha: np.ndarray, wear: float) -> tuple[np.ndarray, np.ndarray]:
+    """A face's ink (``alpha``, h x w x 1, 0-1) as years of play leave it on a club's set worn by ``wear`` (0-1):
+    paler all over by up to a third of ``wear``, and rubbed off in patches over up to half of ``wear`` of the face
+    (where the paint is gone, the engraving still shows as a faint groove, darker than the body). Returns the ink
+    left and the groove's darkening (h x w x 1, 0-1)."""
+    h, w = alpha.shape[:2]
+    faded = alpha * (1.0 - wear * rng.uniform(0.0, 0.35))
+    field = cv2.resize(rng.random((6, 5), dtype=np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    field += cv2.resize(rng.random((14, 11), dtype=np.float32), (w, h), interpolation=cv2.INTER_CUBIC) * 0.5
+    share = wear * rng.uniform(0.1, 0.5)
+    edge = float(np.quantile(field, 1.0 - share)) if share > 0 else float(field.max()) + 1.0
+    lost = np.clip((field - edge) / 0.08, 0.0, 1.0)[..., None] * rng.uniform(0.6, 1.0)
+    groove = alpha * lost * rng.uniform(0.06, 0.2)
+    return faded * (1.0 - lost), groove
 
 
 def paste(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
@@ -573,7 +594,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  loose_rng: np.random.Generator | None = None,
                  wall_rng: np.random.Generator | None = None,
                  dead_wall: bool = False,
-                 sides_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 sides_rng: np.random.Generator | None = None,
+                 wear_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
@@ -586,11 +608,14 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     dead wall's top tier, with backs right of the indicators too (_rest_of_the_dead_wall, drawn from it);
     ``dead_wall``: the dead wall alone instead of a hand (dead_wall_layout), as a second photo of the dora
     indicators; ``sides_rng``: the tiles' front sides as high as a camera at the photo's angle sees them
-    (_side_height; the pitch and the tiles' depth drawn from it), instead of the style's fixed band."""
+    (_side_height; the pitch and the tiles' depth drawn from it), instead of the style's fixed band; ``wear_rng``:
+    the set's paint worn, 0.3-1 of worn_ink's most, drawn from it."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
     st = make_style(rng, style_pick)
+    if wear_rng is not None:
+        st.wear, st.wear_rng = float(wear_rng.uniform(0.3, 1.0)), wear_rng
     if hand is None:
         hand = rng.random() < 0.6
     if dead_wall:
