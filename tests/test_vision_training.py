@@ -965,7 +965,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "loc-low-student", "loc-quick", "loc-slim", "loc-student", "low",
                                                   "low-student",
                                                   "orient", "orient-quick", "phone", "reds", "shake",
-                                                  "slim", "student", "verify", "verify-quick", "yaw"]
+                                                  "slim", "student", "verify", "verify-quick", "wear", "yaw"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
         shipped = json.loads((models / f"train-{name}.json").read_text())
@@ -1504,3 +1504,57 @@ def test_make_eval_turned_takes_the_photo_from_another_seat_and_moves_the_boxes_
     assert moved["turned"] == degrees and moved["request"] is None and "turned" not in label
     x1, y1, x2, y2 = box
     assert (turned[y1:y2, x1:x2] == 255).all() and turned.sum() == img.sum()  # every white pixel inside the box
+
+
+def test_worn_ink_fades_and_rubs_off_the_paint_where_it_says_and_leaves_a_groove_only_there():
+    # scenes.worn_ink (make_eval --worn, train --wear): all ink paler by up to wear / 3, and rubbed off in patches
+    # over up to wear / 2 of the face; where it is gone the engraving shows as a groove, darker by at most 0.2
+    from training.scenes import worn_ink
+
+    alpha = np.ones((160, 120, 1), np.float32)
+    for seed in range(20):
+        for wear in (0.3, 1.0):
+            left, groove = worn_ink(np.random.default_rng(seed), alpha, wear)
+            assert left.shape == groove.shape == alpha.shape
+            assert left.max() <= 1.0 and left.min() >= 0.0
+            assert left.max() >= 1.0 - wear * 0.35 - 1e-6  # somewhere only faded: at least 1 - wear * 0.35 left
+            gone = left < 0.5 * left.max()  # rubbed off: less than half of the faded ink left
+            assert gone.mean() <= wear * 0.5 + 0.02
+            assert groove.max() <= 0.2 + 1e-6 and (groove[~gone] < 0.2 * 0.5 + 1e-6).all()
+            assert groove[gone].min() > 0.0  # the engraving shows wherever the paint is gone
+    blank = np.zeros_like(alpha)  # no ink, nothing to wear and no groove
+    left, groove = worn_ink(np.random.default_rng(0), blank, 1.0)
+    assert not left.any() and not groove.any()
+
+
+def test_worn_sets_come_only_where_asked_for_and_leave_the_scenes_of_a_seed_as_they_were(banks):
+    # render_scene's wear_rng draws apart from the scene's own stream: the same tiles in the same places, only the
+    # paint worn; train --wear picks its share of scenes so, with no draw at all where none is asked for
+    from training import train
+    from training.scenes import render_scene
+
+    plain, _ = banks
+    styles = [s for s in plain.styles() if s != "uni"]
+    img, labels = render_scene(np.random.default_rng(5), plain, styles, hand=True)
+    worn, worn_labels = render_scene(np.random.default_rng(5), plain, styles, hand=True,
+                                     wear_rng=np.random.default_rng(1))
+    assert [lb.cls for lb in labels] == [lb.cls for lb in worn_labels]
+    assert all(np.array_equal(a.quad, b.quad) for a, b in zip(labels, worn_labels, strict=True))
+    assert not np.array_equal(img, worn)
+    train._init(3, 2)
+    before = train.gen_chunk((11, 2))
+    train._init(3, 2, wear=0.0)
+    assert np.array_equal(before["loc"], train.gen_chunk((11, 2))["loc"])
+    train._init(3, 2, wear=1.0)
+    assert not np.array_equal(before["loc"], train.gen_chunk((11, 2))["loc"])
+    train._init(3, 2)
+
+
+def test_the_wear_stage_trains_the_one_classifier_on_by_its_labels_with_a_share_of_worn_sets():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    wear, student = ({**DEFAULTS, **RECIPES[n]} for n in ("wear", "student"))
+    assert wear["wear"] == 0.3 and student["wear"] == 0.0 and wear["teachers"] == ()
+    assert OUTPUTS["wear"] == "classifier-one" and CONTINUES["wear"] == "classifier-one.pt" and "wear" in OPTIONAL
+    same = ("apart", "phone", "shake", "yaw", "glare", "lr", "low_res", "styles", "varied", "wide", "maroon")
+    assert all(wear[k] == student[k] for k in same)
