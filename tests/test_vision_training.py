@@ -964,7 +964,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
                                                   "loc-low-student", "loc-quick", "loc-slim", "loc-student", "low",
                                                   "low-student",
-                                                  "orient", "orient-quick", "phone", "reds", "shake",
+                                                  "one-labels", "orient", "orient-quick", "phone", "reds", "shake",
                                                   "slim", "student", "verify", "verify-quick", "wear", "yaw"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
@@ -1550,11 +1550,57 @@ def test_worn_sets_come_only_where_asked_for_and_leave_the_scenes_of_a_seed_as_t
     train._init(3, 2)
 
 
-def test_the_wear_stage_trains_the_one_classifier_on_by_its_labels_with_a_share_of_worn_sets():
+def test_the_wear_stage_is_the_one_labels_stage_with_a_share_of_worn_sets():
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
 
-    wear, student = ({**DEFAULTS, **RECIPES[n]} for n in ("wear", "student"))
-    assert wear["wear"] == 0.3 and student["wear"] == 0.0 and wear["teachers"] == ()
+    wear, labels = ({**DEFAULTS, **RECIPES[n]} for n in ("wear", "one-labels"))
+    assert wear["wear"] == 0.3 and labels["wear"] == 0.0
+    assert {k: v for k, v in wear.items() if k != "wear"} == {k: v for k, v in labels.items() if k != "wear"}
     assert OUTPUTS["wear"] == "classifier-one" and CONTINUES["wear"] == "classifier-one.pt" and "wear" in OPTIONAL
-    same = ("apart", "phone", "shake", "yaw", "glare", "lr", "low_res", "styles", "varied", "wide", "maroon")
-    assert all(wear[k] == student[k] for k in same)
+
+
+def test_the_shipped_one_classifier_is_two_one_labels_runs_averaged_each_made_as_the_recipe_says():
+    # since session 63 (TRAINING-LOG "Worn tiles"): the student's net trained on by its labels alone, no teachers,
+    # with the yaw stage's crop settings on fresh scenes, twice (seeds 8 and 9), and the two runs' weights averaged
+    import json
+
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
+
+    labels, yaw = ({**DEFAULTS, **RECIPES[n]} for n in ("one-labels", "yaw"))
+    assert labels["teachers"] == () and labels["seed"] == 8
+    assert {k: v for k, v in labels.items() if k != "seed"} == {k: v for k, v in yaw.items() if k != "seed"}
+    assert OUTPUTS["one-labels"] == "classifier-one" and CONTINUES["one-labels"] == "classifier-one.pt"
+    assert "one-labels" in OPTIONAL
+    models = Path(__file__).resolve().parents[1] / "models"
+    keys = {"scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles", "wide": "wide_styles",
+            "maroon": "maroon_styles", "low_res": "low_res", "glare": "glare", "phone": "phone", "shake": "shake",
+            "low": "low", "yaw": "yaw", "wear": "wear", "apart": "fives_apart", "lr": "lr", "cls_steps": "cls_steps"}
+    seeds = []
+    for record in ("train-one-labels.json", "train-one-labels-b.json"):
+        shipped = json.loads((models / record).read_text())
+        assert shipped["recipe"] == "one-labels" and shipped["shipped_as"] == "classifier-one"
+        assert shipped["teachers"] == [] and shipped["init"].startswith("models/classifier-one.pt")
+        assert "training.average" in shipped["note"]
+        for ours, theirs in keys.items():
+            assert labels[ours] == shipped[theirs], (record, ours)
+        seeds.append(shipped["seed"])
+    assert seeds == [8, 9]
+
+
+def test_average_writes_the_mean_of_the_weights_under_the_name_asked_for(tmp_path: Path):
+    torch = pytest.importorskip("torch")
+    from training import average
+    from training.nets import Classifier
+
+    nets = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        net = Classifier(46)
+        torch.save(net.state_dict(), tmp_path / f"{seed}.pt")
+        nets.append(net.state_dict())
+    average.main(["--out", str(tmp_path / "out"), "--name", "classifier-one", str(tmp_path / "1.pt"),
+                  str(tmp_path / "2.pt")])
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {"classifier-one.pt", "classifier-one.onnx"}
+    mean = torch.load(tmp_path / "out" / "classifier-one.pt")
+    key = next(k for k, v in nets[0].items() if v.dtype == torch.float32 and v.numel() > 1)
+    assert torch.allclose(mean[key], (nets[0][key] + nets[1][key]) / 2)

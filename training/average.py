@@ -1,10 +1,10 @@
 """Average the weights of classifiers fine-tuned from the same starting point and export the result.
 
-    python -m training.average --out DIR A/classifier.pt B/classifier.pt [...]
+    python -m training.average --out DIR [--name classifier-one] A/classifier.pt B/classifier.pt [...]
 
 Runs continued from one set of weights stay in one basin of the loss, so their mean is a model of its own
 that can read unseen styles better than either (weight averaging, "model soup"). BatchNorm statistics are
-averaged like the weights. Writes DIR/classifier.pt and DIR/classifier.onnx.
+averaged like the weights. Writes DIR/NAME.pt and DIR/NAME.onnx (NAME: classifier unless --name says).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--name", default="classifier", help="the files written: DIR/NAME.pt and DIR/NAME.onnx")
     ap.add_argument("weights", type=Path, nargs="+")
     args = ap.parse_args(argv)
     import torch
@@ -27,11 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     net = classifier_from(mean)
     net.eval()
     args.out.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), args.out / "classifier.pt")
-    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(args.out / "classifier.onnx"), input_names=["crops"],
+    torch.save(net.state_dict(), args.out / f"{args.name}.pt")
+    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(args.out / f"{args.name}.onnx"), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
-    print(f"averaged {len(states)} classifiers into {args.out / 'classifier.onnx'}")
+    print(f"averaged {len(states)} classifiers into {args.out / f'{args.name}.onnx'}")
     return 0
 
 
