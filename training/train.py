@@ -687,6 +687,7 @@ DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "
             "wear": 0.0, "teachers": ()}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
+ONE_LABELS = {**GLARE, "seed": 8, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3}  # continues classifier-one
 RECIPES = {
     "cls": {**CLS_SCENES, "cls_steps": 9000},
     "glare": GLARE,
@@ -768,12 +769,12 @@ RECIPES = {
     # python -m training.average --name classifier-one): 5293 requests over 42 evaluation sets (7,120 photos)
     # against the student's 5250, 954 of 1200 fresh ones against 950; the runs alone read 5291 and 5239, a seed's
     # luck either way (TRAINING-LOG "Worn tiles"). It needs classifier-one in --out (OPTIONAL)
-    "one-labels": {**GLARE, "seed": 8, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3},
+    "one-labels": ONE_LABELS,
     # the one-labels stage with 30% of its scenes of a club's old set, its paint paler and rubbed off in patches
     # (scenes.worn_ink). Measured in session 63 and not shipped: it read the worn sets (make_eval --worn) no better
     # than one-labels (311 requests of 400 against 314) and 51 fewer over all 44 sets read (7,520 photos)
     # (TRAINING-LOG "Worn tiles"). It needs classifier-one in --out (OPTIONAL)
-    "wear": {**GLARE, "seed": 8, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3, "wear": 0.3},
+    "wear": {**ONE_LABELS, "wear": 0.3},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -880,8 +881,8 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
     OUTPUTS[f"{_low}-quick"], CONTINUES[f"{_low}-quick"] = OUTPUTS[_low], CONTINUES[_low]
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "loc-low-student", "loc-student",
-            "loc-bright", "loc-b-bright", *QUICK)
+OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "loc-low-student",
+            "loc-student", "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
