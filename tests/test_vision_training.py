@@ -1604,3 +1604,27 @@ def test_average_writes_the_mean_of_the_weights_under_the_name_asked_for(tmp_pat
     mean = torch.load(tmp_path / "out" / "classifier-one.pt")
     key = next(k for k, v in nets[0].items() if v.dtype == torch.float32 and v.numel() > 1)
     assert torch.allclose(mean[key], (nets[0][key] + nets[1][key]) / 2)
+
+
+def test_the_shipped_low_angle_twin_is_two_low_stage_runs_on_it_averaged_each_made_as_the_recipe_says():
+    # since session 63 (TRAINING-LOG "Worn tiles"): the shipped twin of session 51 trained on by the low stage's
+    # settings (its labels alone, no teachers) twice, seeds 10 and 11, and the two runs' weights averaged
+    import json
+
+    from training.train import DEFAULTS, RECIPES
+
+    low = {**DEFAULTS, **RECIPES["low"]}
+    models = Path(__file__).resolve().parents[1] / "models"
+    keys = {"scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles", "wide": "wide_styles",
+            "maroon": "maroon_styles", "low_res": "low_res", "glare": "glare", "phone": "phone", "shake": "shake",
+            "low": "low", "yaw": "yaw", "apart": "fives_apart", "lr": "lr", "cls_steps": "cls_steps"}
+    seeds = []
+    for record in ("train-low-labels.json", "train-low-labels-b.json"):
+        shipped = json.loads((models / record).read_text())
+        assert shipped["recipe"] == "low" and shipped["shipped_as"] == "classifier-low"
+        assert shipped["teachers"] == [] and shipped["init"].startswith("models/classifier-low.pt")
+        assert "training.average" in shipped["note"]
+        for ours, theirs in keys.items():
+            assert low[ours] == shipped[theirs], (record, ours)
+        seeds.append(shipped["seed"])
+    assert seeds == [10, 11]

@@ -738,6 +738,9 @@ RECIPES = {
     # made it (the reds stage with 40% so, no phone or shake) and shipped in the classifiers' place, it read the
     # low-angle set 6 requests of 100 better but the held-out sets 641 of 800 instead of 651 (TRAINING-LOG "Tiles'
     # sides seen from a low angle")
+    # Since session 63 the shipped twin is session 51's trained on by this stage twice (--seed 10 and --seed 11,
+    # --init models/classifier-low.pt; train-low-labels.json, train-low-labels-b.json) and the two averaged
+    # (training.average --name classifier-low): 24 more requests over 42 evaluation sets (TRAINING-LOG "Worn tiles")
     "low": {**GLARE, "apart": True, "phone": 0.2, "shake": 0.1, "low": 0.8},
     # the shake stage with 30% of its scenes photographed from one side (YAW: the table's far end 0.6-0.9 times as
     # tall as its near end; the other scenes are seen square on), continuing out/classifier.pt after the low stage
