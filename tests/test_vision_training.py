@@ -1562,8 +1562,6 @@ def test_the_wear_stage_is_the_one_labels_stage_with_a_share_of_worn_sets():
 def test_the_shipped_one_classifier_is_two_one_labels_runs_averaged_each_made_as_the_recipe_says():
     # since session 63 (TRAINING-LOG "Worn tiles"): the student's net trained on by its labels alone, no teachers,
     # with the yaw stage's crop settings on fresh scenes, twice (seeds 8 and 9), and the two runs' weights averaged
-    import json
-
     from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES
 
     labels, yaw = ({**DEFAULTS, **RECIPES[n]} for n in ("one-labels", "yaw"))
@@ -1571,20 +1569,29 @@ def test_the_shipped_one_classifier_is_two_one_labels_runs_averaged_each_made_as
     assert {k: v for k, v in labels.items() if k != "seed"} == {k: v for k, v in yaw.items() if k != "seed"}
     assert OUTPUTS["one-labels"] == "classifier-one" and CONTINUES["one-labels"] == "classifier-one.pt"
     assert "one-labels" in OPTIONAL
+    _averaged_runs_made_as(labels, "one-labels", "classifier-one", ("train-one-labels.json", "train-one-labels-b.json"),
+                           [8, 9])
+
+
+def _averaged_runs_made_as(cfg: dict, recipe: str, shipped_as: str, records: tuple[str, str], seeds: list[int]) -> None:
+    """Each record of a shipped net that is two runs averaged: made by ``recipe`` with ``cfg``'s settings, on from
+    the shipped ``shipped_as`` by its labels alone (no teachers), with ``seeds``, and averaged (its note says how)."""
+    import json
+
     models = Path(__file__).resolve().parents[1] / "models"
     keys = {"scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles", "wide": "wide_styles",
             "maroon": "maroon_styles", "low_res": "low_res", "glare": "glare", "phone": "phone", "shake": "shake",
             "low": "low", "yaw": "yaw", "wear": "wear", "apart": "fives_apart", "lr": "lr", "cls_steps": "cls_steps"}
-    seeds = []
-    for record in ("train-one-labels.json", "train-one-labels-b.json"):
+    made = []
+    for record in records:
         shipped = json.loads((models / record).read_text())
-        assert shipped["recipe"] == "one-labels" and shipped["shipped_as"] == "classifier-one"
-        assert shipped["teachers"] == [] and shipped["init"].startswith("models/classifier-one.pt")
+        assert shipped["recipe"] == recipe and shipped["shipped_as"] == shipped_as
+        assert shipped["teachers"] == [] and shipped["init"].startswith(f"models/{shipped_as}.pt")
         assert "training.average" in shipped["note"]
         for ours, theirs in keys.items():
-            assert labels[ours] == shipped[theirs], (record, ours)
-        seeds.append(shipped["seed"])
-    assert seeds == [8, 9]
+            assert cfg[ours] == shipped[theirs], (record, ours)
+        made.append(shipped["seed"])
+    assert made == seeds
 
 
 def test_average_writes_the_mean_of_the_weights_under_the_name_asked_for(tmp_path: Path):
@@ -1609,22 +1616,7 @@ def test_average_writes_the_mean_of_the_weights_under_the_name_asked_for(tmp_pat
 def test_the_shipped_low_angle_twin_is_two_low_stage_runs_on_it_averaged_each_made_as_the_recipe_says():
     # since session 63 (TRAINING-LOG "Worn tiles"): the shipped twin of session 51 trained on by the low stage's
     # settings (its labels alone, no teachers) twice, seeds 10 and 11, and the two runs' weights averaged
-    import json
-
     from training.train import DEFAULTS, RECIPES
 
-    low = {**DEFAULTS, **RECIPES["low"]}
-    models = Path(__file__).resolve().parents[1] / "models"
-    keys = {"scenes": "scenes", "styles": "procedural_styles", "varied": "varied_styles", "wide": "wide_styles",
-            "maroon": "maroon_styles", "low_res": "low_res", "glare": "glare", "phone": "phone", "shake": "shake",
-            "low": "low", "yaw": "yaw", "apart": "fives_apart", "lr": "lr", "cls_steps": "cls_steps"}
-    seeds = []
-    for record in ("train-low-labels.json", "train-low-labels-b.json"):
-        shipped = json.loads((models / record).read_text())
-        assert shipped["recipe"] == "low" and shipped["shipped_as"] == "classifier-low"
-        assert shipped["teachers"] == [] and shipped["init"].startswith("models/classifier-low.pt")
-        assert "training.average" in shipped["note"]
-        for ours, theirs in keys.items():
-            assert low[ours] == shipped[theirs], (record, ours)
-        seeds.append(shipped["seed"])
-    assert seeds == [10, 11]
+    _averaged_runs_made_as({**DEFAULTS, **RECIPES["low"]}, "low", "classifier-low",
+                           ("train-low-labels.json", "train-low-labels-b.json"), [10, 11])
