@@ -21,17 +21,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import torch
 
-    from training.nets import CROP_H, CROP_W, classifier_from
+    from training.nets import classifier_from
+    from training.train import _save_crop_net
 
     states = [torch.load(w) for w in args.weights]
     mean = {k: (sum(sd[k].float() for sd in states) / len(states)).to(states[0][k].dtype) for k in states[0]}
-    net = classifier_from(mean)
-    net.eval()
     args.out.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), args.out / f"{args.name}.pt")
-    torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(args.out / f"{args.name}.onnx"), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-                      opset_version=17, dynamo=False)
+    _save_crop_net(classifier_from(mean), args.out, args.name, "logits")  # as training writes a classifier
     print(f"averaged {len(states)} classifiers into {args.out / f'{args.name}.onnx'}")
     return 0
 

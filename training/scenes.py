@@ -113,7 +113,7 @@ def tile_face(rng: np.random.Generator, bank: FaceBank, cls: str, st: Style) -> 
         ink = f[..., :3] * rng.uniform(0.8, 1.15, 3)
         a = f[..., 3:4] / 255.0 * rng.uniform(0.85, 1.0)
         groove = 0.0
-        if st.wear > 0 and st.wear_rng is not None:
+        if st.wear_rng is not None:  # (render_scene sets it with the set's wear)
             a, groove = worn_ink(st.wear_rng, a, st.wear)
         img[my:my + fh, mx:mx + fw] = img[my:my + fh, mx:mx + fw] * (1 - a) * (1 - groove) + ink * a
     # bevel: the rim of a real tile is a little darker than its flat middle
@@ -135,7 +135,7 @@ def worn_ink(rng: np.random.Generator, alpha: np.ndarray, wear: float) -> tuple[
     field = cv2.resize(rng.random((6, 5), dtype=np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     field += cv2.resize(rng.random((14, 11), dtype=np.float32), (w, h), interpolation=cv2.INTER_CUBIC) * 0.5
     share = wear * rng.uniform(0.1, 0.5)
-    edge = float(np.quantile(field, 1.0 - share)) if share > 0 else float(field.max()) + 1.0
+    edge = float(np.quantile(field, 1.0 - share))  # (no share: the field's top, so nothing rubbed off)
     lost = np.clip((field - edge) / 0.08, 0.0, 1.0)[..., None] * rng.uniform(0.6, 1.0)
     groove = alpha * lost * rng.uniform(0.06, 0.2)
     return faded * (1.0 - lost), groove
