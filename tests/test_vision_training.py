@@ -1613,6 +1613,54 @@ def test_average_writes_the_mean_of_the_weights_under_the_name_asked_for(tmp_pat
     assert torch.allclose(mean[key], (nets[0][key] + nets[1][key]) / 2)
 
 
+def _exported_localiser(seed: int, path: Path, slim: bool = False) -> None:
+    torch = pytest.importorskip("torch")
+    from training.nets import Localiser, slimmed_localiser
+
+    torch.manual_seed(seed)
+    net = Localiser()
+    net = (slimmed_localiser(net) if slim else net).eval()
+    torch.onnx.export(net, torch.zeros(1, 3, 64, 64), str(path), input_names=["image"], output_names=["maps"],
+                      opset_version=17, dynamo=False)
+
+
+def test_average_of_exported_nets_writes_each_weight_as_their_mean_under_the_first_ones_name(tmp_path: Path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+
+    from training import average
+
+    for run in ("a", "b"):
+        (tmp_path / run).mkdir()
+        _exported_localiser(ord(run), tmp_path / run / "localiser-one.onnx")
+    average.main(["--out", str(tmp_path / "out"), str(tmp_path / "a" / "localiser-one.onnx"),
+                  str(tmp_path / "b" / "localiser-one.onnx")])
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["localiser-one.onnx"]
+    a, b, mean = (onnx.load(str(tmp_path / run / "localiser-one.onnx")) for run in ("a", "b", "out"))
+    weights = 0
+    for x, y, m in zip(a.graph.initializer, b.graph.initializer, mean.graph.initializer, strict=True):
+        x, y, m = (numpy_helper.to_array(t) for t in (x, y, m))
+        if x.dtype == np.float32 and x.size > 1 and not np.array_equal(x, y):
+            weights += 1
+            assert np.allclose(m, (x + y) / 2, atol=1e-7)
+    assert weights >= 8  # every layer's weights differ between two seeds
+    assert [n.op_type for n in mean.graph.node] == [n.op_type for n in a.graph.node]
+
+
+def test_average_refuses_exported_nets_that_are_not_the_same_graph(tmp_path: Path, capsys):
+    from training import average
+
+    _exported_localiser(1, tmp_path / "usual.onnx")
+    _exported_localiser(1, tmp_path / "slim.onnx", slim=True)
+    with pytest.raises(SystemExit):
+        average.main(["--out", str(tmp_path / "out"), str(tmp_path / "usual.onnx"), str(tmp_path / "slim.onnx")])
+    assert "is not the same graph as" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "usual.onnx").exists()
+    with pytest.raises(SystemExit):
+        average.main(["--out", str(tmp_path / "out"), str(tmp_path / "usual.onnx"), str(tmp_path / "x.pt")])
+    assert "not both" in capsys.readouterr().err
+
+
 def test_the_shipped_low_angle_twin_is_two_low_stage_runs_on_it_averaged_each_made_as_the_recipe_says():
     # since session 63 (TRAINING-LOG "Worn tiles"): the shipped twin of session 51 trained on by the low stage's
     # settings (its labels alone, no teachers) twice, seeds 10 and 11, and the two runs' weights averaged
