@@ -1658,7 +1658,13 @@ def test_average_refuses_exported_nets_that_are_not_the_same_graph(tmp_path: Pat
     assert not (tmp_path / "out" / "usual.onnx").exists()
     with pytest.raises(SystemExit):
         average.main(["--out", str(tmp_path / "out"), str(tmp_path / "usual.onnx"), str(tmp_path / "x.pt")])
-    assert "not both" in capsys.readouterr().err
+    assert "all of one kind, not .onnx and .pt" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        average.main(["--out", str(tmp_path / "out"), str(tmp_path / "a.pth"), str(tmp_path / "b.pth")])
+    assert "all of one kind, not .pth" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        average.main(["--out", str(tmp_path / "out"), str(tmp_path / "usual.onnx"), str(tmp_path / "gone.onnx")])
+    assert f"no such file: {tmp_path / 'gone.onnx'}" in capsys.readouterr().err
 
 
 def test_the_shipped_low_angle_twin_is_two_low_stage_runs_on_it_averaged_each_made_as_the_recipe_says():

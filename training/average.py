@@ -21,12 +21,16 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--name", help="the files written: DIR/NAME.pt and DIR/NAME.onnx (a classifier's), DIR/NAME.onnx")
+    ap.add_argument("--name", help="the files written: a classifier's DIR/NAME.pt and DIR/NAME.onnx (NAME: classifier), "
+                    "an exported net's DIR/NAME.onnx (NAME: the first file's)")
     ap.add_argument("weights", type=Path, nargs="+")
     args = ap.parse_args(argv)
     kinds = {w.suffix for w in args.weights}
     if len(kinds) != 1 or kinds - {".pt", ".onnx"}:
-        ap.error("give either classifiers' .pt files or exported .onnx nets, not both: " + ", ".join(sorted(kinds)))
+        ap.error("give classifiers' .pt files or exported .onnx nets, all of one kind, not "
+                 + " and ".join(sorted(k or "(no suffix)" for k in kinds)))
+    if missing := [str(w) for w in args.weights if not w.is_file()]:
+        ap.error("no such file: " + ", ".join(missing))
     args.out.mkdir(parents=True, exist_ok=True)
     if kinds == {".onnx"}:
         name = args.name or args.weights[0].stem
