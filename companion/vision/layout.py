@@ -60,6 +60,7 @@ class Det:
     part: str = ""  # what the request made of its row (nearest_rows): "hand", "dora" or "left out" (wall, discards)
     checked: bool = False  # set by the player (a correction): no rule reads it as anything else
     restored: bool = False  # taken for no tile by the verifier, kept because the player says it is a tile
+    looked_for: bool = False  # found by no localiser: a closed kan's back read where it should lie (pipeline)
     won: bool = False  # the player says this is the winning tile (a hand laid down as one block shows none apart)
 
     @property
