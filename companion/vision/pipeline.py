@@ -1091,13 +1091,14 @@ def _name_reading(d: Det, p: np.ndarray, score: float) -> None:
 
 
 def _missed_kan_backs(image_bgr: np.ndarray, groups: list, low: bool = False) -> list[Det]:
-    """The backs of closed kans that the localisers did not find: a closed kan lies as back, face, face, back, and
-    a group of three read as a back and two faces of one kind (neither sideways) is looked at one step (its two
-    faces' distance) past its faces' end, where no tile was found, in a box of its back's size. Where that crop
-    is read as a back KAN_BACK_MIN surely and the verifier takes it for a tile (VERIFY_MIN), it is added, marked
-    ``looked_for`` so that the answer lists it for a check and says why. Otherwise the group stays a "face-down tile outside a
-    closed kan" and makes no request. On the evaluation photos the back at a closed kan's far end was the one tile
-    missed in 12 hands of 8,720 (models/TRAINING-LOG.md, "A closed kan's missed back")."""
+    """The backs of closed kans that the localisers did not find. A closed kan lies as back, face, face, back; a
+    group of three read as a back and two faces of one kind (none sideways or stacked) is looked at one step (its
+    two faces' distance) past its faces' end, inside the picture where no tile was found, in a box of its back's
+    size. Where that crop is read as a back KAN_BACK_MIN surely and the verifier takes it for a tile (VERIFY_MIN),
+    it is added, marked ``looked_for``, so that the answer lists it for a check and says why; otherwise the group
+    stays "a face-down tile outside a closed kan" and makes no request. On the evaluation photos the back at a
+    closed kan's far end was the one tile missed in 12 hands of 8,720 (models/TRAINING-LOG.md, "A closed kan's
+    missed back")."""
     height, width = image_bgr.shape[:2]
     every = [d for row in groups for g in row for d in g]
     looked = []
