@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -85,17 +86,17 @@ def gen_chunk(args: tuple[int, int]) -> dict:
         # no draw when the share is 0, so that runs without clutter make the scenes they always made
         clutter = bool(_CLUTTER and rng.random() < _CLUTTER)
         worn = rng if _WEAR and rng.random() < _WEAR else None  # a club's old set: its paint worn (scenes.worn_ink)
+        scene = partial(render_scene, rng, _BANK, styles, clutter=clutter, wear_rng=worn)
         if _FAR and rng.random() < _FAR:
-            img, labels = render_scene(rng, _BANK, styles, fill=FAR_FILL, clutter=clutter, wear_rng=worn)
+            img, labels = scene(fill=FAR_FILL)
         elif _LOW and rng.random() < _LOW:  # seen from low, the tiles' sides as high as that angle shows them
-            img, labels = render_scene(rng, _BANK, styles, pitch=LOW_PITCH, clutter=clutter, sides_rng=rng,
-                                       wear_rng=worn)
+            img, labels = scene(pitch=LOW_PITCH, sides_rng=rng)
         elif _YAW and rng.random() < _YAW:  # the camera off to one side: the far end of the table shorter
-            img, labels = render_scene(rng, _BANK, styles, clutter=clutter, yaw=YAW, wear_rng=worn)
+            img, labels = scene(yaw=YAW)
         elif _SIDES and rng.random() < _SIDES:  # at the usual angles, the sides as high as each angle shows them
-            img, labels = render_scene(rng, _BANK, styles, clutter=clutter, sides_rng=rng, wear_rng=worn)
+            img, labels = scene(sides_rng=rng)
         else:
-            img, labels = render_scene(rng, _BANK, styles, clutter=clutter, wear_rng=worn)
+            img, labels = scene()
         t, scale = letterbox(img)
         canvas = np.zeros((3, LOC_H, LOC_W), np.float32) - 0.5
         hh, ww = min(LOC_H, t.shape[2]), min(LOC_W, t.shape[3])

@@ -482,6 +482,18 @@ def _pale_backs(group: list[Det]) -> bool:
             and middle.isdisjoint({"x", "5z", "?"}))
 
 
+def kan_short_of_a_back(group: list[Det]) -> tuple[Det, Det, Det] | None:
+    """Whether ``group`` lies as a closed kan (back, face, face, back) one of whose backs was not found: three
+    tiles, none sideways or stacked, a back at one end and two faces of one kind. Returns (that back, the face
+    beside it, the face at the open end), else None."""
+    if len(group) != 3 or any(d.sideways or d.stacked for d in group):
+        return None
+    for back, near, far in ((group[0], group[1], group[2]), (group[2], group[1], group[0])):
+        if back.tile == "x" and near.tile not in ("x", "?") and _kind(near.tile) == _kind(far.tile):
+            return back, near, far
+    return None
+
+
 def could_win(groups_by_row: list[list[list[Det]]], win: bool = True) -> Callable[[], bool]:
     """A quick test of the hand row's tiles as they are read when it is asked, true of every reading whose request
     (:func:`build_request`) makes a winning hand, or with ``win`` False of every reading that makes a request: the

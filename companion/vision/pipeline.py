@@ -31,6 +31,7 @@ from companion.vision.layout import (
     could_win,
     dead_wall_backs,
     group_rows,
+    kan_short_of_a_back,
     kan_tops_found_upright,
     win_tile_apart,
 )
@@ -1073,7 +1074,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     for i in put_back:
         dets[i].restored = True
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
-        _name_reading(d, p, sc)
+        _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
     if backs := _missed_kan_backs(image_bgr, groups, low):
         layout = group_rows(dets + backs)
@@ -1081,9 +1082,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     return [d for r in layout.rows for d in r], groups, back
 
 
-def _name_reading(d: Det, p: np.ndarray, score: float) -> None:
-    """``d`` read as the classifiers' probabilities ``p`` say, its localiser's peak ``score``."""
-    names = classes()
+def _name_reading(d: Det, p: np.ndarray, score: float, names: list[str]) -> None:
+    """``d`` read as the classifiers' probabilities ``p`` (over the classes ``names``) say, its localiser's peak
+    ``score``."""
     best = np.argsort(-p)[:ALTERNATIVES]
     d.tile = names[int(best[0])]
     d.confidence = _confidence(float(p[best[0]]), score)
@@ -1092,39 +1093,32 @@ def _name_reading(d: Det, p: np.ndarray, score: float) -> None:
 
 def _missed_kan_backs(image_bgr: np.ndarray, groups: list, low: bool = False) -> list[Det]:
     """The backs of closed kans that the localisers did not find. A closed kan lies as back, face, face, back; a
-    group of three read as a back and two faces of one kind (none sideways or stacked) is looked at one step (its
-    two faces' distance) past its faces' end, inside the picture where no tile was found, in a box of its back's
-    size. Where that crop is read as a back KAN_BACK_MIN surely and the verifier takes it for a tile (VERIFY_MIN),
-    it is added, marked ``looked_for``, so that the answer lists it for a check and says why; otherwise the group
-    stays "a face-down tile outside a closed kan" and makes no request. On the evaluation photos the back at a
-    closed kan's far end was the one tile missed in 12 hands of 8,720 (models/TRAINING-LOG.md, "A closed kan's
-    missed back")."""
+    group of three read as a back and two faces of one kind (layout.kan_short_of_a_back) is looked at one step
+    (its two faces' distance) past its faces' end, inside the picture where no tile was found, in a box of its
+    back's size. Where that crop is read as a back KAN_BACK_MIN surely and the verifier takes it for a tile
+    (VERIFY_MIN), it is added, marked ``looked_for``, so that the answer lists it for a check and says why;
+    otherwise the group stays "a face-down tile outside a closed kan" and makes no request. On the evaluation
+    photos the back at a closed kan's far end was the one tile missed in 12 hands of 8,720 (models/TRAINING-LOG.md,
+    "A closed kan's missed back")."""
     height, width = image_bgr.shape[:2]
     every = [d for row in groups for g in row for d in g]
     looked = []
-    for g in (g for row in groups for g in row):
-        if len(g) != 3 or any(d.sideways or d.stacked for d in g):
-            continue
-        for back, near, far in ((g[0], g[1], g[2]), (g[2], g[1], g[0])):
-            kinds = {t.replace("0", "5") for t in (near.tile, far.tile)}
-            if back.tile != "x" or len(kinds) != 1 or "x" in kinds or "?" in kinds:
-                continue
-            dx, dy = far.cx - near.cx, far.cy - near.cy
-            bw, bh = back.box[2] - back.box[0], back.box[3] - back.box[1]
-            cx, cy = far.cx + dx, far.cy + dy
-            box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
-            if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height \
-                    and all(_iou(box, d.box) < 0.2 for d in every):
-                looked.append(box)
+    for back, near, far in filter(None, map(kan_short_of_a_back, (g for row in groups for g in row))):
+        cx, cy = 2 * far.cx - near.cx, 2 * far.cy - near.cy  # one step past the far face
+        bw, bh = back.box[2] - back.box[0], back.box[3] - back.box[1]
+        box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+        if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height \
+                and all(_iou(box, d.box) < 0.2 for d in every):
+            looked.append(box)
     if not looked:
         return []
     probs = class_probabilities(image_bgr, [(b, False) for b in looked], low=low)
     odds = _tile_odds(image_bgr, [(b, False, 1.0) for b in looked])
-    backs = []
+    names, backs = classes(), []
     for box, p, q in zip(looked, probs, odds, strict=True):
-        if classes()[int(p.argmax())] == "x" and p.max() >= KAN_BACK_MIN and q >= VERIFY_MIN:
+        if names[int(p.argmax())] == "x" and p.max() >= KAN_BACK_MIN and q >= VERIFY_MIN:
             d = Det(box=box, sideways=False, looked_for=True)
-            _name_reading(d, p, 1.0)
+            _name_reading(d, p, 1.0, names)
             backs.append(d)
     return backs
 
