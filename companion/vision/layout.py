@@ -42,6 +42,9 @@ TOUCHING = 1.12  # steps within this of the row's pitch line are touching tiles 
 SLOPE_MIN_STEPS = 5  # touching steps needed to fit how the pitch changes along a row
 SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is measured by its pitch line,
 SLANT_HEIGHTS_MIN = 1.1  # if its tiles' heights change, the same way, by at least this
+LOOKED_KAN_BACK = "closed kan back"  # Det.looked_for: where a closed kan's missed back should lie
+LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
+ONE_TILE_GAP = (1.8, 2.3)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps)
 WIN_APART_STEP = 1.1  # a step between centres this much longer than the ones before it sets the winning tile apart
 
 
@@ -60,7 +63,8 @@ class Det:
     part: str = ""  # what the request made of its row (nearest_rows): "hand", "dora" or "left out" (wall, discards)
     checked: bool = False  # set by the player (a correction): no rule reads it as anything else
     restored: bool = False  # taken for no tile by the verifier, kept because the player says it is a tile
-    looked_for: bool = False  # found by no localiser: a closed kan's back read where it should lie (pipeline)
+    looked_for: str = ""  # found by no localiser, read where the layout says a tile lies (pipeline._missed_tiles):
+    #                       LOOKED_KAN_BACK or LOOKED_GAP
     won: bool = False  # the player says this is the winning tile (a hand laid down as one block shows none apart)
 
     @property
@@ -255,13 +259,27 @@ def _pitch_along(row: list[Det], tile_w: float, level: float | None = None) -> C
     return lambda x: at_x0 + slope * (x - x0)
 
 
-def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
-    """The row cut into groups at gaps wider than GROUP_GAP pitches. An added kan's top tile joins the group
-    of the sideways tile it lies on, whichever side of it its centre falls."""
+def _pitch_between(row: list[Det], tile_w: float) -> Callable[[Det, Det], float]:
+    """The pitch of touching upright tiles in ``row`` where two of its tiles lie: (a, b) -> that pitch."""
     pitch = _pitch(row, tile_w)
     pitch_at = _pitch_along(row, tile_w, pitch)
     sizes = {id(d): _upright_height(d) for d in row}
     typical = median(sizes.values()) if sizes else 1.0
+
+    def near(a: Det, b: Det) -> float:
+        if pitch_at is not None:  # a row seen from one side: the pitch where the gap is
+            return min(max(pitch_at((a.cx + b.cx) / 2), 0.5 * pitch), 2.0 * pitch)
+        # a row photographed at a slant grows towards the camera: the pitch here scales with these two tiles'
+        # size against the row's typical one
+        return pitch * min(max((sizes[id(a)] + sizes[id(b)]) / 2 / typical, 0.6), 1.6)
+
+    return near
+
+
+def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
+    """The row cut into groups at gaps wider than GROUP_GAP pitches. An added kan's top tile joins the group
+    of the sideways tile it lies on, whichever side of it its centre falls."""
+    pitch_between = _pitch_between(row, tile_w)
     groups: list[list[Det]] = []
     prev = None
     for d in row:
@@ -270,12 +288,7 @@ def split_groups(row: list[Det], tile_w: float) -> list[list[Det]]:
         if prev is None:
             groups.append([d])
         else:
-            if pitch_at is not None:  # a row seen from one side: the pitch where the gap is
-                near = min(max(pitch_at((prev.cx + d.cx) / 2), 0.5 * pitch), 2.0 * pitch)
-            else:
-                # a row photographed at a slant grows towards the camera: the pitch here scales with these two
-                # tiles' size against the row's typical one
-                near = pitch * min(max((sizes[id(prev)] + sizes[id(d)]) / 2 / typical, 0.6), 1.6)
+            near = pitch_between(prev, d)
             # half widths along the row: a sideways tile is as wide as an upright one is tall (about 4:3)
             half = (SIDE_RATIO if prev.sideways else 1.0) * near / 2 + (SIDE_RATIO if d.sideways else 1.0) * near / 2
             if d.cx - prev.cx - half > GROUP_GAP * near:
@@ -492,6 +505,25 @@ def kan_short_of_a_back(group: list[Det]) -> tuple[Det, Det, Det] | None:
         if back.tile == "x" and near.tile not in ("x", "?") and _kind(near.tile) == _kind(far.tile):
             return back, near, far
     return None
+
+
+def one_tile_gaps(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, Det]]:
+    """Neighbours in a row with room for one tile between them: both upright and not stacked, their centres
+    ONE_TILE_GAP times the row's pitch apart where they lie (as split_groups measures it). A tile missed in a row
+    of touching tiles leaves such a gap; so can a player's gap of a tile's width, which the pipeline tells apart by
+    reading it."""
+    every = [d for row in groups_by_row for g in row for d in g]
+    if not every:
+        return []
+    tile_w, _ = _tile_size(every)
+    low, high = ONE_TILE_GAP
+    gaps = []
+    for groups in groups_by_row:
+        row = [d for g in groups for d in g if not d.stacked]
+        pitch_between = _pitch_between(row, tile_w)
+        gaps += [(a, b) for a, b in zip(row, row[1:], strict=False)
+                 if not (a.sideways or b.sideways) and low <= (b.cx - a.cx) / pitch_between(a, b) <= high]
+    return gaps
 
 
 def could_win(groups_by_row: list[list[list[Det]]], win: bool = True) -> Callable[[], bool]:
