@@ -243,36 +243,83 @@ def test_a_closed_kans_back_the_localisers_miss_is_read_where_it_should_lie_and_
     assert confirmed["request"] == result["request"]
 
 
-def test_no_back_is_added_where_the_crop_past_a_closed_kans_faces_is_not_read_as_one(monkeypatch: pytest.MonkeyPatch):
-    from companion.vision import pipeline
+def _row_of(tiles: str, x0: float = 100.0, step: float = 50.0) -> list:
+    """Upright tiles 48 x 64 in a row from ``x0``, their left edges ``step`` apart ("_" leaves a place empty)."""
     from companion.vision.layout import Det
 
-    def group(tiles: str, x0: float = 100.0) -> list[Det]:
-        return [Det(box=(x0 + 50 * i, 100.0, x0 + 50 * i + 48, 164.0), sideways=False, tile=t)
-                for i, t in enumerate(tiles.split())]
+    return [Det(box=(x0 + step * i, 100.0, x0 + step * i + 48, 164.0), sideways=False, tile=t)
+            for i, t in enumerate(tiles.split()) if t != "_"]
 
-    image = np.full((300, 600, 3), 128, np.uint8)
+
+@pytest.fixture
+def read_as(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+    """Every crop read as the tile given (0.9 surely), the verifier's odds ``odds``; the boxes asked about since."""
+    from companion.vision import pipeline
+
     asked: list = []
 
-    def read_as(tile: str):  # noqa: ANN202
+    def set_reading(tile: str, odds: float = 0.9) -> list:
+        asked.clear()
+
         def probabilities(_image, boxes, low=False):  # noqa: ANN001, ANN202
             asked.extend(b for b, _ in boxes)
             p = np.zeros((len(boxes), len(pipeline.classes())), np.float32)
             p[:, pipeline.classes().index(tile)] = 0.9
             return p
-        return probabilities
+        monkeypatch.setattr(pipeline, "class_probabilities", probabilities)
+        monkeypatch.setattr(pipeline, "_tile_odds", lambda _image, found, *a, **k: [odds] * len(found))
+        return asked
 
-    monkeypatch.setattr(pipeline, "_tile_odds", lambda _image, found, *a, **k: [0.9] * len(found))
-    monkeypatch.setattr(pipeline, "class_probabilities", read_as("x"))
-    added = pipeline._missed_kan_backs(image, [[group("x 8p 8p")], [group("0p 5p x")]])
+    return set_reading
+
+
+def test_no_back_is_added_where_the_crop_past_a_closed_kans_faces_is_not_read_as_one(read_as):  # noqa: ANN001
+    from companion.vision import pipeline
+    from companion.vision.layout import LOOKED_KAN_BACK
+
+    image = np.full((300, 600, 3), 128, np.uint8)
+    read_as("x")
+    added = pipeline._missed_tiles(image, [[_row_of("x 8p 8p")], [_row_of("0p 5p x")]])
     assert [d.box for d in added] == [(250.0, 100.0, 298.0, 164.0), (50.0, 100.0, 98.0, 164.0)]
-    assert all(d.tile == "x" and d.looked_for for d in added)
-    monkeypatch.setattr(pipeline, "class_probabilities", read_as("8p"))
-    assert pipeline._missed_kan_backs(image, [[group("x 8p 8p")]]) == []
-    asked.clear()  # not looked for: two kinds, a back at neither end, four tiles, the step beyond the picture
-    assert pipeline._missed_kan_backs(image, [[group("x 7p 8p"), group("8p 8p 8p"), group("x 8p 8p x")],
-                                             [group("x 8p 8p", x0=450.0)]]) == []
+    assert all(d.tile == "x" and d.looked_for == LOOKED_KAN_BACK for d in added)
+    read_as("8p")
+    assert pipeline._missed_tiles(image, [[_row_of("x 8p 8p")]]) == []
+    asked = read_as("x")  # not looked for: two kinds, a back at neither end, four tiles, the step beyond the picture
+    assert pipeline._missed_tiles(image, [[_row_of("x 7p 8p")], [_row_of("8p 8p 8p")], [_row_of("x 8p 8p x")],
+                                          [_row_of("x 8p 8p", x0=450.0)]]) == []
     assert asked == []
+
+
+def test_a_tile_missed_between_two_tiles_of_a_row_is_read_in_the_gap_it_leaves_and_marked_for_a_check(read_as):  # noqa: ANN001
+    # 1m 2m, a place empty, 4m 5m (left edges 50 apart, tiles 48 wide): the gap's centre lies midway between
+    # 2m's (174) and 4m's (274), the box as large as theirs
+    from companion.vision import pipeline
+    from companion.vision.layout import LOOKED_GAP
+
+    image = np.full((300, 600, 3), 128, np.uint8)
+    asked = read_as("3m")
+    added = pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]])
+    assert [(d.box, d.tile, d.looked_for) for d in added] == [((200.0, 100.0, 248.0, 164.0), "3m", LOOKED_GAP)]
+    assert asked == [(200.0, 100.0, 248.0, 164.0)]
+    assert pipeline._unsure(added[0])  # listed for a check until the player confirms it
+    read_as("3m", odds=0.2)  # the verifier sees no tile there: the table between two groups
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]]) == []
+    asked = read_as("3m")  # not looked at: a gap of half a tile, of two tiles; rows of touching tiles
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("4m 5m", x0=225.0)]]) == []
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ _ 5m 6m")]]) == []
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m 3m 4m 5m")]]) == []
+    # nor the gap of a hand that makes a request: 13 tiles and the winning tile set apart by a tile's width
+    hand = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p", x0=10.0, step=40.0)
+    won = _row_of("4p", x0=10.0 + 40.0 * 14, step=40.0)
+    for d in hand + won:
+        d.box = (d.box[0], d.box[1], d.box[0] + 38.0, d.box[3])
+    wide = np.full((300, 800, 3), 128, np.uint8)
+    assert pipeline._missed_in_gaps([[hand, won]]) == [(530.0, 100.0, 568.0, 164.0)]  # midway: 3p at 509, 4p at 589
+    assert pipeline._missed_tiles(wide, [[hand, won]]) == []
+    assert asked == []
+    short = hand[:5] + hand[6:]  # 6m missed too: no request, and both gaps read (_read keeps what makes one)
+    assert [d.box for d in pipeline._missed_tiles(wide, [[short, won]])] == [(210.0, 100.0, 248.0, 164.0),
+                                                                           (530.0, 100.0, 568.0, 164.0)]
 
 
 @pytest.mark.parametrize("name", sorted(_DOUBTED))
@@ -3177,12 +3224,14 @@ def _missed(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]) -> None:
 
 
 def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monkeypatch: pytest.MonkeyPatch):
-    # the fixture's tile 8 (a 3s of the hand) never found: 18 tiles, the hand one short. Its label box added, the
-    # tile there is read (a 3s), listed for a check, and the request is the label's; the same on the photo taken
-    # from across the table (turned by 180 degrees: the box turned too, read with "turned": 180)
+    # the fixture's tile 8 (a 3s of the hand) never found, nor looked for in the gap it leaves: 18 tiles, the hand
+    # one short. Its label box added, the tile there is read (a 3s), listed for a check, and the request is the
+    # label's; the same on the photo taken from across the table (turned by 180 degrees: the box turned too, read
+    # with "turned": 180)
     import cv2
 
     from companion.errors import InvalidRequestError
+    from companion.vision import pipeline
     from companion.vision.pipeline import load_image, recognize_image
 
     image = load_image(FIXTURES / "won_melds_dora.jpg")
@@ -3191,6 +3240,7 @@ def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monke
     x1, y1, x2, y2 = label["tiles"][8]["box"]
     turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]  # the box on the turned photo
     _missed(monkeypatch, [[x1, y1, x2, y2], turned])  # either way round, the localiser sees it nowhere
+    monkeypatch.setattr(pipeline, "_missed_in_gaps", lambda _groups: [])
     first = recognize_image(image)
     assert len(first["tiles"]) == 18 and first["request"] is None
     for photo, box, turn in ((image, [x1, y1, x2, y2], 0), (cv2.rotate(image, cv2.ROTATE_180), turned, 180)):
@@ -3204,6 +3254,34 @@ def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monke
         recognize_image(image, add=[label["tiles"][4]["box"]])
     with pytest.raises(InvalidRequestError, match=r"lies outside the photo \(882 x 496 px\)"):
         recognize_image(image, add=[[900, 100, 940, 150]])
+
+
+def test_a_tile_the_localiser_missed_between_two_tiles_is_read_in_its_gap_and_marked_for_a_check(
+        monkeypatch: pytest.MonkeyPatch):
+    # the fixture's tile 8 (a 3s between a 3s and a 6m of the hand) never found: it leaves a gap of one tile's width.
+    # Read there, the tiles and the request are the label's, the 3s listed for a check and named in the reason; the
+    # same on the photo taken from across the table. The player's confirmation clears the mark
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / "won_melds_dora.jpg")
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    height, width = image.shape[:2]
+    x1, y1, x2, y2 = label["tiles"][8]["box"]
+    turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]  # the box on the turned photo
+    _missed(monkeypatch, [[x1, y1, x2, y2], turned])
+    for photo, box in ((image, [x1, y1, x2, y2]), (cv2.rotate(image, cv2.ROTATE_180), turned)):
+        result = recognize_image(photo)
+        assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+        assert _norm(result["request"]) == _norm(label["request"]) and 8 in result["uncertain"]
+        assert "1 tile(s) the localisers missed were read in a gap of one tile's width in a row (tile(s) 8)" \
+            in result["reason"]
+        bx1, by1, bx2, by2 = result["tiles"][8]["box"]
+        assert bx1 <= (box[0] + box[2]) / 2 <= bx2 and by1 <= (box[1] + box[3]) / 2 <= by2
+    confirmed = recognize_image(image, fixes={8: "3s"})
+    assert 8 not in confirmed.get("uncertain", []) and "gap" not in confirmed.get("reason", "")
+    assert _norm(confirmed["request"]) == _norm(label["request"])
 
 
 @pytest.mark.parametrize(("name", "k"), [("pon_dora", 14), ("won_melds_dora", 12)])

@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,8 @@ from companion.paths import shipped
 from companion.photo_files import PhotoToRead, decode_photo, decode_to_read, read_photo
 from companion.vision.layout import (
     BACK_DOUBT,
+    LOOKED_GAP,
+    LOOKED_KAN_BACK,
     Det,
     assign_groups,
     build_request,
@@ -33,6 +35,7 @@ from companion.vision.layout import (
     group_rows,
     kan_short_of_a_back,
     kan_tops_found_upright,
+    one_tile_gaps,
     win_tile_apart,
 )
 from companion.vision.preprocess import (
@@ -139,7 +142,10 @@ VERIFY_DOUBT = 0.6  # a box the verifier gives less than this and the page would
 READ_LOW = 0.25  # this (the classifiers' probability, less where the localiser's peak was weak) is dropped too
 KAN_BACK_MIN = 0.5  # a closed kan found as a back and two faces: where its other back should lie, a crop the
 #                     classifiers read as a back this surely (and the verifier as a tile) is that back, shown for
-#                     a check (_missed_kan_backs)
+#                     a check (_missed_tiles)
+GAP_TILE_MIN = 0.5  # a gap of one tile's width within a row of a hand that makes no request: a crop there the
+#                     classifiers read as a face (no back, no white dragon) this surely, and the verifier as a tile,
+#                     is a tile the localisers missed where with it the tiles make a request, shown for a check
 
 
 def _threads_setting() -> int:
@@ -977,8 +983,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     ``drop`` names tiles that are none: they go with the verifier's (:func:`_named`); ``add`` names places where a
     tile lies that was not found: each is read as an upright tile there (:func:`_box_ahead`), marked ``restored``
     too; ``turn`` names tiles (after those added) lying the other way: each is read again in its box turned
-    (:func:`_turned_box`), marked ``restored``. A closed kan's back the localisers missed is looked for and may be
-    added, marked ``looked_for`` (:func:`_missed_kan_backs`)."""
+    (:func:`_turned_box`), marked ``restored``. A closed kan's back the localisers missed, and a tile missed in a
+    gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1047,6 +1053,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
             if not k:
                 dropped.append(Det(box=b, sideways=s, tile=names[int(p.argmax())],
                                    confidence=_confidence(float(p.max()), sc)))
+    judged = [b for (b, _, _), k in zip(found, keep, strict=True) if not k]  # boxes the verifier took for no tile
     if not all(keep):
         put_back = {sum(keep[:i]) for i in put_back}  # their indices among the tiles kept
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
@@ -1076,10 +1083,22 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
-    if backs := _missed_kan_backs(image_bgr, groups, low):
-        layout = group_rows(dets + backs)
-        groups = assign_groups(layout)
+    if missed := _missed_tiles(image_bgr, groups, low, judged):
+        backs = [d for d in missed if d.looked_for != LOOKED_GAP]
+        in_gaps = [d for d in missed if d.looked_for == LOOKED_GAP]
+        # the tiles read in gaps are kept only where with them the tiles make a request: all, else one alone
+        alone = [[d] for d in in_gaps] if len(in_gaps) > 1 else []
+        for tried in ([in_gaps, *alone] if in_gaps else []) + [[]]:
+            layout = group_rows(dets + backs + tried)
+            groups = assign_groups(layout)
+            if not tried or not _no_request(groups):
+                break
     return [d for r in layout.rows for d in r], groups, back
+
+
+def _no_request(groups: list) -> bool:
+    """Whether the tiles as grouped make no request (build_request, on copies: it may read backs into them)."""
+    return build_request([[[replace(d) for d in g] for g in row] for row in groups])[0] is None
 
 
 def _name_reading(d: Det, p: np.ndarray, score: float, names: list[str]) -> None:
@@ -1091,36 +1110,76 @@ def _name_reading(d: Det, p: np.ndarray, score: float, names: list[str]) -> None
     d.alternatives = tuple((names[int(j)], float(p[j])) for j in best)
 
 
-def _missed_kan_backs(image_bgr: np.ndarray, groups: list, low: bool = False) -> list[Det]:
-    """The backs of closed kans that the localisers did not find. A closed kan lies as back, face, face, back; a
-    group of three read as a back and two faces of one kind (layout.kan_short_of_a_back) is looked at one step
-    (its two faces' distance) past its faces' end, inside the picture where no tile was found, in a box of its
-    back's size. Where that crop is read as a back KAN_BACK_MIN surely and the verifier takes it for a tile
-    (VERIFY_MIN), it is added, marked ``looked_for``, so that the answer lists it for a check and says why;
-    otherwise the group stays "a face-down tile outside a closed kan" and makes no request. On the evaluation
+def _missed_kan_backs(groups: list) -> list[tuple[float, float, float, float]]:
+    """Where the backs of closed kans the localisers did not find should lie. A closed kan lies as back, face,
+    face, back; a group of three read as a back and two faces of one kind (layout.kan_short_of_a_back) is looked
+    at one step (its two faces' distance) past its faces' end, in a box of its back's size. On the evaluation
     photos the back at a closed kan's far end was the one tile missed in 12 hands of 8,720 (models/TRAINING-LOG.md,
     "A closed kan's missed back")."""
-    height, width = image_bgr.shape[:2]
-    every = [d for row in groups for g in row for d in g]
     looked = []
     for back, near, far in filter(None, map(kan_short_of_a_back, (g for row in groups for g in row))):
         cx, cy = 2 * far.cx - near.cx, 2 * far.cy - near.cy  # one step past the far face
         bw, bh = back.box[2] - back.box[0], back.box[3] - back.box[1]
-        box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
-        if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height \
-                and all(_iou(box, d.box) < 0.2 for d in every):
-            looked.append(box)
+        looked.append((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
+    return looked
+
+
+def _missed_in_gaps(groups: list) -> list[tuple[float, float, float, float]]:
+    """Where a tile missed between two upright neighbours of a row should lie: midway between them, in a box of
+    their mean size, where they are two of the row's pitches apart (layout.one_tile_gaps)."""
+    looked = []
+    for a, b in one_tile_gaps(groups):
+        w = (a.box[2] - a.box[0] + b.box[2] - b.box[0]) / 4
+        h = (a.box[3] - a.box[1] + b.box[3] - b.box[1]) / 4
+        cx, cy = (a.cx + b.cx) / 2, (a.cy + b.cy) / 2
+        looked.append((cx - w, cy - h, cx + w, cy + h))
+    return looked
+
+
+def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged: Iterable = ()) -> list[Det]:
+    """Tiles the localisers did not find where the layout says one lies, each added marked ``looked_for`` so that
+    the answer lists it for a check and says why:
+
+    - a closed kan's back (:func:`_missed_kan_backs`), where no tile was found (IoU below 0.2), read as a back
+      KAN_BACK_MIN surely; without it the group stays "a face-down tile outside a closed kan", no request;
+    - a tile in a gap of one tile's width within a row (:func:`_missed_in_gaps`), only where the tiles make no
+      request, where no tile's centre lies in its box nor its centre in a tile's box (nor in a box ``judged``, taken
+      for no tile already), read as a face (no back, no white dragon) GAP_TILE_MIN surely. :func:`_read` keeps
+      these only where with them the tiles make a request.
+
+    Each inside the picture and taken for a tile by the verifier (VERIFY_MIN). Most gaps of one tile are the
+    player's, the winning tile set apart: the classifiers read an empty gap as a back or a blank white dragon
+    (models/TRAINING-LOG.md, "A tile missed in a gap")."""
+    height, width = image_bgr.shape[:2]
+    every = [d.box for row in groups for g in row for d in g] + list(judged)
+    gaps = _missed_in_gaps(groups)
+    if gaps and not _no_request(groups):  # a hand that makes a request misses no tile: its gaps are the player's
+        gaps = []
+    looked = [(box, LOOKED_KAN_BACK) for box in _missed_kan_backs(groups) if all(_iou(box, b) < 0.2 for b in every)]
+    looked += [(box, LOOKED_GAP) for box in gaps if not any(_centre_in(box, b) or _centre_in(b, box) for b in every)]
+    looked = [(box, kind) for box, kind in looked
+              if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height]
     if not looked:
         return []
-    probs = class_probabilities(image_bgr, [(b, False) for b in looked], low=low)
-    odds = _tile_odds(image_bgr, [(b, False, 1.0) for b in looked])
-    names, backs = classes(), []
-    for box, p, q in zip(looked, probs, odds, strict=True):
-        if names[int(p.argmax())] == "x" and p.max() >= KAN_BACK_MIN and q >= VERIFY_MIN:
-            d = Det(box=box, sideways=False, looked_for=True)
+    boxes = [box for box, _ in looked]
+    probs = class_probabilities(image_bgr, [(b, False) for b in boxes], low=low)
+    odds = _tile_odds(image_bgr, [(b, False, 1.0) for b in boxes])
+    names, added = classes(), []
+    for (box, kind), p, q in zip(looked, probs, odds, strict=True):
+        read = names[int(p.argmax())]
+        back = read == "x" and p.max() >= KAN_BACK_MIN
+        face = read not in ("x", "5z") and p.max() >= GAP_TILE_MIN
+        if q >= VERIFY_MIN and (back if kind == LOOKED_KAN_BACK else face):
+            d = Det(box=box, sideways=False, looked_for=kind)
             _name_reading(d, p, 1.0, names)
-            backs.append(d)
-    return backs
+            added.append(d)
+    return added
+
+
+def _centre_in(box: tuple | list, other: tuple | list) -> bool:
+    """Whether the centre of ``box`` lies inside ``other``."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return other[0] <= cx <= other[2] and other[1] <= cy <= other[3]
 
 
 def _box_ahead(box: list | tuple, found: list, to_photo: Callable | None) -> tuple[float, float, float, float]:
@@ -1917,9 +1976,10 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                      "missing (a kan read as a pon, a meld as fewer tiles)")
     if dropped_note:
         notes.append(dropped_note)
-    if looked := [i for i, d in enumerate(ordered) if d.looked_for and not d.checked]:
-        notes.append(f"{len(looked)} closed kan back(s) the localisers missed were read where they should lie "
-                     f"(tile(s) {', '.join(map(str, looked))}); check them before scoring")
+    for kind, what in ((LOOKED_KAN_BACK, "closed kan back(s) the localisers missed were read where they should lie"),
+                       (LOOKED_GAP, "tile(s) the localisers missed were read in a gap of one tile's width in a row")):
+        if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked]:
+            notes.append(f"{len(looked)} {what} (tile(s) {', '.join(map(str, looked))}); check them before scoring")
     if changed:
         made = "a winning hand" if _is_complete(request) else "called melds"
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
