@@ -3282,6 +3282,27 @@ def test_a_tile_the_localiser_missed_between_two_tiles_is_read_in_its_gap_and_ma
     confirmed = recognize_image(image, fixes={8: "3s"})
     assert 8 not in confirmed.get("uncertain", []) and "gap" not in confirmed.get("reason", "")
     assert _norm(confirmed["request"]) == _norm(label["request"])
+    # the player says it is no tile ("Not a tile" on the page): it is left out, listed in "not_tiles"
+    box = confirmed["tiles"][8]["box"]
+    refused = recognize_image(image, drop=[box])
+    assert len(refused["tiles"]) == 18 and refused["request"] is None
+    assert [t["box"] for t in refused["not_tiles"]] == [box] and "gap" not in refused["reason"]
+
+
+def test_a_closed_kans_back_read_where_it_should_lie_is_left_out_where_the_player_says_it_is_no_tile():
+    # a tile looked for (no localiser found it) is no tile of "tiles" the player could name before: "drop" names it
+    # all the same, and a box that names neither a tile found nor one looked for is still an error
+    from companion.errors import InvalidRequestError
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / "kan_back.jpg")
+    back = recognize_image(image)["tiles"][-1]["box"]
+    refused = recognize_image(image, drop=[back])
+    assert [t["tile"] for t in refused["tiles"]][-3:] == ["x", "8p", "8p"] and refused["request"] is None
+    assert refused["not_tiles"] == [{"tile": "x", "box": back, "confidence": refused["not_tiles"][0]["confidence"],
+                                     "sideways": False}]
+    with pytest.raises(InvalidRequestError, match=r"no tile lies at \[5, 5, 30, 30\]"):
+        recognize_image(image, drop=[[5, 5, 30, 30]])
 
 
 @pytest.mark.parametrize(("name", "k"), [("pon_dora", 14), ("won_melds_dora", 12)])

@@ -984,7 +984,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     tile lies that was not found: each is read as an upright tile there (:func:`_box_ahead`), marked ``restored``
     too; ``turn`` names tiles (after those added) lying the other way: each is read again in its box turned
     (:func:`_turned_box`), marked ``restored``. A closed kan's back the localisers missed, and a tile missed in a
-    gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`)."""
+    gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`); one
+    that ``drop`` names is left out (listed in ``dropped``)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1044,7 +1045,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     dropped_at = [i for i, k in enumerate(keep) if not k]
     put_back = _named(found, dropped_at, taps.restore, to_photo, "box taken for no tile") if taps.restore else set()
     kept_at = [i for i, k in enumerate(keep) if k or i in put_back]
-    taken_out = _named(found, kept_at, taps.drop, to_photo, "tile") if taps.drop else set()
+    on_photo = _on_photo(found, kept_at, to_photo) if taps.drop else {}
+    # boxes of tiles the localisers missed, read where the layout says one lies (_missed_tiles), go further down
+    unfound = [b for b in taps.drop if _overlapping(on_photo, b) is None]
+    taken_out = _named(found, kept_at, [b for b in taps.drop if b not in unfound], to_photo, "tile")
     keep = [(k or i in put_back) and i not in taken_out for i, k in enumerate(keep)]
     put_back -= taken_out
     names = classes()
@@ -1083,7 +1087,13 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
-    if missed := _missed_tiles(image_bgr, groups, low, judged):
+    missed = _missed_tiles(image_bgr, groups, low, judged)
+    if unfound:  # the player says some of them are no tiles: they are left out (a box that names none: an error)
+        named = _named([(d.box, False, 1.0) for d in missed], range(len(missed)), unfound, to_photo, "tile")
+        if dropped is not None:
+            dropped.extend(replace(missed[i], looked_for="") for i in sorted(named))
+        missed = [d for i, d in enumerate(missed) if i not in named]
+    if missed:
         backs = [d for d in missed if d.looked_for != LOOKED_GAP]
         in_gaps = [d for d in missed if d.looked_for == LOOKED_GAP]
         # the tiles read in gaps are kept only where with them the tiles make a request: all, else one alone
