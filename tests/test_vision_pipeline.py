@@ -304,6 +304,10 @@ def test_a_tile_missed_between_two_tiles_of_a_row_is_read_in_the_gap_it_leaves_a
     assert pipeline._unsure(added[0])  # listed for a check until the player confirms it
     read_as("3m", odds=0.2)  # the verifier sees no tile there: the table between two groups
     assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]]) == []
+    # 2m at 174 and 4m at 299, two and a half pitches apart: a tile missed touching either, both places looked at
+    asked = read_as("3m")
+    added = pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("4m 5m", x0=275.0)]])
+    assert asked == [d.box for d in added] == [(200.0, 100.0, 248.0, 164.0), (225.0, 100.0, 273.0, 164.0)]
     asked = read_as("3m")  # not looked at: a gap of half a tile, of two tiles; rows of touching tiles
     assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("4m 5m", x0=225.0)]]) == []
     assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ _ 5m 6m")]]) == []

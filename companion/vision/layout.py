@@ -44,7 +44,8 @@ SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is 
 SLANT_HEIGHTS_MIN = 1.1  # if its tiles' heights change, the same way, by at least this
 LOOKED_KAN_BACK = "closed kan back"  # Det.looked_for: where a closed kan's missed back should lie
 LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
-ONE_TILE_GAP = (1.8, 2.3)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps)
+ONE_TILE_GAP = (1.8, 2.9)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps):
+#                            up to 2.3 midway, further apart touching one of them (the player's gap on its other side)
 WIN_APART_STEP = 1.1  # a step between centres this much longer than the ones before it sets the winning tile apart
 
 
@@ -507,11 +508,11 @@ def kan_short_of_a_back(group: list[Det]) -> tuple[Det, Det, Det] | None:
     return None
 
 
-def one_tile_gaps(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, Det]]:
-    """Neighbours in a row with room for one tile between them: both upright and not stacked, their centres
-    ONE_TILE_GAP times the row's pitch apart where they lie (as split_groups measures it). A tile missed in a row
-    of touching tiles leaves such a gap; so can a player's gap of a tile's width, which the pipeline tells apart by
-    reading it."""
+def one_tile_gaps(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, Det, float]]:
+    """Neighbours in a row with room for one tile between them, and the row's pitch where they lie (as split_groups
+    measures it): both upright and not stacked, their centres ONE_TILE_GAP times that pitch apart. A tile missed in
+    a row of touching tiles leaves such a gap, beside a gap of the player's too where it ended a group; so can a
+    player's gap of a tile's width, which the pipeline tells apart by reading it."""
     every = [d for row in groups_by_row for g in row for d in g]
     if not every:
         return []
@@ -521,8 +522,8 @@ def one_tile_gaps(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, Det]]
     for groups in groups_by_row:
         row = [d for g in groups for d in g if not d.stacked]
         pitch_between = _pitch_between(row, tile_w)
-        gaps += [(a, b) for a, b in zip(row, row[1:], strict=False)
-                 if not (a.sideways or b.sideways) and low <= (b.cx - a.cx) / pitch_between(a, b) <= high]
+        gaps += [(a, b, pitch) for a, b in zip(row, row[1:], strict=False) if not (a.sideways or b.sideways)
+                 and low <= (b.cx - a.cx) / (pitch := pitch_between(a, b)) <= high]
     return gaps
 
 

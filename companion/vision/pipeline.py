@@ -143,6 +143,7 @@ READ_LOW = 0.25  # this (the classifiers' probability, less where the localiser'
 KAN_BACK_MIN = 0.5  # a closed kan found as a back and two faces: where its other back should lie, a crop the
 #                     classifiers read as a back this surely (and the verifier as a tile) is that back, shown for
 #                     a check (_missed_tiles)
+MIDWAY_MAX = 2.3  # neighbours up to this many pitches apart: a tile missed between them lies midway (_missed_in_gaps)
 GAP_TILE_MIN = 0.5  # a gap of one tile's width within a row of a hand that makes no request: a crop there the
 #                     classifiers read as a face (no back, no white dragon) this surely, and the verifier as a tile,
 #                     is a tile the localisers missed where with it the tiles make a request, shown for a check
@@ -1096,8 +1097,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if missed:
         backs = [d for d in missed if d.looked_for != LOOKED_GAP]
         in_gaps = [d for d in missed if d.looked_for == LOOKED_GAP]
-        # the tiles read in gaps are kept only where with them the tiles make a request: all, else one alone
-        alone = [[d] for d in in_gaps] if len(in_gaps) > 1 else []
+        # the tiles read in gaps are kept only where with them the tiles make a request: all, else one alone (the
+        # surest first: a gap by a tile of the player's gap is looked at twice, touching either neighbour)
+        alone = [[d] for d in sorted(in_gaps, key=lambda d: -d.confidence)] if len(in_gaps) > 1 else []
         for tried in ([in_gaps, *alone] if in_gaps else []) + [[]]:
             layout = group_rows(dets + backs + tried)
             groups = assign_groups(layout)
@@ -1135,14 +1137,20 @@ def _missed_kan_backs(groups: list) -> list[tuple[float, float, float, float]]:
 
 
 def _missed_in_gaps(groups: list) -> list[tuple[float, float, float, float]]:
-    """Where a tile missed between two upright neighbours of a row should lie: midway between them, in a box of
-    their mean size, where they are two of the row's pitches apart (layout.one_tile_gaps)."""
+    """Where a tile missed between two upright neighbours of a row should lie, in a box of their mean size, where
+    they are about two of the row's pitches apart (layout.one_tile_gaps): midway between them up to MIDWAY_MAX
+    pitches, else touching either (one pitch from it towards the other), both places looked at."""
     looked = []
-    for a, b in one_tile_gaps(groups):
+    for a, b, pitch in one_tile_gaps(groups):
         w = (a.box[2] - a.box[0] + b.box[2] - b.box[0]) / 4
         h = (a.box[3] - a.box[1] + b.box[3] - b.box[1]) / 4
-        cx, cy = (a.cx + b.cx) / 2, (a.cy + b.cy) / 2
-        looked.append((cx - w, cy - h, cx + w, cy + h))
+        along = np.array([b.cx - a.cx, b.cy - a.cy])
+        step = along / np.linalg.norm(along) * pitch  # one pitch along the row, from a towards b
+        if b.cx - a.cx <= MIDWAY_MAX * pitch:
+            centres = [np.array([a.cx, a.cy]) + along / 2]
+        else:
+            centres = [np.array([a.cx, a.cy]) + step, np.array([b.cx, b.cy]) - step]
+        looked += [(float(x - w), float(y - h), float(x + w), float(y + h)) for x, y in centres]
     return looked
 
 
