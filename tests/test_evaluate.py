@@ -306,3 +306,42 @@ def test_a_12_mp_photo_is_read_as_companion_recognize_reads_it(tmp_path, capsys,
     assert main([str(tmp_path), "--dora-photos", "--json"]) == 0
     capsys.readouterr()
     assert dora_seen == [(2480, 4410)] * 2
+
+
+def test_hide_picks_upright_tiles_of_the_hand_row_between_upright_neighbours_none_side_by_side():
+    # tile 0 is the dora row's (row 0); 1-7 are the hand row's (row 1), 1m to 7m, the 7m sideways. 1 begins the
+    # hand row and 6 lies beside the sideways tile: only 2-5 may be hidden, and two of them never side by side
+    import random
+
+    from training.evaluate import hidden_tiles
+
+    box = [0, 0, 1, 1]
+    label = {"tiles": [{"tile": "3z", "box": box, "row": 0}] + [
+        {"tile": t, "box": box, "row": 1, "sideways": t == "7m"} for t in ("1m", "2m", "3m", "4m", "5m", "6m", "7m")]}
+    for seed in range(20):
+        one = hidden_tiles(label, 1, random.Random(seed))
+        two = hidden_tiles(label, 2, random.Random(seed))
+        assert len(one) == 1 and one[0] in (2, 3, 4, 5)
+        assert len(two) == 2 and set(two) <= {2, 3, 4, 5} and two[1] - two[0] > 1
+    assert hidden_tiles(label, 3, random.Random(0)) in ([2, 4], [2, 5], [3, 5])  # no room for a third
+    with pytest.raises(SystemExit, match="--hide needs labels with the tiles' boxes"):
+        hidden_tiles({"tiles": [{"tile": "1m"}]}, 1, random.Random(0))
+
+
+def test_hide_makes_the_localisers_miss_the_tiles_and_says_on_how_many_photos_it_took(tmp_path, capsys):
+    # two fixtures with their labels: one tile of each hand row hidden, every photo has a find dropped and reads
+    # one tile fewer than labelled unless the reading gets it back; without --hide, nothing is said of hiding
+    import shutil
+    from pathlib import Path
+
+    from training.evaluate import main
+
+    fixtures = Path(__file__).parent / "fixtures" / "vision"
+    for name in ("won_melds_dora", "kan_back"):
+        for suffix in (".jpg", ".json"):
+            shutil.copy(fixtures / f"{name}{suffix}", tmp_path / f"{name}{suffix}")
+    assert main([str(tmp_path), "--json", "--hide", "1", "--seed", "3"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["hidden"] == {"per_photo": 1, "seed": 3, "photos": 2, "photos_cut": 2}
+    assert main([str(tmp_path), "--json"]) == 0
+    assert "hidden" not in json.loads(capsys.readouterr().out)

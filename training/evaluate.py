@@ -1,6 +1,6 @@
 """Measure the recogniser on a labelled folder.
 
-    python -m training.evaluate DIR [--limit N] [--json] [--thresholds 0.6,0.7,0.8]
+    python -m training.evaluate DIR [--limit N] [--json] [--thresholds 0.6,0.7,0.8] [--hide N [--seed S]]
 
 Labels: for a photo DIR/NAME.jpg (.jpeg, .png, .webp; any case, as phones name them: IMG_0042.JPG) either
 a file DIR/NAME.json with
@@ -36,9 +36,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -295,6 +298,63 @@ def evaluate(items: list[tuple[Path, dict]], predict, name: str = "ours", map_ti
     return out
 
 
+def hidden_tiles(label: dict, n: int, rng: random.Random) -> list[int]:
+    """Up to ``n`` tiles of the label's hand row (its last row) to hide from the localisers (``--hide``): upright
+    ones with upright neighbours on both sides in that row, no two side by side, chosen by ``rng``."""
+    tiles = label["tiles"]
+    if any("box" not in t for t in tiles):
+        raise SystemExit("--hide needs labels with the tiles' boxes (NAME.json, as training.make_eval writes them)")
+    rows = [t.get("row", 0) for t in tiles]
+    inner = [i for i in range(1, len(tiles) - 1) if rows[i - 1] == rows[i] == rows[i + 1] == max(rows)
+             and not any(tiles[j].get("sideways") for j in (i - 1, i, i + 1))]
+    chosen: list[int] = []
+    for i in rng.sample(inner, len(inner)):
+        if len(chosen) < n and all(abs(i - j) > 1 for j in chosen):
+            chosen.append(i)
+    return sorted(chosen)
+
+
+class Hiding:
+    """The localisers made to miss tiles (``--hide``): while :meth:`installed`, what companion.vision.pipeline's
+    localise finds with its centre inside a hidden tile's label box is dropped. :meth:`load` loads a photo and
+    hides its tiles (``boxes``: per photo, the label boxes). The boxes are on the photo as taken: a photo read
+    straightened (its rows tilted 9 degrees or more) or scaled has its tiles found elsewhere, and ``cut`` (the
+    photos where a find was dropped) says on how many the hiding took."""
+
+    def __init__(self, boxes: dict[Path, list]) -> None:
+        self.boxes = boxes
+        self.now: list = []
+        self.photo: Path | None = None
+        self.cut: set[Path] = set()
+
+    def load(self, path: Path):  # noqa: ANN201
+        self.photo, self.now = path, self.boxes[path]
+        return _photo(path)
+
+    def _inside(self, box: tuple) -> bool:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return any(x1 <= cx <= x2 and y1 <= cy <= y2 for x1, y1, x2, y2 in self.now)
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        from companion.vision import pipeline
+
+        real = pipeline.localise
+
+        def localise(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            found = real(image, *args, **kwargs)
+            kept = [f for f in found if not self._inside(f[0])]
+            if len(kept) < len(found):
+                self.cut.add(self.photo)
+            return kept
+
+        pipeline.localise = localise
+        try:
+            yield
+        finally:
+            pipeline.localise = real
+
+
 def ours(image):  # noqa: ANN001, ANN201
     """The pipeline's reading of a decoded picture, or of a :class:`PhotoAsRead` as ``companion recognize`` reads
     the photo's file (:func:`_answer_as_read`), for :func:`evaluate`."""
@@ -370,7 +430,13 @@ def main(argv: list[str] | None = None) -> int:
                     "indicators (the dead wall), as the page does")
     ap.add_argument("--draft", action="store_true", help="write NAME.txt draft labels, read by the recogniser, "
                     "for the photos that have none, to be checked by a person (nothing is measured)")
+    ap.add_argument("--hide", type=int, default=0, metavar="N", help="hide N tiles of each photo's hand row from "
+                    "the localisers (upright, between upright neighbours, none side by side; photos with none left "
+                    "out), to measure how the reading gets over tiles it misses")
+    ap.add_argument("--seed", type=int, default=1, help="which tiles --hide hides")
     args = ap.parse_args(argv)
+    if args.hide < 0:
+        ap.error("--hide must be 0 or more")
     if args.draft:
         written = write_drafts(args.folder)
         print(f"{written} draft label(s) written in {args.folder}: check each against its photo and delete its "
@@ -378,10 +444,31 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     thresholds = tuple(float(t) for t in args.thresholds.split(",") if t.strip())
     # hand photos read as `companion recognize` reads their files; dora photos as the page decodes them
-    res = evaluate(load_folder(args.folder, args.limit), ours_dora if args.dora_photos else ours,
-                   thresholds=thresholds, load=None if args.dora_photos else _photo_as_read)
-    print(json.dumps(res) if args.json else report(res))
+    items = load_folder(args.folder, args.limit)
+    if args.hide:
+        rng = random.Random(args.seed)
+        chosen = [(path, label, hidden_tiles(label, args.hide, rng)) for path, label in items]
+        items = [(path, label) for path, label, hide in chosen if hide]
+        if not items:
+            raise SystemExit(f"no photo in {args.folder} has a tile --hide could hide")
+        hiding = Hiding({path: [label["tiles"][i]["box"] for i in hide] for path, label, hide in chosen if hide})
+        with hiding.installed():  # the photos decoded whole, so that the label boxes lie where the tiles are found
+            res = evaluate(items, ours_dora if args.dora_photos else ours, thresholds=thresholds, load=hiding.load)
+        res["hidden"] = {"per_photo": args.hide, "seed": args.seed, "photos": len(items),
+                         "photos_cut": len(hiding.cut & {path for path, _ in items})}
+    else:
+        res = evaluate(items, ours_dora if args.dora_photos else ours,
+                       thresholds=thresholds, load=None if args.dora_photos else _photo_as_read)
+    print(json.dumps(res) if args.json else report(res) + _hidden(res))
     return 0
+
+
+def _hidden(res: dict) -> str:
+    h = res.get("hidden")
+    if not h:
+        return ""
+    return (f"\n  hidden from the localisers: up to {h['per_photo']} tile(s) of the hand row per photo (seed "
+            f"{h['seed']}); a find dropped in {h['photos_cut']} of the {h['photos']} photos")
 
 
 if __name__ == "__main__":
