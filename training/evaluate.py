@@ -318,8 +318,8 @@ class Hiding:
     """The localisers made to miss tiles (``--hide``): while :meth:`installed`, what companion.vision.pipeline's
     localise finds with its centre inside a hidden tile's label box is dropped. :meth:`load` loads a photo and
     hides its tiles (``boxes``: per photo, the label boxes). The boxes are on the photo as taken: a photo read
-    straightened (its rows tilted 9 degrees or more) or scaled has its tiles found elsewhere, and ``cut`` (the
-    photos where a find was dropped) says on how many the hiding took."""
+    straightened (its rows tilted by DESKEW_MIN, 10 degrees, or more) or scaled has its tiles found elsewhere,
+    and ``cut`` (the photos where a find was dropped) says on how many the hiding took."""
 
     def __init__(self, boxes: dict[Path, list]) -> None:
         self.boxes = boxes
@@ -452,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         if not items:
             raise SystemExit(f"no photo in {args.folder} has a tile --hide could hide")
         hiding = Hiding({path: [label["tiles"][i]["box"] for i in hide] for path, label, hide in chosen if hide})
-        with hiding.installed():  # the photos decoded whole, so that the label boxes lie where the tiles are found
+        with hiding.installed():  # a 12 MP JPEG decoded whole (not at half size first): the label boxes fit it
             res = evaluate(items, ours_dora if args.dora_photos else ours, thresholds=thresholds, load=hiding.load)
         res["hidden"] = {"per_photo": args.hide, "seed": args.seed, "photos": len(items),
                          "photos_cut": len(hiding.cut & {path for path, _ in items})}
