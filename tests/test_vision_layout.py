@@ -1021,8 +1021,9 @@ def test_readings_that_cannot_win_are_passed_over_without_building_their_request
 
 def test_a_gap_of_one_tile_between_upright_neighbours_is_found_and_no_other():
     # tiles 30 wide at a pitch of 31: '| |' leaves 30 px, room for one tile (3m at 77, 5m at 138: two pitches
-    # apart, 1.97), and '| | |' room for one beside a gap of the player's (2.45); one '|' (the winning tile set
-    # apart, 1.48 pitches) and six (room for three, 3.9) leave none, nor does a gap beside a sideways tile
+    # apart, 1.97), '| | |' room for one beside a gap of the player's (2.45), six room for a lone one with gaps on
+    # both sides (3.9); one '|' (the winning tile set apart, 1.48 pitches) and eight (room for four, 4.87) leave
+    # none, nor does a gap beside a sideways tile
     from companion.vision.layout import one_tile_gaps
 
     def gaps(tiles: str) -> list[tuple[str, str, float]]:
@@ -1030,6 +1031,7 @@ def test_a_gap_of_one_tile_between_upright_neighbours_is_found_and_no_other():
 
     assert gaps("1m 2m 3m | | 5m 6m 7m 8m 9m | 9m") == [("3m", "5m", 31.0)]
     assert gaps("1m 2m 3m | | | 5m 6m 7m 8m 9m | 9m") == [("3m", "5m", 31.0)]
-    assert gaps("1m 2m 3m | 4m 5m 6m | | | | | | 9m 9m") == []
+    assert gaps("1m 2m 3m | 4m 5m 6m | | | | | | 9m 9m") == [("6m", "9m", 31.0)]
+    assert gaps("1m 2m 3m | 4m 5m 6m | | | | | | | | 9m 9m") == []
     assert gaps("1m 2m 3m 4m 5m 6m | | 7ms 8m 9m") == []
     assert gaps("") == []

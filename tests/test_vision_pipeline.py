@@ -308,9 +308,15 @@ def test_a_tile_missed_between_two_tiles_of_a_row_is_read_in_the_gap_it_leaves_a
     asked = read_as("3m")
     added = pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("4m 5m", x0=275.0)]])
     assert asked == [d.box for d in added] == [(200.0, 100.0, 248.0, 164.0), (225.0, 100.0, 273.0, 164.0)]
-    asked = read_as("3m")  # not looked at: a gap of half a tile, of two tiles; rows of touching tiles
+    # 2m at 174 and 5m at 324, three pitches apart: a lone tile missed there (gaps on both sides) lies midway, or
+    # touching either
+    asked = read_as("3m")
+    added = pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ _ 5m 6m")]])
+    assert asked == [d.box for d in added] == [(225.0, 100.0, 273.0, 164.0), (200.0, 100.0, 248.0, 164.0),
+                                               (250.0, 100.0, 298.0, 164.0)]
+    asked = read_as("3m")  # not looked at: a gap of half a tile, of four tiles; rows of touching tiles
     assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("4m 5m", x0=225.0)]]) == []
-    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ _ 5m 6m")]]) == []
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ _ _ _ 7m 8m")]]) == []
     assert pipeline._missed_tiles(image, [[_row_of("1m 2m 3m 4m 5m")]]) == []
     # nor the gap of a hand that makes a request: 13 tiles and the winning tile set apart by a tile's width
     hand = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p", x0=10.0, step=40.0)

@@ -44,8 +44,9 @@ SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is 
 SLANT_HEIGHTS_MIN = 1.1  # if its tiles' heights change, the same way, by at least this
 LOOKED_KAN_BACK = "closed kan back"  # Det.looked_for: where a closed kan's missed back should lie
 LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
-ONE_TILE_GAP = (1.8, 2.9)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps):
-#                            up to 2.3 midway, further apart touching one of them (the player's gap on its other side)
+ONE_TILE_GAP = (1.8, 4.2)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps):
+#                            up to 2.3 midway, further apart touching one of them (the player's gap on its other
+#                            side), or from 2.9 midway too (a lone winning tile, the player's gaps on both sides)
 WIN_APART_STEP = 1.1  # a step between centres this much longer than the ones before it sets the winning tile apart
 
 

@@ -143,6 +143,7 @@ READ_LOW = 0.25  # this (the classifiers' probability, less where the localiser'
 KAN_BACK_MIN = 0.5  # a closed kan found as a back and two faces: where its other back should lie, a crop the
 #                     classifiers read as a back this surely (and the verifier as a tile) is that back, shown for
 #                     a check (_missed_tiles)
+LONE_MIN = 2.9  # neighbours this many pitches apart or more: a lone tile missed between them lies midway too
 MIDWAY_MAX = 2.3  # neighbours up to this many pitches apart: a tile missed between them lies midway (_missed_in_gaps)
 GAP_TILE_MIN = 0.5  # a gap of one tile's width within a row of a hand that makes no request: a crop there the
 #                     classifiers read as a face (no back, no white dragon) this surely, and the verifier as a tile,
@@ -1138,18 +1139,20 @@ def _missed_kan_backs(groups: list) -> list[tuple[float, float, float, float]]:
 
 def _missed_in_gaps(groups: list) -> list[tuple[float, float, float, float]]:
     """Where a tile missed between two upright neighbours of a row should lie, in a box of their mean size, where
-    they are about two of the row's pitches apart (layout.one_tile_gaps): midway between them up to MIDWAY_MAX
-    pitches, else touching either (one pitch from it towards the other), both places looked at."""
+    they have room for one tile between them (layout.one_tile_gaps): midway between them up to MIDWAY_MAX pitches
+    apart; further apart touching either (one pitch from it towards the other: the player's gap on its other
+    side), and from LONE_MIN on midway too (a lone tile, the winning one set apart, with gaps on both sides)."""
     looked = []
     for a, b, pitch in one_tile_gaps(groups):
         w = (a.box[2] - a.box[0] + b.box[2] - b.box[0]) / 4
         h = (a.box[3] - a.box[1] + b.box[3] - b.box[1]) / 4
         along = np.array([b.cx - a.cx, b.cy - a.cy])
         step = along / np.linalg.norm(along) * pitch  # one pitch along the row, from a towards b
-        if b.cx - a.cx <= MIDWAY_MAX * pitch:
-            centres = [np.array([a.cx, a.cy]) + along / 2]
-        else:
-            centres = [np.array([a.cx, a.cy]) + step, np.array([b.cx, b.cy]) - step]
+        centres = []
+        if b.cx - a.cx <= MIDWAY_MAX * pitch or b.cx - a.cx >= LONE_MIN * pitch:
+            centres.append(np.array([a.cx, a.cy]) + along / 2)
+        if b.cx - a.cx > MIDWAY_MAX * pitch:
+            centres += [np.array([a.cx, a.cy]) + step, np.array([b.cx, b.cy]) - step]
         looked += [(float(x - w), float(y - h), float(x + w), float(y + h)) for x, y in centres]
     return looked
 
