@@ -304,6 +304,14 @@ def test_a_tile_missed_between_two_tiles_of_a_row_is_read_in_the_gap_it_leaves_a
     assert pipeline._unsure(added[0])  # listed for a check until the player confirms it
     read_as("3m", odds=0.2)  # the verifier sees no tile there: the table between two groups
     assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]]) == []
+    # an empty gap reads as a back or a blank white dragon: no back is taken, a white dragon only where it is read
+    # 0.9 surely (as here) and the verifier is as sure of a tile
+    read_as("x")
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]]) == []
+    read_as("5z", odds=0.85)
+    assert pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]]) == []
+    read_as("5z", odds=0.9)
+    assert [d.tile for d in pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("_ _ _ 4m 5m")]])] == ["5z"]
     # 2m at 174 and 4m at 299, two and a half pitches apart: a tile missed touching either, both places looked at
     asked = read_as("3m")
     added = pipeline._missed_tiles(image, [[_row_of("1m 2m"), _row_of("4m 5m", x0=275.0)]])

@@ -143,6 +143,8 @@ READ_LOW = 0.25  # this (the classifiers' probability, less where the localiser'
 KAN_BACK_MIN = 0.5  # a closed kan found as a back and two faces: where its other back should lie, a crop the
 #                     classifiers read as a back this surely (and the verifier as a tile) is that back, shown for
 #                     a check (_missed_tiles)
+GAP_BLANK_SURE = 0.9  # an empty gap is read as a white dragon (blank) too: one is taken only this surely, and
+#                       where the verifier is this sure of a tile (_missed_tiles)
 LONE_MIN = 2.9  # neighbours this many pitches apart or more: a lone tile missed between them lies midway too
 MIDWAY_MAX = 2.3  # neighbours up to this many pitches apart: a tile missed between them lies midway (_missed_in_gaps)
 GAP_TILE_MIN = 0.5  # a gap of one tile's width within a row of a hand that makes no request: a crop there the
@@ -1165,8 +1167,9 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
       KAN_BACK_MIN surely; without it the group stays "a face-down tile outside a closed kan", no request;
     - a tile in a gap of one tile's width within a row (:func:`_missed_in_gaps`), only where the tiles make no
       request, where no tile's centre lies in its box nor its centre in a tile's box (nor in a box ``judged``, taken
-      for no tile already), read as a face (no back, no white dragon) GAP_TILE_MIN surely. :func:`_read` keeps
-      these only where with them the tiles make a request.
+      for no tile already), read as a face GAP_TILE_MIN surely: no back, and a white dragon only GAP_BLANK_SURE
+      surely with the verifier as sure of a tile. :func:`_read` keeps these only where with them the tiles make a
+      request.
 
     Each inside the picture and taken for a tile by the verifier (VERIFY_MIN). Most gaps of one tile are the
     player's, the winning tile set apart: the classifiers read an empty gap as a back or a blank white dragon
@@ -1189,7 +1192,7 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
     for (box, kind), p, q in zip(looked, probs, odds, strict=True):
         read = names[int(p.argmax())]
         back = read == "x" and p.max() >= KAN_BACK_MIN
-        face = read not in ("x", "5z") and p.max() >= GAP_TILE_MIN
+        face = read != "x" and p.max() >= GAP_TILE_MIN and (read != "5z" or min(p.max(), q) >= GAP_BLANK_SURE)
         if q >= VERIFY_MIN and (back if kind == LOOKED_KAN_BACK else face):
             d = Det(box=box, sideways=False, looked_for=kind)
             _name_reading(d, p, 1.0, names)
