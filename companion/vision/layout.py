@@ -45,8 +45,8 @@ SLANT_HEIGHTS_MIN = 1.1  # if its tiles' heights change, the same way, by at lea
 LOOKED_KAN_BACK = "closed kan back"  # Det.looked_for: where a closed kan's missed back should lie
 LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
 ONE_TILE_GAP = (1.8, 4.2)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps):
-#                            up to 2.3 midway, further apart touching one of them (the player's gap on its other
-#                            side), or from 2.9 midway too (a lone winning tile, the player's gaps on both sides)
+#                            midway up to 2.3, further apart touching one of them (the player's gap on its other
+#                            side), from 2.9 midway too (a lone winning tile): pipeline's MIDWAY_MAX, LONE_MIN
 WIN_APART_STEP = 1.1  # a step between centres this much longer than the ones before it sets the winning tile apart
 
 

@@ -148,8 +148,9 @@ GAP_BLANK_SURE = 0.9  # an empty gap is read as a white dragon (blank) too: one 
 LONE_MIN = 2.9  # neighbours this many pitches apart or more: a lone tile missed between them lies midway too
 MIDWAY_MAX = 2.3  # neighbours up to this many pitches apart: a tile missed between them lies midway (_missed_in_gaps)
 GAP_TILE_MIN = 0.5  # a gap of one tile's width within a row of a hand that makes no request: a crop there the
-#                     classifiers read as a face (no back, no white dragon) this surely, and the verifier as a tile,
-#                     is a tile the localisers missed where with it the tiles make a request, shown for a check
+#                     classifiers read as a face this surely (no back; a white dragon GAP_BLANK_SURE), and the
+#                     verifier as a tile, is a tile the localisers missed where with it the tiles make a request,
+#                     shown for a check
 
 
 def _threads_setting() -> int:
