@@ -331,10 +331,6 @@ class Hiding:
         self.photo, self.now = path, self.boxes[path]
         return _photo(path)
 
-    def _inside(self, box: tuple) -> bool:
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        return any(x1 <= cx <= x2 and y1 <= cy <= y2 for x1, y1, x2, y2 in self.now)
-
     @contextmanager
     def installed(self) -> Iterator[None]:
         from companion.vision import pipeline
@@ -343,7 +339,7 @@ class Hiding:
 
         def localise(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
             found = real(image, *args, **kwargs)
-            kept = [f for f in found if not self._inside(f[0])]
+            kept = [f for f in found if not any(pipeline._centre_in(f[0], box) for box in self.now)]
             if len(kept) < len(found):
                 self.cut.add(self.photo)
             return kept

@@ -1051,9 +1051,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     put_back = _named(found, dropped_at, taps.restore, to_photo, "box taken for no tile") if taps.restore else set()
     kept_at = [i for i, k in enumerate(keep) if k or i in put_back]
     on_photo = _on_photo(found, kept_at, to_photo) if taps.drop else {}
-    # boxes of tiles the localisers missed, read where the layout says one lies (_missed_tiles), go further down
-    unfound = [b for b in taps.drop if _overlapping(on_photo, b) is None]
-    taken_out = _named(found, kept_at, [b for b in taps.drop if b not in unfound], to_photo, "tile")
+    named = [(b, _overlapping(on_photo, b)) for b in taps.drop]
+    taken_out = {i for _, i in named if i is not None}
+    # the others may name tiles the localisers missed, read where the layout says one lies (_missed_tiles): below
+    unfound = [b for b, i in named if i is None]
     keep = [(k or i in put_back) and i not in taken_out for i, k in enumerate(keep)]
     put_back -= taken_out
     names = classes()
@@ -1177,13 +1178,12 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
     (models/TRAINING-LOG.md, "A tile missed in a gap")."""
     height, width = image_bgr.shape[:2]
     every = [d.box for row in groups for g in row for d in g] + list(judged)
-    gaps = _missed_in_gaps(groups)
-    if gaps and not _no_request(groups):  # a hand that makes a request misses no tile: its gaps are the player's
-        gaps = []
     looked = [(box, LOOKED_KAN_BACK) for box in _missed_kan_backs(groups) if all(_iou(box, b) < 0.2 for b in every)]
-    looked += [(box, LOOKED_GAP) for box in gaps if not any(_centre_in(box, b) or _centre_in(b, box) for b in every)]
-    looked = [(box, kind) for box, kind in looked
+    gaps = [box for box in _missed_in_gaps(groups) if not any(_centre_in(box, b) or _centre_in(b, box) for b in every)]
+    looked = [(box, kind) for box, kind in looked + [(box, LOOKED_GAP) for box in gaps]
               if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height]
+    if any(kind == LOOKED_GAP for _, kind in looked) and not _no_request(groups):
+        looked = [(box, kind) for box, kind in looked if kind != LOOKED_GAP]  # no tile missed: the player's gaps
     if not looked:
         return []
     boxes = [box for box, _ in looked]
@@ -1379,8 +1379,8 @@ def _overlapping(on_photo: dict[int, tuple], box: list | tuple) -> int | None:
 
 
 def _unsure(d: Det) -> bool:
-    """Listed for a check: put back by the player or looked for where no tile was found (a closed kan's back,
-    :func:`_missed_kan_backs`) and not yet corrected, read with less than CONFIDENCE_MIN, a
+    """Listed for a check: put back by the player or looked for where no tile was found (a closed kan's back, a
+    tile in a gap: :func:`_missed_tiles`) and not yet corrected, read with less than CONFIDENCE_MIN, a
     five that may be the red one (or a red five that may be plain) with RED_DOUBT or more, or a white dragon that
     may be a face-down tile with BACK_DOUBT or more. A red five is a han of dora, and a confident read can still
     be wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence
