@@ -3553,3 +3553,20 @@ def test_the_closer_look_keeps_no_odds_of_a_box_whose_shaped_crop_its_window_cli
     assert [b for b, _, _ in moved] == [(120.0, 54.0, 150.0, 84.0), (160.0, 70.0, 190.0, 110.0)]
     assert pipeline.verifier_input() == pipeline.SHAPED_INPUT
     assert looked == {((160.0, 70.0, 190.0, 110.0), False): (0.8, "b")}
+
+
+def test_after_warm_up_the_first_photos_read_open_no_model_it_left_closed(monkeypatch: pytest.MonkeyPatch):
+    # companion serve warms the recogniser up as it starts, so that the first photo at the table does not wait for a
+    # model to load: a photo read usually (won_melds_dora), one read by the low-angle nets (low_angle_pieces) and
+    # one with a closed kan's back read alone (kan_back) open no session the warm-up did not
+    from companion.vision import pipeline
+
+    monkeypatch.setattr(pipeline, "_sessions", {})
+    assert pipeline.warm_up() == ["localiser-one", "localiser-low-hand", "classifier-one", "classifier-low",
+                                  "verifier", "orienter"]
+    opened = set(pipeline._sessions)
+    for name in ("won_melds_dora", "low_angle_pieces", "kan_back"):
+        label = json.loads((FIXTURES / f"{name}.json").read_text())
+        read = pipeline.recognize_image(pipeline.load_image(FIXTURES / f"{name}.jpg"))
+        assert [t["tile"] for t in read["tiles"]] == [t["tile"] for t in label["tiles"]]
+        assert set(pipeline._sessions) == opened, name

@@ -2,7 +2,7 @@
 
 `recognize_image(image_bgr)`, `save_correction(image_bgr, box, tile, folder)` and
 `save_checked_photo(image_bgr, tiles, request, folder)` are the entry points; OpenCV and onnxruntime load only
-when they are first called.
+when they are first called, or when `warm_up()` loads them and the models ahead of the first photo.
 """
 
 from __future__ import annotations
@@ -16,6 +16,13 @@ def recognize_image(image_bgr: Any, dora_image: Any = None, **options: Any) -> d
     from companion.vision.pipeline import recognize_image as run
 
     return run(image_bgr, dora_image, **options)
+
+
+def warm_up() -> list[str]:
+    """See companion.vision.pipeline.warm_up."""
+    from companion.vision.pipeline import warm_up as run
+
+    return run()
 
 
 def save_correction(image_bgr: Any, box: Any, tile: str, folder: Path, sideways: bool | None = None) -> Path:
@@ -33,4 +40,4 @@ def save_checked_photo(image_bgr: Any, tiles: Any, request: dict | None, folder:
     return run(image_bgr, tiles, request, folder, not_tiles, turned)
 
 
-__all__ = ["recognize_image", "save_checked_photo", "save_correction"]
+__all__ = ["recognize_image", "save_checked_photo", "save_correction", "warm_up"]

@@ -223,7 +223,7 @@ def run_nets(names: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
     one thread each spends none of the time a shared thread pool does waking and joining its workers between
     layers (a pair of localisers on a 512 x 352 photo: 8.2 ms side by side, 9.8 ms one after the other on two
     threads each; benchmarks/nets_side_by_side.py). The outputs are the same either way."""
-    if len(names) < 2 or THREADS < 2:
+    if not _side_by_side(len(names)):
         return [session(name).run(None, feed)[0] for name in names]
     return list(_the_pool().map(lambda name: session(name, 1).run(None, feed)[0], names))
 
@@ -231,10 +231,35 @@ def run_nets(names: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
 def run_split(name: str, key: str, batch: np.ndarray) -> np.ndarray:
     """The first output of model `name` on `batch` (fed as `key`), the batch cut into THREADS parts that run side
     by side, each on one thread (as :func:`run_nets` runs two nets)."""
-    if len(batch) < 2 or THREADS < 2:
+    if not _side_by_side(len(batch)):
         return session(name).run(None, {key: batch})[0]
     parts = np.array_split(batch, min(THREADS, len(batch)))
     return np.concatenate(list(_the_pool().map(lambda part: session(name, 1).run(None, {key: part})[0], parts)))
+
+
+def _side_by_side(parts: int) -> bool:
+    """Whether ``parts`` nets (or parts of a batch) run side by side, one thread each (:func:`run_nets`)."""
+    return parts >= 2 and THREADS >= 2
+
+
+def warm_up() -> list[str]:
+    """Open the sessions a photo of a hand is read with, each on the threads it runs on, and run each once on a
+    blank input: the models it names. ``companion serve`` calls it in the background as it starts, so that the
+    first photo at the table is read about as fast as the next: a fresh server answered its first photo of a hand
+    (pon_dora's hand row) in 0.27-0.31 s without it, 0.08-0.12 s with it, the next in 0.06-0.08 s (2-core AMD
+    EPYC). A net the models folder lacks is left out; a folder without any raises FileNotFoundError."""
+    nets = [(name, 1 if _side_by_side(len(group)) else None) for group in (localisers(), low_localisers())
+            for name in group]
+    # the classifiers read a batch of crops in THREADS parts side by side, and a lone crop on THREADS (run_split)
+    split = dict.fromkeys([1 if _side_by_side(2) else None, None])
+    nets += [(name, threads) for name in every_classifier() for threads in split]
+    nets += [(name, None) for name in (VERIFIER, ORIENTER) if model_path(name).exists()]
+    for name, threads in nets:
+        net = session(name, threads)
+        fed = net.get_inputs()[0]  # the free sizes: one image, or one crop, of 64 pixels a side
+        shape = [size if isinstance(size, int) else (1 if k == 0 else 64) for k, size in enumerate(fed.shape)]
+        net.run(None, {fed.name: np.zeros(shape, np.float32)})
+    return list(dict.fromkeys(name for name, _ in nets))
 
 
 def _the_pool() -> ThreadPoolExecutor:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import socket
 import sqlite3
 import sys
+import threading
 
 DEFAULT_PORT = 8000
 
@@ -62,6 +64,16 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{f'[{h}]' if ':' in h else h}:{port}/" for h in found]
 
 
+def warm_up() -> None:
+    """The recogniser's models loaded while the server starts (companion.vision.warm_up), so that the first photo
+    read at the table does not wait for them. Where they cannot be loaded the server still keeps the table: one line
+    says why, and a photo sent says it again (model_missing)."""
+    try:
+        importlib.import_module("companion.vision").warm_up()
+    except Exception as exc:  # the reason, whatever it is, belongs on the console, not in a traceback
+        print(f"note: the recognition models were not loaded ahead of the first photo: {exc}", file=sys.stderr)
+
+
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"error: --port must be between 1 and 65535, not {args.port}", file=sys.stderr)
@@ -83,6 +95,7 @@ def serve(args: argparse.Namespace) -> int:
     for url in urls(args.host, args.port):
         print(f"  open on the tablet: {url}")
     sys.stdout.flush()
+    threading.Thread(target=warm_up, name="companion-warm-up", daemon=True).start()
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=max(1, args.threads), ident="companion")
     except OSError as exc:
