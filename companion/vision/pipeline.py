@@ -247,7 +247,8 @@ def warm_up() -> list[str]:
     blank input: the models it names. ``companion serve`` calls it in the background as it starts, so that the
     first photo at the table is read about as fast as the next: a fresh server answered its first photo of a hand
     (pon_dora's hand row) in 0.27-0.31 s without it, 0.08-0.12 s with it, the next in 0.06-0.08 s (2-core AMD
-    EPYC). A net the models folder lacks is left out; a folder without any raises FileNotFoundError."""
+    EPYC; benchmarks/first_photo.py measures it in fresh processes). A net the models folder lacks is left out; a
+    folder without any raises FileNotFoundError."""
     nets = [(name, 1 if _side_by_side(len(group)) else None) for group in (localisers(), low_localisers())
             for name in group]
     # the classifiers read a batch of crops in THREADS parts side by side, and a lone crop on THREADS (run_split)
