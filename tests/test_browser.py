@@ -48,6 +48,14 @@ def tablet(sync_api, url: str, viewport: tuple[int, int] = (1280, 800)):  # noqa
             browser.close()
 
 
+def _screenshot(page, name: str) -> None:  # noqa: ANN001
+    """The page as it shows now, into test-artifacts/NAME, once every picture on it has loaded (a palette just
+    opened is still fetching some of its 46 tiles, which would show blank)."""
+    page.wait_for_function("Array.from(document.images).every(i => i.complete)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -125,7 +133,7 @@ def test_a_short_game_entered_by_tapping(server):
         page.wait_for_selector("#dialog", state="hidden")
         assert _scores(page) == {"Ann": 32000, "Bob": 33900, "Cid": 25100, "Dan": 29000}
         assert page.inner_text("#honba-count b") == "1"
-        page.screenshot(path=str(ARTIFACTS / "table.png"))
+        _screenshot(page, "table.png")
 
         # chombo by Dan, then undone: the log keeps both, the penalty is gone
         page.click('[data-action="chombo"]')
@@ -149,7 +157,7 @@ def test_a_short_game_entered_by_tapping(server):
         # per hand: East 1 (riichi + ron), East 2 (draw) and East 3-1 (the chombo, undone, is no hand)
         assert page.locator("#dialog .hands tbody tr").count() == 2
         page.click("#dialog details.log summary")
-        page.screenshot(path=str(ARTIFACTS / "history.png"))
+        _screenshot(page, "history.png")
         page.click("#dialog-foot [data-close]")
 
         # a correction whose changes do not add up to zero says so as it is typed (QA: one mistyped field made
@@ -172,7 +180,7 @@ def test_a_short_game_entered_by_tapping(server):
         rows = [r.split("\t") for r in page.inner_text(".final tbody").split("\n") if r.strip()]
         assert [(r[1], r[-1]) for r in rows] == [("Bob", "+18,900"), ("Ann", "+7,000"),
                                                   ("Dan", "\u22126,000"), ("Cid", "\u221219,900")]
-        page.screenshot(path=str(ARTIFACTS / "end.png"))
+        _screenshot(page, "end.png")
 
         # /?game=<id> (the tournament page's link to a table) opens that game
         page.goto(f"{server}/?game={state['id']}")
@@ -296,7 +304,7 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert [page.get_attribute(f".tilebox.unsure >> nth={k}", "data-index") for k in range(2)] == ["0", "5"]
         assert page.locator(".tilebox.unsure").count() == 2
         _correct(page, 0, "2m")
-        page.screenshot(path=str(ARTIFACTS / "photo.png"))
+        _screenshot(page, "photo.png")
         with page.expect_response("**/api/photos") as kept:
             page.click("#photo-overlay .primary")
         assert kept.value.status == 201
@@ -637,8 +645,7 @@ def test_score_by_photo_takes_the_dora_indicators_from_a_second_photo(server, tm
         page.wait_for_selector(".dora-strip img")
         shown = page.eval_on_selector_all(".dora-strip img", "imgs => imgs.map(i => i.alt)")
         assert shown == label["request"]["dora_indicators"]
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-dora.png"))
+        _screenshot(page, "photo-dora.png")
 
 
 def _dora_stand_in(vision, tmp_path: Path) -> tuple[Path, Path]:  # noqa: ANN001
@@ -848,8 +855,7 @@ def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
         # the last tile of the label (the winning tile, far right as the winner sees it) is drawn far left
         boxes = page.eval_on_selector_all(".tilebox", "bs => bs.map(b => b.getBoundingClientRect().left)")
         assert boxes[-1] == min(boxes)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-turned.png"))
+        _screenshot(page, "photo-turned.png")
         with page.expect_response("**/api/photos") as kept:
             page.click("#photo-overlay .primary")
         assert kept.value.status == 201
@@ -882,8 +888,7 @@ def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_pa
         # a back on the wall corrected to a face adds an indicator (say a second kan dora was turned up there)
         back = next(i for i, t in enumerate(label["tiles"]) if t["row"] == 0 and t["tile"] == "x")
         _correct(page, back, "5z")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-table.png"))
+        _screenshot(page, "photo-table.png")
         page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
         # the winner's fields: tiles, melds, dora indicators, ura indicators; the hand (which holds 5z) unchanged
@@ -913,8 +918,7 @@ def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_
         assert page.locator("button.tilebox:not(.not-tile)").count() == tiles
         assert page.locator("[data-strip]").count() == tiles
         assert "taken for no tile" in page.text_content("#photo-overlay")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-sticks.png"))
+        _screenshot(page, "photo-sticks.png")
         box = page.get_attribute(".tilebox.not-tile >> nth=0", "data-not-tile")
         page.click(".tilebox.not-tile >> nth=0")
         page.wait_for_function(f"{dotted_js} === {dotted - 1} && {tiles_js} === {tiles + 1}")
@@ -963,8 +967,7 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
         assert page.evaluate("['no_hand_win_apart', 'no_hand_win_not_concealed', 'no_hand_meld', 'no_hand_count', "
                              "'no_hand_other', 'tiles_mended']"
                              ".every((k) => window.I18N.de[k] && window.I18N.de[k] !== window.I18N.en[k])")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-no-hand.png"))
+        _screenshot(page, "photo-no-hand.png")
         _correct(page, 13, "8m")
         page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
@@ -989,8 +992,7 @@ def test_score_by_photo_of_a_hand_laid_down_as_one_block_takes_the_winning_tile_
         page.wait_for_selector('.tilebox.won[data-index="12"]')
         assert page.locator(".tilebox.won").count() == 1 and page.locator(".strip-tile.won").count() == 1
         assert "No hand read" not in page.text_content("#photo-overlay footer")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-one-block.png"))
+        _screenshot(page, "photo-one-block.png")
         # the open hand, won by tsumo, has no yaku (no menzen tsumo, no yakuhai, terminals in it): the page says so,
         # and its tiles still go to the win entry, the winning tile last
         page.click("#photo-overlay .primary")
@@ -1037,8 +1039,7 @@ def test_score_by_photo_a_tap_beside_the_tiles_adds_a_tile_missed_there_and_not_
         page.wait_for_function(f"{tiles_js} === 20")
         assert page.is_visible(".palette") and page.text_content(".palette h3").endswith("(#20)")
         assert "unsure" in page.get_attribute('.tilebox[data-index="19"]', "class")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "photo-added-tile.png"))
+        _screenshot(page, "photo-added-tile.png")
         x1, _, x2, _ = (int(v) for v in page.get_attribute('.tilebox[data-index="19"]', "data-box").split(","))
         assert x1 < 740 < x2
         page.click('.palette [data-tile="9p"]')
