@@ -7,6 +7,7 @@ import ipaddress
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 from companion.web import cli
@@ -67,9 +68,9 @@ def test_serve_prints_the_address_and_answers_there(tmp_path):
         proc.wait(timeout=10)
 
 
-def _serve_with(monkeypatch, tmp_path, warm_up) -> list[str]:  # noqa: ANN001
-    """serve() run with ``warm_up`` as companion.vision's and waitress that returns at once: the threads it left."""
-    import threading
+def _serve_with(monkeypatch, tmp_path, warm_up) -> None:  # noqa: ANN001
+    """serve() run with ``warm_up`` as companion.vision's and a waitress that returns at once; the warm-up thread
+    it started is waited for."""
     import types
 
     import waitress
@@ -79,17 +80,16 @@ def _serve_with(monkeypatch, tmp_path, warm_up) -> list[str]:  # noqa: ANN001
     monkeypatch.setitem(sys.modules, "companion.vision", vision)
     monkeypatch.setattr(waitress, "serve", lambda *a, **k: None)
     assert cli.serve(_parser().parse_args(["serve", "--port", "8123", "--instance", str(tmp_path / "inst")])) == 0
-    started = [t for t in threading.enumerate() if t.name == "companion-warm-up"]
-    for thread in started:
-        thread.join(timeout=30)
-    return [t.name for t in started]
+    for thread in threading.enumerate():
+        if thread.name == "companion-warm-up":
+            thread.join(timeout=30)
 
 
 def test_serve_loads_the_recognition_models_in_the_background_as_it_starts(monkeypatch, tmp_path, capsys):
     # the first photo at the table should not wait for the models to load (companion.vision.warm_up)
-    calls = []
-    _serve_with(monkeypatch, tmp_path, lambda: calls.append("warm") or ["localiser-one"])
-    assert calls == ["warm"]
+    calls = []  # the thread each warm-up ran in: not the one that serves
+    _serve_with(monkeypatch, tmp_path, lambda: calls.append(threading.current_thread().name) or ["localiser-one"])
+    assert calls == ["companion-warm-up"]
     assert "note" not in capsys.readouterr().err
 
 
@@ -99,5 +99,5 @@ def test_serve_without_its_models_keeps_the_table_and_says_why_once(monkeypatch,
 
     _serve_with(monkeypatch, tmp_path, missing)
     err = capsys.readouterr().err
-    assert "note: the recognition models were not loaded ahead of the first photo" in err
+    assert err.count("note: the recognition models were not loaded ahead of the first photo") == 1
     assert "localiser-one.onnx is missing" in err and "Traceback" not in err
