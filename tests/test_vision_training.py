@@ -959,7 +959,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
     assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "flowers",
-                                                  "glare", "glare2",
+                                                  "focus", "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
                                                   "loc-low-student", "loc-quick", "loc-slim", "loc-student", "low",
@@ -1557,6 +1557,37 @@ def test_the_wear_stage_is_the_one_labels_stage_with_a_share_of_worn_sets():
     assert wear["wear"] == 0.3 and labels["wear"] == 0.0
     assert {k: v for k, v in wear.items() if k != "wear"} == {k: v for k, v in labels.items() if k != "wear"}
     assert OUTPUTS["wear"] == "classifier-one" and CONTINUES["wear"] == "classifier-one.pt" and "wear" in OPTIONAL
+
+
+def test_the_focus_stage_is_the_one_labels_stage_with_a_share_of_crops_blurred_by_a_disc():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES, _defocus, augment_crops
+
+    focus, labels = ({**DEFAULTS, **RECIPES[n]} for n in ("focus", "one-labels"))
+    assert focus["focus"] == 0.15 and labels["focus"] == 0.0
+    assert {k: v for k, v in focus.items() if k != "focus"} == {k: v for k, v in labels.items() if k != "focus"}
+    assert OUTPUTS["focus"] == "classifier-one" and CONTINUES["focus"] == "classifier-one.pt" and "focus" in OPTIONAL
+    # off, it draws nothing: every other recipe's crops come out as they did before it existed
+    crops = np.random.default_rng(4).integers(0, 256, (6, 64, 48, 3), dtype=np.uint8)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    assert _defocus(a, crops, 0.0) is crops and a.random() == b.random()
+    assert (augment_crops(np.random.default_rng(2), crops, 0.4, 0.2) ==
+            augment_crops(np.random.default_rng(2), crops, 0.4, 0.2, focus=0.0)).all()
+    # crops 64 x 48 dark left of x 24, white from it: one blurred by a disc 0.1-0.3 of 48 px across (5-14 px: radius
+    # 2-7) spreads the edge over that many columns, each row alike, keeping the mean; the others stay as they were
+    edge = np.zeros((40, 64, 48, 3), np.uint8)
+    edge[:, :, 24:] = 255
+    out = _defocus(np.random.default_rng(3), edge, 0.5)
+    blurred = [i for i in range(40) if (out[i] != edge[i]).any()]
+    assert 10 <= len(blurred) <= 30 and (edge[:, :, 24:] == 255).all() and (edge[:, :, :24] == 0).all()
+    for i in range(40):
+        if i not in blurred:
+            assert (out[i] == edge[i]).all()
+            continue
+        row = out[i, 32, :, 0].astype(int)
+        grey = np.flatnonzero((row > 0) & (row < 255))  # the columns the edge is spread over: 2r of them
+        assert 4 <= len(grey) <= 14 and grey.min() >= 24 - 7 and grey.max() <= 23 + 7
+        assert (out[i, :, :, 0] == out[i, 32:33, :, 0]).all()  # rows alike (no vertical blur to show)
+        assert abs(out[i].astype(float).mean() - edge[i].astype(float).mean()) < 2.0
 
 
 def test_the_shipped_one_classifier_is_two_one_labels_runs_averaged_each_made_as_the_recipe_says():

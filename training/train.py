@@ -355,12 +355,30 @@ def _shake(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     return x
 
 
+def _defocus(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of the crops out of focus: blurred by a disc (as a lens blurs) 0.1-0.3 of the crop's width across
+    (5-14 px of 48), the blur of a phone focused nearer or farther than the tiles (make_eval --focus's photos lose
+    the hand from a fifth of a tile's width on; TRAINING-LOG "A shallow depth of field"). p 0 draws nothing."""
+    if p <= 0:
+        return x
+    x = x.copy()
+    w = x.shape[2]
+    for i in np.flatnonzero(rng.random(len(x)) < p):
+        r = max(1, int(round(w * rng.uniform(0.1, 0.3) / 2)))
+        disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+        cv2.circle(disc, (r, r), r, 1.0, -1)
+        x[i] = cv2.filter2D(x[i], -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+    return x
+
+
 def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0,
-                  phone: float = 0.0, bright: float = 0.0, shake: float = 0.0, turns: bool = True) -> np.ndarray:
+                  phone: float = 0.0, bright: float = 0.0, shake: float = 0.0, turns: bool = True,
+                  focus: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and, unless ``turns`` is False, half of the crops turned by
-    180 degrees (tiles lie either way round)."""
+    180 degrees (tiles lie either way round). ``focus``: the share blurred out of focus (:func:`_defocus`), after
+    the rest, drawing from ``rng`` only where above 0 (so that the recipes without it draw as before)."""
     x = _phone(rng, _glare(rng, _bright(rng, _low_res(rng, x, low_res), bright), glare), phone)
-    x = _shake(rng, x, shake).astype(np.float32)
+    x = _defocus(rng, _shake(rng, x, shake), focus).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
     if turns:
@@ -376,7 +394,8 @@ DISTIL_T = 2.0  # the temperature at which a slimmed classifier learns its paren
 def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, out: Path,
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
                      glare: float = 0.0, slim: bool = False, phone: float = 0.0, bright: float = 0.0,
-                     shake: float = 0.0, name: str = "classifier", teachers: tuple[Path, ...] = ()) -> None:
+                     shake: float = 0.0, name: str = "classifier", teachers: tuple[Path, ...] = (),
+                     focus: float = 0.0) -> None:
     """The classifier (nets.Classifier) from scratch, or on from ``init``, written as out/<name>.pt and .onnx. With
     ``slim``, the net trained is ``init`` slimmed to two thirds of its channels (nets.slimmed), and besides the labels
     it learns the probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T). With
@@ -405,7 +424,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     for step in range(steps):
         cls = rng.choice(present, bs)
         idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
-        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone, bright, shake)))
+        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone, bright, shake, focus=focus)))
         y = torch.from_numpy(ys[idx])
         net.train()
         logits = net(x)
@@ -685,7 +704,7 @@ DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
             "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "sides": 0.0,
-            "wear": 0.0, "teachers": ()}
+            "wear": 0.0, "focus": 0.0, "teachers": ()}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 ONE_LABELS = {**GLARE, "seed": 8, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3}  # continues classifier-one
@@ -779,6 +798,9 @@ RECIPES = {
     # than one-labels (311 requests of 400 against 314) and 51 fewer over all 44 sets read (7,520 photos)
     # (TRAINING-LOG "Worn tiles"). It needs classifier-one in --out (OPTIONAL)
     "wear": {**ONE_LABELS, "wear": 0.3},
+    # the one-labels stage with 15% of its crops blurred out of focus (_defocus). Measured in session 66
+    # (TRAINING-LOG "Crops out of focus"). It needs classifier-one in --out (OPTIONAL)
+    "focus": {**ONE_LABELS, "focus": 0.15},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -821,7 +843,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "flowers": "classifier", "reds": "classifier", "phone": "classifier",
            "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier-low",
            "yaw": "classifier", "low-student": "classifier-low", "student": "classifier-one",
-           "one-labels": "classifier-one", "wear": "classifier-one",
+           "one-labels": "classifier-one", "wear": "classifier-one", "focus": "classifier-one",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
            "loc-low": "localiser-low", "loc-b-low": "localiser-b-low",
@@ -831,7 +853,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
              "reds": "classifier.pt", "phone": "classifier.pt", "bright": "classifier.pt",
              "camera": "classifier.pt", "shake": "classifier.pt", "low": "classifier.pt", "yaw": "classifier.pt",
              "low-student": "classifier-low.pt", "student": "classifier.pt",
-             "one-labels": "classifier-one.pt", "wear": "classifier-one.pt",
+             "one-labels": "classifier-one.pt", "wear": "classifier-one.pt", "focus": "classifier-one.pt",
              "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx",
              "loc-low": "localiser.onnx", "loc-b-low": "localiser-b.onnx", "loc-low-student": "localiser-low.onnx",
@@ -885,8 +907,8 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
     OUTPUTS[f"{_low}-quick"], CONTINUES[f"{_low}-quick"] = OUTPUTS[_low], CONTINUES[_low]
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
-OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "loc-low-student",
-            "loc-student", "loc-bright", "loc-b-bright", *QUICK)
+OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "focus",
+            "loc-low-student", "loc-student", "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -936,7 +958,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
                          lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"],
                          phone=cfg["phone"], bright=cfg["bright"], shake=cfg["shake"], name=OUTPUTS[name],
-                         teachers=teachers)
+                         teachers=teachers, focus=cfg["focus"])
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name], init=cfg["init"], lr=cfg["lr"],
                         slim=cfg["slim"], bright=cfg["bright"], teachers=teachers)
@@ -947,7 +969,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "yaw": cfg["yaw"], "sides": cfg["sides"],
             "wear": cfg["wear"], "clutter": cfg["clutter"],
             "glare": cfg["glare"],
-            "phone": cfg["phone"], "bright": cfg["bright"], "shake": cfg["shake"],
+            "phone": cfg["phone"], "bright": cfg["bright"], "shake": cfg["shake"], "focus": cfg["focus"],
             "slim": cfg["slim"], "teachers": list(cfg["teachers"]),
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
             "cls_steps": cfg["cls_steps"] if classifier else None,
@@ -1095,6 +1117,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of classifier crops overexposed (the bright stage: 0.3)")
     ap.add_argument("--shake", type=float,
                     help="share of classifier crops smeared as by a moving camera (the shake stage: 0.1)")
+    ap.add_argument("--focus", type=float,
+                    help="share of classifier crops blurred out of focus by a disc 0.1-0.3 of their width (the "
+                         "focus stage: 0.15)")
     ap.add_argument("--init", type=Path,
                     help="continue from these weights on fresh scenes: a classifier's .pt (glare, slim; e.g. "
                          "models/classifier.pt) or a localiser's .onnx (loc-slim, loc-b-slim)")
