@@ -357,7 +357,7 @@ def _shake(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
 
 def _defocus(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     """A share p of the crops out of focus: blurred by a disc (as a lens blurs) 0.1-0.3 of the crop's width across
-    (5-14 px of 48), the blur of a phone focused nearer or farther than the tiles (make_eval --focus's photos lose
+    (a radius of 2-7 px of 48), the blur of a phone focused nearer or farther than the tiles (make_eval --focus's photos lose
     the hand from a fifth of a tile's width on; TRAINING-LOG "A shallow depth of field"). p 0 draws nothing."""
     if p <= 0:
         return x
@@ -375,8 +375,8 @@ def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0,
                   phone: float = 0.0, bright: float = 0.0, shake: float = 0.0, turns: bool = True,
                   focus: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and, unless ``turns`` is False, half of the crops turned by
-    180 degrees (tiles lie either way round). ``focus``: the share blurred out of focus (:func:`_defocus`), after
-    the rest, drawing from ``rng`` only where above 0 (so that the recipes without it draw as before)."""
+    180 degrees (tiles lie either way round). ``focus``: the share blurred out of focus (:func:`_defocus`, after the
+    shake), drawing from ``rng`` only where above 0 (so that the recipes without it draw as before)."""
     x = _phone(rng, _glare(rng, _bright(rng, _low_res(rng, x, low_res), bright), glare), phone)
     x = _defocus(rng, _shake(rng, x, shake), focus).astype(np.float32)
     b = len(x)
