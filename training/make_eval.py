@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from training.faces import build_bank
-from training.scenes import _free, labels_to_json, moved, render_scene
+from training.scenes import _free, labels_to_json, moved, out_of_focus, render_scene
 
 
 def highlights(rng: np.random.Generator, img: np.ndarray, boxes: list, share: float) -> np.ndarray:
@@ -283,10 +283,7 @@ def defocused(rng: np.random.Generator, img: np.ndarray, boxes: list) -> tuple[n
     levels = np.linspace(0, widest, 7)
     stack = [img.astype(np.float32)]
     for d in levels[1:]:
-        r = max(1, int(round(d / 2)))
-        disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
-        cv2.circle(disc, (r, r), r, 1.0, -1)
-        stack.append(cv2.filter2D(img, cv2.CV_32F, disc / disc.sum(), borderType=cv2.BORDER_REFLECT))
+        stack.append(out_of_focus(img, max(1, int(round(d / 2))), cv2.BORDER_REFLECT, cv2.CV_32F))
     want = np.abs(np.arange(h, dtype=np.float32) - focus) / span * (len(levels) - 1)  # per line, in levels
     lo = np.minimum(want.astype(int), len(levels) - 2)
     frac = (want - lo)[:, None, None]

@@ -572,6 +572,15 @@ def moved(img: np.ndarray, length: int, degrees: float, border: int = cv2.BORDER
     return cv2.filter2D(img, -1, kern / kern.sum(), borderType=border)
 
 
+def out_of_focus(img: np.ndarray, radius: int, border: int = cv2.BORDER_DEFAULT, depth: int = -1) -> np.ndarray:
+    """``img`` as a lens focused elsewhere blurs it: a filled disc of ``radius`` px, summed to 1 (make_eval --focus,
+    the focus training stage); ``border``: how OpenCV extends the picture beyond its edges; ``depth``: the output's
+    (OpenCV's ddepth; -1 the input's)."""
+    disc = np.zeros((2 * radius + 1, 2 * radius + 1), np.float32)
+    cv2.circle(disc, (radius, radius), radius, 1.0, -1)
+    return cv2.filter2D(img, depth, disc / disc.sum(), borderType=border)
+
+
 def make_style(rng: np.random.Generator, styles: list[str]) -> Style:
     return Style(
         body=BODY_COLOURS[rng.integers(len(BODY_COLOURS))],

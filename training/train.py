@@ -361,13 +361,12 @@ def _defocus(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     the hand from a fifth of a tile's width on; TRAINING-LOG "A shallow depth of field"). p 0 draws nothing."""
     if p <= 0:
         return x
+    from training.scenes import out_of_focus
+
     x = x.copy()
     w = x.shape[2]
     for i in np.flatnonzero(rng.random(len(x)) < p):
-        r = max(1, int(round(w * rng.uniform(0.1, 0.3) / 2)))
-        disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
-        cv2.circle(disc, (r, r), r, 1.0, -1)
-        x[i] = cv2.filter2D(x[i], -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+        x[i] = out_of_focus(x[i], max(1, int(round(w * rng.uniform(0.1, 0.3) / 2))), cv2.BORDER_REPLICATE)
     return x
 
 
