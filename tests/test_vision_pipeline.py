@@ -1755,7 +1755,7 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     # first reading's upright tiles are narrower than SMALL_TILE (24 px; a reading without any has no width): the
     # answer asks for it again from closer
     from companion.vision import pipeline
-    from companion.vision.layout import Det
+    from companion.vision.layout import LOOKED_JUDGED, Det
 
     def reading(request: dict | None, confidences: list[float], width: float = 30.0) -> pipeline.Reading:
         tiles = [Det(box=(0, 0, width, 1.4 * width), sideways=False, tile="1m", confidence=c) for c in confidences]
@@ -1848,6 +1848,24 @@ def test_the_low_angle_pair_reads_flat_looking_photos_first_and_doubtful_ones_to
     readings["low"] = other
     assert pipeline._upright_aspect(looked_at(7.0).found) == pytest.approx(0.7)
     assert chosen(looked_at(7.0)) == (other, pair) and reads == [None, pair]  # not flatter than 0.7: usual first
+    # a request that needs a box taken for no tile put back (pipeline._put_back) is not kept at once, however sure
+    # its tiles: the pair reads the photo too, and its request without one beats it; it beats no request. Asked
+    # to, the photo is tried turned first, as where there is no request
+    put = readings[None] = reading({"hand": "usual"}, [1.0, 1.0])
+    put.ordered[0].looked_for = LOOKED_JUDGED
+    other = readings["low"] = reading({"hand": "low"}, [0.4, 0.4])
+    assert chosen(steep) == (other, pair) and reads == [None, pair]
+    readings["low"] = reading(None, [1.0, 1.0])
+    assert chosen(steep) == (put, None) and reads == [None, pair]
+    tried: list = []
+    monkeypatch.setattr(pipeline, "_turned_reading", lambda _image, r, *args: tried.append(r))
+    given[0] = steep
+    pipeline._low_or_usual(image, turns=True)
+    assert tried == [put]  # once: kept over the pair's reading without a request, it was tried turned already
+    tried.clear()
+    readings[None] = sure
+    pipeline._low_or_usual(image, turns=True)
+    assert tried == []
 
     # with turns: a first reading without a request is tried turned (a photo from another seat) before the other
     # pair reads the photo as taken; the other pair's reading, where kept without a request, is tried turned too
@@ -2617,6 +2635,7 @@ def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypa
 
     monkeypatch.setattr(pipeline, "_tile_odds", odds)
     monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
+    _never_put_back(monkeypatch)
     # the usual localisers' reading, whose boxes these are: read so doubtfully, the photo is read with the low-angle
     # pair too (pipeline._low_or_usual), whose boxes lie a pixel or so apart
     monkeypatch.setattr(pipeline, "LOW_LOCALISERS", ())
@@ -2629,9 +2648,24 @@ def test_a_box_taken_for_no_tile_is_listed_apart_and_the_reason_says_so(monkeypa
     assert "not_tiles" not in before
 
 
+def _never_put_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No box taken for no tile is put back: as where the tiles make no request with it either (a tile of the hand
+    is taken out here, which _put_back would put back; test_a_tile_taken_for_no_tile_is_put_back_... and
+    test_a_box_taken_for_no_tile_is_put_back_only_... test it)."""
+    from companion.vision import pipeline
+    from companion.vision.layout import assign_groups, group_rows
+
+    def alone(tiles, judged, refused=frozenset()):  # noqa: ANN001, ANN202
+        layout = group_rows(tiles)
+        return layout, assign_groups(layout)
+
+    monkeypatch.setattr(pipeline, "_put_back", alone)
+
+
 def _doubt_one_box(monkeypatch: pytest.MonkeyPatch, target: list[int], turn_back=None) -> None:  # noqa: ANN001
     """A stand-in verifier that gives the box at ``target`` (on the photo as taken; ``turn_back`` maps a box of the
-    picture it reads there) odds of 0.2 and every other box 1, the classifiers never sure enough to overrule it."""
+    picture it reads there) odds of 0.2 and every other box 1, the classifiers never sure enough to overrule it, and
+    that box not put back (:func:`_never_put_back`)."""
     from companion.vision import pipeline
 
     def odds(image, found, batch=None, known=None):  # noqa: ANN001, ANN202
@@ -2639,6 +2673,7 @@ def _doubt_one_box(monkeypatch: pytest.MonkeyPatch, target: list[int], turn_back
 
     monkeypatch.setattr(pipeline, "_tile_odds", odds)
     monkeypatch.setattr(pipeline, "VERIFY_SURE", 1.01)
+    _never_put_back(monkeypatch)
 
 
 def test_a_box_taken_for_no_tile_that_the_player_restores_is_a_tile_again_listed_for_a_check(
@@ -3305,6 +3340,83 @@ def test_a_tile_the_localiser_missed_between_two_tiles_is_read_in_its_gap_and_ma
     refused = recognize_image(image, drop=[box])
     assert len(refused["tiles"]) == 18 and refused["request"] is None
     assert [t["box"] for t in refused["not_tiles"]] == [box] and "gap" not in refused["reason"]
+
+
+def _taken_for_no_tile(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]) -> None:
+    """The verifier takes the tiles whose centres lie in ``boxes`` (in the picture read) for no tile."""
+    from companion.vision import pipeline
+
+    real = pipeline.verified
+
+    def doubting(image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        return [k and not any(x1 <= (b[0] + b[2]) / 2 <= x2 and y1 <= (b[1] + b[3]) / 2 <= y2 for x1, y1, x2, y2 in boxes)
+                for k, (b, _, _) in zip(real(image, found, *args, **kwargs), found, strict=True)]
+
+    monkeypatch.setattr(pipeline, "verified", doubting)
+
+
+def test_a_tile_taken_for_no_tile_is_put_back_where_only_with_it_the_tiles_make_a_hand(monkeypatch: pytest.MonkeyPatch):
+    # the fixture's winning tile (tile 11, the 3s set apart) taken for no tile by the verifier: without it the
+    # tiles make no request. Put back, the tiles and the request are the label's, the 3s listed for a check and
+    # named in the reason, and "not_tiles" is empty; the same on the photo taken from across the table. The
+    # player's confirmation clears the mark; the player's "no tile" leaves it out again, in "not_tiles"
+    import cv2
+
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / "won_melds_dora.jpg")
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    height, width = image.shape[:2]
+    x1, y1, x2, y2 = label["tiles"][11]["box"]
+    turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]
+    _taken_for_no_tile(monkeypatch, [[x1, y1, x2, y2], turned])
+    for photo in (image, cv2.rotate(image, cv2.ROTATE_180)):
+        result = recognize_image(photo)
+        assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+        assert _norm(result["request"]) == _norm(label["request"]) and 11 in result["uncertain"]
+        assert "1 box(es) taken for no tile at first were kept, as only with them do the tiles make a hand " \
+               "(tile(s) 11)" in result["reason"]
+        assert "not_tiles" not in result
+    confirmed = recognize_image(image, fixes={11: "3s"})
+    assert 11 not in confirmed.get("uncertain", []) and "taken for no tile" not in confirmed.get("reason", "")
+    assert _norm(confirmed["request"]) == _norm(label["request"])
+    box = confirmed["tiles"][11]["box"]
+    refused = recognize_image(image, drop=[box])
+    assert len(refused["tiles"]) == 18 and refused["request"] is None
+    assert [t["box"] for t in refused["not_tiles"]] == [box]
+
+
+def test_a_box_taken_for_no_tile_is_put_back_only_where_the_tiles_make_no_request_without_it_and_one_with_it(
+        monkeypatch: pytest.MonkeyPatch):
+    # 13 tiles and, a tile's width apart, the winning one: a request. Taken for no tile, the winning 4p leaves 13
+    # tiles and no request: put back (the surest of the boxes first), marked for a check. Not put back: one the
+    # player said is no tile, one with which the tiles make no request either (a box above the hand), a box on a
+    # tile (a second box on the 4m: not put back even where a stand-in takes any 14 tiles for a request)
+    from companion.vision import pipeline
+    from companion.vision.layout import LOOKED_JUDGED, Det
+
+    row = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p _ 4p", x0=10.0, step=40.0)
+    for d in row:
+        d.box = (d.box[0], d.box[1], d.box[0] + 38.0, d.box[3])
+    hand, won = row[:13], row[13]
+    stick = Det(box=(200.0, 10.0, 238.0, 74.0), sideways=False, tile="1s")  # above the hand: a row of its own
+    won.confidence, stick.confidence = 0.3, 0.5
+    layout, groups = pipeline._put_back(hand, [stick, won])
+    assert won.looked_for == LOOKED_JUDGED and not stick.looked_for
+    assert [d.tile for r in layout.rows for d in r] == [*(d.tile for d in hand), "4p"]
+    assert pipeline.build_request(groups)[0]["win_tile"] == "4p"
+    won.looked_for = ""
+    layout, groups = pipeline._put_back(hand, [stick, won], refused={1})
+    assert not won.looked_for and [d for r in layout.rows for d in r] == hand and pipeline._no_request(groups)
+    # a box tried under a sideways tile makes it an added kan's top (group_rows): tried in vain, it is one no more
+    top = Det(box=(700.0, 120.0, 764.0, 164.0), sideways=True, tile="5p")
+    under = Det(box=(700.0, 160.0, 764.0, 204.0), sideways=True, tile="5p")
+    pipeline._put_back([*hand, top], [under])
+    assert not under.looked_for and not top.stacked
+    on_a_tile = Det(box=(hand[3].box[0] + 15.0, 100.0, hand[3].box[2] + 15.0, 164.0), sideways=False, tile="4p")
+    monkeypatch.setattr(pipeline, "_no_request", lambda groups: sum(len(g) for r in groups for g in r) < 14)
+    pipeline._put_back(hand, [on_a_tile])
+    assert not on_a_tile.looked_for
 
 
 def test_a_closed_kans_back_read_where_it_should_lie_is_left_out_where_the_player_says_it_is_no_tile():

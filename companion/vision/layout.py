@@ -44,6 +44,8 @@ SLANT_MIN = 1.25  # a row whose pitch changes more than this from end to end is 
 SLANT_HEIGHTS_MIN = 1.1  # if its tiles' heights change, the same way, by at least this
 LOOKED_KAN_BACK = "closed kan back"  # Det.looked_for: where a closed kan's missed back should lie
 LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
+LOOKED_JUDGED = "taken for no tile"  # Det.looked_for: found, taken for no tile by the verifier, put back where only
+#                                       with it do the tiles make a request (pipeline._put_back)
 ONE_TILE_GAP = (1.8, 4.2)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps):
 #                            midway up to 2.3, further apart touching one of them (the player's gap on its other
 #                            side), from 2.9 midway too (a lone winning tile): pipeline's MIDWAY_MAX, LONE_MIN
@@ -66,7 +68,8 @@ class Det:
     checked: bool = False  # set by the player (a correction): no rule reads it as anything else
     restored: bool = False  # taken for no tile by the verifier, kept because the player says it is a tile
     looked_for: str = ""  # found by no localiser, read where the layout says a tile lies (pipeline._missed_tiles):
-    #                       LOOKED_KAN_BACK or LOOKED_GAP
+    #                       LOOKED_KAN_BACK or LOOKED_GAP; or taken for no tile by the verifier and put back where
+    #                       the hand needs it (pipeline._put_back): LOOKED_JUDGED
     won: bool = False  # the player says this is the winning tile (a hand laid down as one block shows none apart)
 
     @property

@@ -26,8 +26,10 @@ from companion.photo_files import PhotoToRead, decode_photo, decode_to_read, rea
 from companion.vision.layout import (
     BACK_DOUBT,
     LOOKED_GAP,
+    LOOKED_JUDGED,
     LOOKED_KAN_BACK,
     Det,
+    Layout,
     assign_groups,
     build_request,
     could_win,
@@ -1016,7 +1018,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     too; ``turn`` names tiles (after those added) lying the other way: each is read again in its box turned
     (:func:`_turned_box`), marked ``restored``. A closed kan's back the localisers missed, and a tile missed in a
     gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`); one
-    that ``drop`` names is left out (listed in ``dropped``)."""
+    that ``drop`` names is left out (listed in ``dropped``). Where the tiles still make no request, a box the
+    verifier took for no tile may be put back, marked ``looked_for`` too (:func:`_put_back`); not one that ``drop``
+    names."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1084,12 +1088,12 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     keep = [(k or i in put_back) and i not in taken_out for i, k in enumerate(keep)]
     put_back -= taken_out
     names = classes()
-    if dropped is not None:  # the boxes taken for no tile, as read (for the answer's "not_tiles")
-        for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
-            if not k:
-                dropped.append(Det(box=b, sideways=s, tile=names[int(p.argmax())],
-                                   confidence=_confidence(float(p.max()), sc)))
-    judged = [b for (b, _, _), k in zip(found, keep, strict=True) if not k]  # boxes the verifier took for no tile
+    judged_dets = []  # the boxes taken for no tile, as read (the answer's "not_tiles", unless put back below)
+    for (b, s, sc), p, k in zip(found, probs, keep, strict=True):
+        if not k:
+            judged_dets.append(Det(box=b, sideways=s))
+            _name_reading(judged_dets[-1], p, sc, names)
+    judged = [d.box for d in judged_dets]  # boxes the verifier took for no tile
     if not all(keep):
         put_back = {sum(keep[:i]) for i in put_back}  # their indices among the tiles kept
         found, probs = [f for f, k in zip(found, keep, strict=True) if k], probs[np.array(keep)]
@@ -1120,10 +1124,14 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
     missed = _missed_tiles(image_bgr, groups, low, judged)
+    # a box taken for no tile that the player says is none (where a read without the taps put it back, below)
+    judged_on_photo = _on_photo([(d.box, d.sideways, 1.0) for d in judged_dets], range(len(judged_dets)), to_photo)
+    refused = {i for box in unfound if (i := _overlapping(judged_on_photo, box)) is not None}
+    unfound = [box for box in unfound if _overlapping(judged_on_photo, box) is None]
+    missed_out: list[Det] = []
     if unfound:  # the player says some of them are no tiles: they are left out (a box that names none: an error)
         named = _named([(d.box, False, 1.0) for d in missed], range(len(missed)), unfound, to_photo, "tile")
-        if dropped is not None:
-            dropped.extend(replace(missed[i], looked_for="") for i in sorted(named))
+        missed_out = [replace(missed[i], looked_for="") for i in sorted(named)]
         missed = [d for i, d in enumerate(missed) if i not in named]
     if missed:
         backs = [d for d in missed if d.looked_for != LOOKED_GAP]
@@ -1136,7 +1144,35 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
             groups = assign_groups(layout)
             if not tried or not _no_request(groups):
                 break
+    if judged_dets and _no_request(groups):
+        layout, groups = _put_back([d for r in layout.rows for d in r], judged_dets, refused)
+    if dropped is not None:  # the boxes taken for no tile, as read (the answer's "not_tiles")
+        dropped.extend([d for d in judged_dets if not d.looked_for] + missed_out)
     return [d for r in layout.rows for d in r], groups, back
+
+
+def _put_back(tiles: list[Det], judged: list[Det], refused: set[int] | frozenset[int] = frozenset()) -> tuple[Layout, list]:
+    """The rows and groups of ``tiles`` with one box the verifier took for no tile put back (marked
+    ``looked_for`` LOOKED_JUDGED, to be checked), where ``tiles`` make no request and only with it do they make
+    one: the surest read first, none that lies on a tile or that the player said is no tile (``refused``: indices
+    of ``judged``); where no box does, those of ``tiles`` alone. A winning tile set apart is read on its own, and
+    the verifier can take a tile alone, far from the others and seen from low, for a point stick's piece
+    (models/TRAINING-LOG.md, "A tile taken for no tile, put back where the hand needs it")."""
+    every = [d.box for d in tiles]
+    stacked = [d.stacked for d in tiles]  # (group_rows marks an added kan's top, and never unmarks one)
+    for i in sorted(range(len(judged)), key=lambda i: -judged[i].confidence):
+        d = judged[i]
+        if i in refused or any(_centre_in(d.box, b) or _centre_in(b, d.box) for b in every):
+            continue
+        layout = group_rows([*tiles, d])
+        groups = assign_groups(layout)
+        if not _no_request(groups):
+            d.looked_for = LOOKED_JUDGED
+            return layout, groups
+        for t, was in zip(tiles, stacked, strict=True):
+            t.stacked = was
+    layout = group_rows(tiles)
+    return layout, assign_groups(layout)
 
 
 def _no_request(groups: list) -> bool:
@@ -1406,8 +1442,9 @@ def _overlapping(on_photo: dict[int, tuple], box: list | tuple) -> int | None:
 
 
 def _unsure(d: Det) -> bool:
-    """Listed for a check: put back by the player or looked for where no tile was found (a closed kan's back, a
-    tile in a gap: :func:`_missed_tiles`) and not yet corrected, read with less than CONFIDENCE_MIN, a
+    """Listed for a check: put back by the player, looked for where no tile was found (a closed kan's back, a
+    tile in a gap: :func:`_missed_tiles`) or put back where the hand needs it (:func:`_put_back`), and not yet
+    corrected, read with less than CONFIDENCE_MIN, a
     five that may be the red one (or a red five that may be plain) with RED_DOUBT or more, or a white dragon that
     may be a face-down tile with BACK_DOUBT or more. A red five is a han of dora, and a confident read can still
     be wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence
@@ -1514,10 +1551,15 @@ class Reading:
     back: Callable | None
     dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
 
-    def sureness(self) -> tuple[bool, float]:
-        """How good a reading this is, to choose between two of one photo: a request first, then the tiles'
-        mean confidence."""
-        return self.request is not None, _mean_sureness(self.ordered)
+    def sureness(self) -> tuple[int, float]:
+        """How good a reading this is, to choose between two of one photo: a request first (one that needs a box
+        taken for no tile put back after one that does not, :meth:`put_back`), then the tiles' mean confidence."""
+        return (0 if self.request is None else 1 if self.put_back() else 2), _mean_sureness(self.ordered)
+
+    def put_back(self) -> bool:
+        """Whether a box the verifier took for no tile was put back to make the request (:func:`_put_back`): such a
+        reading is not kept before the other localisers and the turned photo have been read."""
+        return any(d.looked_for == LOOKED_JUDGED for d in self.ordered)
 
     def wins(self) -> bool:
         """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
@@ -1588,7 +1630,7 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
         tried = _TURNS
 
     def turned(reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
-        return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.request is None else None
+        return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.sureness()[0] < 2 else None
 
     as_taken = _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
     if upside_down is not None and upside_down[0].ordered and not as_taken[0].wins() \
@@ -1612,7 +1654,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
       CONFIDENCE_MIN surely;
     - else ``turned`` (a reading of the picture turned, or None) is asked for the first reading where it gives no
       request, then the other pair reads it too, and the surer reading is kept (:meth:`Reading.sureness`), or what
-      ``turned`` makes of it where it gives no request;
+      ``turned`` makes of it where it gives no request; a request that needs a box taken for no tile put back
+      (:meth:`Reading.put_back`) counts as none here, and below one without;
     - but not where the first reading's upright tiles are narrower than SMALL_TILE (:func:`tile_width`; a reading
       without any, 0 wide, is read by the other pair as before): the answer asks for the photo again from closer,
       and the other pair adds little there (the far sets, seeds 97 and 197: 165 of their 400 requests without it
@@ -1633,7 +1676,7 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
     nets = low if flat else None
     reading = read(nets=low, first=first.by(low)) if flat else read(first=first)
     sure_at = LOW_FIRST_SURE if flat else CONFIDENCE_MIN
-    if reading.request is not None and (not low or reading.sureness()[1] >= sure_at):
+    if reading.request is not None and not reading.put_back() and (not low or reading.sureness()[1] >= sure_at):
         return reading, nets, None
     again = turned(reading, nets) if turned else None
     if again is not None:
@@ -1655,7 +1698,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
 
 def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | None,
                     skip: tuple = ()) -> tuple[Reading, int] | None:
-    """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request: the photo read
+    """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request (or one only with a
+    box taken for no tile put back, :meth:`Reading.put_back`): the photo read
     turned by 180, 90 and 270 degrees (as :func:`_turns_to_try` allows and orders) until a winning hand comes out,
     and the degrees (clockwise); None where none does (or no tile was found). Taken from across the table (or from a
     neighbour's seat), the hand lies upside down (or on its side), its rows and tiles come in another order and no
@@ -2029,7 +2073,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     if dropped_note:
         notes.append(dropped_note)
     for kind, what in ((LOOKED_KAN_BACK, "closed kan back(s) the localisers missed were read where they should lie"),
-                       (LOOKED_GAP, "tile(s) the localisers missed were read in a gap of one tile's width in a row")):
+                       (LOOKED_GAP, "tile(s) the localisers missed were read in a gap of one tile's width in a row"),
+                       (LOOKED_JUDGED, "box(es) taken for no tile at first were kept, as only with them do the tiles "
+                                       "make a hand")):
         if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked]:
             notes.append(f"{len(looked)} {what} (tile(s) {', '.join(map(str, looked))}); check them before scoring")
     if changed:
