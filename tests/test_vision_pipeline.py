@@ -3262,6 +3262,23 @@ def test_a_hand_laid_down_as_one_block_is_scored_once_the_player_says_which_tile
             recognize_image(image, win=bad)
 
 
+def _won_melds_dora_tile(k: int) -> tuple[np.ndarray, dict, list[float], list[float]]:
+    """The fixture won_melds_dora.jpg, its label, and its tile ``k``'s label box on the photo as taken and on the photo
+    turned by 180 degrees (taken from across the table)."""
+    from companion.vision.pipeline import load_image
+
+    image = load_image(FIXTURES / "won_melds_dora.jpg")
+    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
+    height, width = image.shape[:2]
+    x1, y1, x2, y2 = label["tiles"][k]["box"]
+    return image, label, [x1, y1, x2, y2], [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]
+
+
+def _centre_in_any(box: tuple | list, boxes: list[list[float]]) -> bool:
+    """Whether ``box``'s centre lies in one of ``boxes``."""
+    return any(x1 <= (box[0] + box[2]) / 2 <= x2 and y1 <= (box[1] + box[3]) / 2 <= y2 for x1, y1, x2, y2 in boxes)
+
+
 def _missed(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]) -> None:
     """The localiser misses the tiles whose centres lie in ``boxes`` (in the coordinates of the picture it sees)."""
     from companion.vision import pipeline
@@ -3269,9 +3286,7 @@ def _missed(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]) -> None:
     real = pipeline.localise
 
     def missing(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        return [f for f in real(image, *args, **kwargs)
-                if not any(x1 <= (f[0][0] + f[0][2]) / 2 <= x2 and y1 <= (f[0][1] + f[0][3]) / 2 <= y2
-                           for x1, y1, x2, y2 in boxes)]
+        return [f for f in real(image, *args, **kwargs) if not _centre_in_any(f[0], boxes)]
 
     monkeypatch.setattr(pipeline, "localise", missing)
 
@@ -3285,18 +3300,14 @@ def test_a_tile_the_localiser_missed_is_read_where_the_player_adds_its_box(monke
 
     from companion.errors import InvalidRequestError
     from companion.vision import pipeline
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision.pipeline import recognize_image
 
-    image = load_image(FIXTURES / "won_melds_dora.jpg")
-    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
-    height, width = image.shape[:2]
-    x1, y1, x2, y2 = label["tiles"][8]["box"]
-    turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]  # the box on the turned photo
-    _missed(monkeypatch, [[x1, y1, x2, y2], turned])  # either way round, the localiser sees it nowhere
+    image, label, as_taken, turned = _won_melds_dora_tile(8)
+    _missed(monkeypatch, [as_taken, turned])  # either way round, the localiser sees it nowhere
     monkeypatch.setattr(pipeline, "_missed_in_gaps", lambda _groups: [])
     first = recognize_image(image)
     assert len(first["tiles"]) == 18 and first["request"] is None
-    for photo, box, turn in ((image, [x1, y1, x2, y2], 0), (cv2.rotate(image, cv2.ROTATE_180), turned, 180)):
+    for photo, box, turn in ((image, as_taken, 0), (cv2.rotate(image, cv2.ROTATE_180), turned, 180)):
         added = recognize_image(photo, add=[box], turned=turn)
         assert [t["tile"] for t in added["tiles"]] == [t["tile"] for t in label["tiles"]], turn
         assert _norm(added["request"]) == _norm(label["request"]) and 8 in added["uncertain"]
@@ -3316,15 +3327,11 @@ def test_a_tile_the_localiser_missed_between_two_tiles_is_read_in_its_gap_and_ma
     # same on the photo taken from across the table. The player's confirmation clears the mark
     import cv2
 
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision.pipeline import recognize_image
 
-    image = load_image(FIXTURES / "won_melds_dora.jpg")
-    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
-    height, width = image.shape[:2]
-    x1, y1, x2, y2 = label["tiles"][8]["box"]
-    turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]  # the box on the turned photo
-    _missed(monkeypatch, [[x1, y1, x2, y2], turned])
-    for photo, box in ((image, [x1, y1, x2, y2]), (cv2.rotate(image, cv2.ROTATE_180), turned)):
+    image, label, as_taken, turned = _won_melds_dora_tile(8)
+    _missed(monkeypatch, [as_taken, turned])
+    for photo, box in ((image, as_taken), (cv2.rotate(image, cv2.ROTATE_180), turned)):
         result = recognize_image(photo)
         assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
         assert _norm(result["request"]) == _norm(label["request"]) and 8 in result["uncertain"]
@@ -3332,14 +3339,22 @@ def test_a_tile_the_localiser_missed_between_two_tiles_is_read_in_its_gap_and_ma
             in result["reason"]
         bx1, by1, bx2, by2 = result["tiles"][8]["box"]
         assert bx1 <= (box[0] + box[2]) / 2 <= bx2 and by1 <= (box[1] + box[3]) / 2 <= by2
-    confirmed = recognize_image(image, fixes={8: "3s"})
-    assert 8 not in confirmed.get("uncertain", []) and "gap" not in confirmed.get("reason", "")
+    _confirmed_and_refused(image, label, 8, "gap")
+
+
+def _confirmed_and_refused(image: np.ndarray, label: dict, k: int, note: str) -> None:
+    """Tile ``k`` of won_melds_dora.jpg, read where the pipeline looked for it and listed for a check (the reason
+    saying ``note``): the player's confirmation clears the mark and the note; the player's "Not a tile" leaves it
+    out, listed in "not_tiles", and the hand one short gives no request."""
+    from companion.vision.pipeline import recognize_image
+
+    confirmed = recognize_image(image, fixes={k: label["tiles"][k]["tile"]})
+    assert k not in confirmed.get("uncertain", []) and note not in confirmed.get("reason", "")
     assert _norm(confirmed["request"]) == _norm(label["request"])
-    # the player says it is no tile ("Not a tile" on the page): it is left out, listed in "not_tiles"
-    box = confirmed["tiles"][8]["box"]
+    box = confirmed["tiles"][k]["box"]
     refused = recognize_image(image, drop=[box])
     assert len(refused["tiles"]) == 18 and refused["request"] is None
-    assert [t["box"] for t in refused["not_tiles"]] == [box] and "gap" not in refused["reason"]
+    assert [t["box"] for t in refused["not_tiles"]] == [box] and note not in refused["reason"]
 
 
 def _taken_for_no_tile(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]) -> None:
@@ -3349,8 +3364,8 @@ def _taken_for_no_tile(monkeypatch: pytest.MonkeyPatch, boxes: list[list[float]]
     real = pipeline.verified
 
     def doubting(image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        return [k and not any(x1 <= (b[0] + b[2]) / 2 <= x2 and y1 <= (b[1] + b[3]) / 2 <= y2 for x1, y1, x2, y2 in boxes)
-                for k, (b, _, _) in zip(real(image, found, *args, **kwargs), found, strict=True)]
+        return [k and not _centre_in_any(b, boxes) for k, (b, _, _) in zip(real(image, found, *args, **kwargs), found,
+                                                                            strict=True)]
 
     monkeypatch.setattr(pipeline, "verified", doubting)
 
@@ -3362,14 +3377,10 @@ def test_a_tile_taken_for_no_tile_is_put_back_where_only_with_it_the_tiles_make_
     # player's confirmation clears the mark; the player's "no tile" leaves it out again, in "not_tiles"
     import cv2
 
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision.pipeline import recognize_image
 
-    image = load_image(FIXTURES / "won_melds_dora.jpg")
-    label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
-    height, width = image.shape[:2]
-    x1, y1, x2, y2 = label["tiles"][11]["box"]
-    turned = [width - 1 - x2, height - 1 - y2, width - 1 - x1, height - 1 - y1]
-    _taken_for_no_tile(monkeypatch, [[x1, y1, x2, y2], turned])
+    image, label, as_taken, turned = _won_melds_dora_tile(11)
+    _taken_for_no_tile(monkeypatch, [as_taken, turned])
     for photo in (image, cv2.rotate(image, cv2.ROTATE_180)):
         result = recognize_image(photo)
         assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
@@ -3377,13 +3388,7 @@ def test_a_tile_taken_for_no_tile_is_put_back_where_only_with_it_the_tiles_make_
         assert "1 box(es) taken for no tile at first were kept, as only with them do the tiles make a hand " \
                "(tile(s) 11)" in result["reason"]
         assert "not_tiles" not in result
-    confirmed = recognize_image(image, fixes={11: "3s"})
-    assert 11 not in confirmed.get("uncertain", []) and "taken for no tile" not in confirmed.get("reason", "")
-    assert _norm(confirmed["request"]) == _norm(label["request"])
-    box = confirmed["tiles"][11]["box"]
-    refused = recognize_image(image, drop=[box])
-    assert len(refused["tiles"]) == 18 and refused["request"] is None
-    assert [t["box"] for t in refused["not_tiles"]] == [box]
+    _confirmed_and_refused(image, label, 11, "at first were kept")
 
 
 def test_a_box_taken_for_no_tile_is_put_back_only_where_the_tiles_make_no_request_without_it_and_one_with_it(
