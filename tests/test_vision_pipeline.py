@@ -3424,6 +3424,27 @@ def test_a_box_taken_for_no_tile_is_put_back_only_where_the_tiles_make_no_reques
     assert not on_a_tile.looked_for
 
 
+def test_a_box_taken_for_no_tile_on_a_dora_photo_is_not_put_back(monkeypatch: pytest.MonkeyPatch):
+    # a dora photo's rows make no request, so a box the verifier took for no tile there is never tried: not even
+    # where a stand-in says the tiles with it make a request, as the hand photo's box then is
+    from companion.vision import pipeline
+
+    def taken_for_no_tile_but_needed(box: list[float]) -> None:
+        _taken_for_no_tile(monkeypatch, [box])
+        monkeypatch.setattr(pipeline, "_no_request", lambda groups: not any(
+            _centre_in_any(d.box, [box]) for r in groups for g in r for d in g))
+
+    hand, hand_label, as_taken, _ = _won_melds_dora_tile(11)
+    taken_for_no_tile_but_needed(as_taken)
+    assert len(pipeline.recognize_image(hand)["tiles"]) == len(hand_label["tiles"])
+    monkeypatch.undo()
+    dora = pipeline.load_image(FIXTURES / "dora_photos" / "close_a.jpg")
+    label = json.loads((FIXTURES / "dora_photos" / "close_a.json").read_text())
+    taken_for_no_tile_but_needed(next(t for t in label["tiles"] if t["tile"] != "x")["box"])
+    dets, _, _ = pipeline.read_dora_photo(dora)
+    assert len(dets) == len(label["tiles"]) - 1 and not any(d.looked_for for d in dets)
+
+
 def test_a_closed_kans_back_read_where_it_should_lie_is_left_out_where_the_player_says_it_is_no_tile():
     # a tile looked for (no localiser found it) is no tile of "tiles" the player could name before: "drop" names it
     # all the same, and a box that names neither a tile found nor one looked for is still an error

@@ -1000,7 +1000,7 @@ def _turned_box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
 
 def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det] | None = None,
           outer: Callable | None = None, taps: Taps = NO_TAPS, nets: list[str] | None = None,
-          first: Look | None = None) -> tuple[list[Det], list, Callable | None]:
+          first: Look | None = None, hand: bool = True) -> tuple[list[Det], list, Callable | None]:
     """Located and classified tiles in reading order, their groups per row, and None or the way back from the
     boxes (on the photo straightened, when its rows were tilted by DESKEW_MIN or more, and/or stretched in height,
     when its tiles look flatter than STRETCH_BELOW to the usual localisers) onto the photo as taken. ``nets``: the
@@ -1020,7 +1020,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`); one
     that ``drop`` names is left out (listed in ``dropped``). Where the tiles still make no request, a box the
     verifier took for no tile may be put back, marked ``looked_for`` too (:func:`_put_back`); not one that ``drop``
-    names."""
+    names, nor on a photo that is no ``hand`` (a second photo of the dora indicators: its rows make no request)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1144,7 +1144,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
             groups = assign_groups(layout)
             if not tried or not _no_request(groups):
                 break
-    if judged_dets and _no_request(groups):
+    if hand and judged_dets and _no_request(groups):
         layout, groups = _put_back([d for r in layout.rows for d in r], judged_dets, refused)
     if dropped is not None:  # the boxes taken for no tile, as read (the answer's "not_tiles")
         dropped.extend([d for d in judged_dets if not d.looked_for] + missed_out)
@@ -1947,10 +1947,10 @@ def _dora_reading(image_bgr: np.ndarray) -> tuple[list[Det], list, Callable | No
     the indicators right on 74 photos instead of 43; from 24-37 degrees on 80 instead of 65; the close dora sets
     from above 189 and 188 of 200 instead of 187 and 183 (models/TRAINING-LOG.md, "Dora photos from a seat")."""
     first = _first_look(image_bgr)
-    dets, groups, back = _read(image_bgr, first=first)
+    dets, groups, back = _read(image_bgr, first=first, hand=False)
     low = low_localisers(hand=False)
     if low and _doubtful(dets):
-        other = _read(image_bgr, nets=low, first=first.by(low))
+        other = _read(image_bgr, nets=low, first=first.by(low), hand=False)
         if _mean_sureness(other[0]) > _mean_sureness(dets):
             dets, groups, back = other
     return dets, groups, back
