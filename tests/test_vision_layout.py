@@ -1035,3 +1035,24 @@ def test_a_gap_of_one_tile_between_upright_neighbours_is_found_and_no_other():
     assert gaps("1m 2m 3m | 4m 5m 6m | | | | | | | | 9m 9m") == []
     assert gaps("1m 2m 3m 4m 5m 6m | | 7ms 8m 9m") == []
     assert gaps("") == []
+
+
+def test_a_box_as_wide_as_two_touching_tiles_is_found_widest_first_and_no_other():
+    # tiles 30 wide at a pitch of 31. A box the localisers set on two touching tiles at once lies midway between
+    # them; 42 wide (1.4 times its row's typical 30) and 38 (1.27) it may hold two, with the pitch where it lies;
+    # 34 (1.13) not, nor a sideways tile (40 wide), nor one stacked, nor a box in a row of only two upright tiles
+    # (60 beside 30: 1.33 times their median, 45)
+    from companion.vision.layout import wide_boxes
+
+    def merged(a: Det, b: Det, width: float) -> Det:
+        cx = (a.cx + b.cx) / 2
+        return Det(box=(cx - width / 2, a.box[1], cx + width / 2, a.box[3]), sideways=False, tile=a.tile)
+
+    a, b, c = row("1m 2m 3m 4m 5m 6m 7ms 8m"), row("1p 2p 3p 4p 5p 6p", bottom=300.0), row("1s 2s 3s 4s 5s", bottom=400.0)
+    two, other, narrow = merged(a[2], a[3], 42.0), merged(b[1], b[2], 38.0), merged(c[1], c[2], 34.0)
+    tiles = [*a[:2], two, *a[4:], b[0], other, *b[3:], c[0], narrow, *c[3:]]
+    assert wide_boxes(assign_groups(group_rows(tiles))) == [(two, 30.0, 31.0), (other, 30.0, 31.0)]
+    two.stacked = True
+    assert [d for d, _, _ in wide_boxes(assign_groups(group_rows(tiles)))] == [other]
+    assert wide_boxes(assign_groups(group_rows([a[0], merged(a[1], a[2], 60.0), a[6]]))) == []
+    assert wide_boxes([]) == []

@@ -3445,6 +3445,90 @@ def test_a_box_taken_for_no_tile_on_a_dora_photo_is_not_put_back(monkeypatch: py
     assert len(dets) == len(label["tiles"]) - 1 and not any(d.looked_for for d in dets)
 
 
+def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and_make_a_request(
+        monkeypatch: pytest.MonkeyPatch):
+    # 13 tiles 48 wide, left edges 50 apart, and the winning 4p a tile's width apart; the 3m and 4m (centres 224
+    # and 274) found as one box 67 wide midway (249). Its halves lie half a pitch either side of its centre, as
+    # wide as the row's typical box: the 3m's and the 4m's boxes. Read there as faces 0.5 surely or more (and by
+    # the verifier as tiles), the tiles make a request and the two are marked; not where read as backs or less
+    # surely, taken for no tiles, or where the player said a tile in that box is none
+    from companion.vision import pipeline
+    from companion.vision.layout import LOOKED_SPLIT, Det
+
+    image = np.full((300, 900, 3), 128, np.uint8)
+    tiles = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p _ 4p")
+    wide = Det(box=(215.5, 100.0, 282.5, 164.0), sideways=False, tile="3m")
+    tiles[2:4] = [wide]
+    asked: list = []
+
+    def split(tile: str, sure: float = 0.9, odds: float = 0.9, unsplit: tuple = ()) -> tuple[list, list]:
+        def probabilities(batch, low=False):  # noqa: ANN001, ANN202
+            p = np.zeros((len(batch), len(pipeline.classes())), np.float32)
+            p[:, pipeline.classes().index(tile)] = sure
+            return p
+
+        def tile_odds(_image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            asked.extend(b for b, _, _ in found)
+            return [odds] * len(found)
+
+        asked.clear()
+        monkeypatch.setattr(pipeline, "_probabilities", probabilities)
+        monkeypatch.setattr(pipeline, "_tile_odds", tile_odds)
+        layout = pipeline.group_rows(tiles)
+        return pipeline._split_wide(image, layout, pipeline.assign_groups(layout), unsplit=unsplit)
+
+    layout, groups = split("3m")
+    read = [d for r in layout.rows for d in r]
+    halves = [(200.0, 100.0, 248.0, 164.0), (250.0, 100.0, 298.0, 164.0)]
+    assert asked == halves and [d.box for d in read if d.looked_for == LOOKED_SPLIT] == halves
+    assert len(read) == 14 and wide not in read and not pipeline._no_request(groups)
+    for tile, sure, odds, unsplit in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("3m", 0.9, 0.2, ()),
+                                      ("3m", 0.9, 0.9, (id(wide),))):
+        layout, groups = split(tile, sure, odds, unsplit)
+        assert [d for r in layout.rows for d in r] == tiles and pipeline._no_request(groups)
+        assert asked == ([] if tile == "x" or sure < 0.5 or unsplit else halves)  # the verifier asked about faces
+
+
+def _merged(monkeypatch: pytest.MonkeyPatch, pairs: list[tuple[list[float], list[float]]]) -> None:
+    """The localiser finds each pair of touching tiles (their boxes, in the picture it sees) as one box midway between
+    them, 1.4 times as wide as they are on average."""
+    from companion.vision import pipeline
+
+    real = pipeline.localise
+
+    def merging(image, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        found = real(image, *args, **kwargs)
+        for a, b in pairs:
+            both = [f for f in found if _centre_in_any(f[0], [a, b])]
+            if len(both) == 2:
+                (x1, y1, x2, y2), (u1, v1, u2, v2) = both[0][0], both[1][0]
+                cx, w = (x1 + x2 + u1 + u2) / 4, 0.7 * (x2 - x1 + u2 - u1)
+                found = [f for f in found if f not in both] + [((cx - w / 2, min(y1, v1), cx + w / 2, max(y2, v2)),
+                                                                False, (both[0][2] + both[1][2]) / 2)]
+        return found
+
+    monkeypatch.setattr(pipeline, "localise", merging)
+
+
+def test_two_touching_tiles_found_as_one_box_are_read_as_two_where_the_hand_needs_them(
+        monkeypatch: pytest.MonkeyPatch):
+    # the fixture's 6m 6m (tiles 9 and 10, the pair of the hand) found as one box: 18 tiles, no request. Read as two,
+    # the tiles and the request are the label's, both listed for a check and named in the reason. The player's
+    # confirmation clears the marks; the player's "Not a tile" on one of them leaves the box as found (no error)
+    from companion.vision.pipeline import recognize_image
+
+    image, label, sixes, _ = _won_melds_dora_tile(9)
+    _merged(monkeypatch, [(sixes, label["tiles"][10]["box"])])
+    result = recognize_image(image)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"]) and {9, 10} <= set(result["uncertain"])
+    assert "2 tile(s) were read as two where one box was found on them (tile(s) 9, 10)" in result["reason"]
+    confirmed = recognize_image(image, fixes={9: "6m", 10: "6m"})
+    assert not {9, 10} & set(confirmed["uncertain"]) and "read as two" not in confirmed.get("reason", "")
+    refused = recognize_image(image, drop=[result["tiles"][9]["box"]])
+    assert len(refused["tiles"]) == 18 and refused["request"] is None
+
+
 def test_a_closed_kans_back_read_where_it_should_lie_is_left_out_where_the_player_says_it_is_no_tile():
     # a tile looked for (no localiser found it) is no tile of "tiles" the player could name before: "drop" names it
     # all the same, and a box that names neither a tile found nor one looked for is still an error

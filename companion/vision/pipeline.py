@@ -28,6 +28,7 @@ from companion.vision.layout import (
     LOOKED_GAP,
     LOOKED_JUDGED,
     LOOKED_KAN_BACK,
+    LOOKED_SPLIT,
     Det,
     Layout,
     assign_groups,
@@ -37,7 +38,9 @@ from companion.vision.layout import (
     group_rows,
     kan_short_of_a_back,
     kan_tops_found_upright,
+    nearest_rows,
     one_tile_gaps,
+    wide_boxes,
     win_tile_apart,
 )
 from companion.vision.preprocess import (
@@ -1019,8 +1022,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     (:func:`_turned_box`), marked ``restored``. A closed kan's back the localisers missed, and a tile missed in a
     gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`); one
     that ``drop`` names is left out (listed in ``dropped``). Where the tiles still make no request, a box the
-    verifier took for no tile may be put back, marked ``looked_for`` too (:func:`_put_back`); not one that ``drop``
-    names, nor on a photo that is no ``hand`` (a second photo of the dora indicators: its rows make no request)."""
+    verifier took for no tile may be put back, and then a box wide enough for two tiles read as two, marked
+    ``looked_for`` too (:func:`_put_back`, :func:`_split_wide`); not a box that ``drop`` names (nor one holding the
+    centre of a box it names), nor on a photo that is no ``hand`` (a second photo of the dora indicators: its rows
+    make no request)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1124,10 +1129,14 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
     missed = _missed_tiles(image_bgr, groups, low, judged)
-    # a box taken for no tile that the player says is none (where a read without the taps put it back, below)
+    # a box taken for no tile that the player says is none, and a tile read in a wide box that the player says is
+    # none (where a read without the taps put it back, or read the box as two: below)
     judged_on_photo = _on_photo([(d.box, d.sideways, 1.0) for d in judged_dets], range(len(judged_dets)), to_photo)
     refused = {i for box in unfound if (i := _overlapping(judged_on_photo, box)) is not None}
     unfound = [box for box in unfound if _overlapping(judged_on_photo, box) is None]
+    wide_on_photo = {id(d): to_photo(d.box) if to_photo else d.box for d, _, _ in wide_boxes(groups)} if unfound else {}
+    unsplit = {i for i, b in wide_on_photo.items() if any(_centre_in(box, b) for box in unfound)}
+    unfound = [box for box in unfound if not any(_centre_in(box, b) for b in wide_on_photo.values())]
     missed_out: list[Det] = []
     if unfound:  # the player says some of them are no tiles: they are left out (a box that names none: an error)
         named = _named([(d.box, False, 1.0) for d in missed], range(len(missed)), unfound, to_photo, "tile")
@@ -1146,6 +1155,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
                 break
     if hand and judged_dets and _no_request(groups):
         layout, groups = _put_back([d for r in layout.rows for d in r], judged_dets, refused)
+    if hand and _no_request(groups):
+        layout, groups = _split_wide(image_bgr, layout, groups, low, unsplit)
     if dropped is not None:  # the boxes taken for no tile, as read (the answer's "not_tiles")
         dropped.extend([d for d in judged_dets if not d.looked_for] + missed_out)
     return [d for r in layout.rows for d in r], groups, back
@@ -1171,6 +1182,51 @@ def _put_back(tiles: list[Det], judged: list[Det], refused: set[int] | frozenset
             return layout, groups
         for t, was in zip(tiles, stacked, strict=True):
             t.stacked = was
+    layout = group_rows(tiles)
+    return layout, assign_groups(layout)
+
+
+def _split_wide(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool = False,
+                unsplit: Iterable[int] = ()) -> tuple[Layout, list]:
+    """Where the tiles make no request: a box of the hand row wide enough to hold two touching tiles
+    (layout.wide_boxes; not one whose ``id`` is in ``unsplit``, where the player said a tile read in it is none) read
+    as two, each half a pitch
+    from its centre in a box of the row's typical width and its own height, each read as a face GAP_TILE_MIN surely
+    and one of them as the box was (a box on two tiles sees mostly one of them; a half of one tile's face reads as
+    some other tile, a 2s often) and taken for a tile by the verifier; kept (both marked ``looked_for`` LOOKED_SPLIT) where only so do the tiles
+    make a request, the widest box first. Else the rows as they were (models/TRAINING-LOG.md, "Two tiles in one
+    box read as two")."""
+    width = image_bgr.shape[1]
+    wide = []  # (the box, its two halves)
+    kept = nearest_rows(groups)[0] if groups else []  # the hand row is its last: the only one a request counts
+    for d, typical, pitch in wide_boxes(kept[-1:]):
+        x1, y1, x2, y2 = d.box
+        halves = [(c - typical / 2, y1, c + typical / 2, y2) for c in ((x1 + x2 - pitch) / 2, (x1 + x2 + pitch) / 2)]
+        if id(d) not in unsplit and halves[0][0] >= 0 and halves[1][2] <= width:
+            wide.append((d, halves))
+    if not wide:
+        return layout, groups
+    # every half read at once, by the classifiers alone (no second reads of doubtful crops: most halves are tried
+    # in vain), and the verifier asked only about the pairs read as faces
+    names = classes()
+    probs = _probabilities(crops_to_batch([crop_tile(image_bgr, b, False) for _, halves in wide for b in halves]), low)
+    faces = [k for k, (d, _) in enumerate(wide)
+             if all(names[int(p.argmax())] != "x" and p.max() >= GAP_TILE_MIN for p in probs[2 * k:2 * k + 2])
+             and d.tile in (names[int(p.argmax())] for p in probs[2 * k:2 * k + 2])]
+    odds = _tile_odds(image_bgr, [(b, False, 1.0) for k in faces for b in wide[k][1]])
+    tiles = [d for r in layout.rows for d in r]
+    for j, k in enumerate(faces):
+        d, halves = wide[k]
+        read = probs[2 * k:2 * k + 2]
+        if min(odds[2 * j:2 * j + 2]) < VERIFY_MIN:
+            continue
+        two = [Det(box=b, sideways=False, looked_for=LOOKED_SPLIT) for b in halves]
+        for t, p in zip(two, read, strict=True):
+            _name_reading(t, p, 1.0, names)
+        trial = group_rows([t for t in tiles if t is not d] + two)
+        trial_groups = assign_groups(trial)
+        if not _no_request(trial_groups):
+            return trial, trial_groups
     layout = group_rows(tiles)
     return layout, assign_groups(layout)
 
@@ -1443,8 +1499,8 @@ def _overlapping(on_photo: dict[int, tuple], box: list | tuple) -> int | None:
 
 def _unsure(d: Det) -> bool:
     """Listed for a check: put back by the player, looked for where no tile was found (a closed kan's back, a
-    tile in a gap: :func:`_missed_tiles`) or put back where the hand needs it (:func:`_put_back`), and not yet
-    corrected, read with less than CONFIDENCE_MIN, a
+    tile in a gap: :func:`_missed_tiles`), put back or read as two from one wide box where the hand needs it
+    (:func:`_put_back`, :func:`_split_wide`), and not yet corrected, read with less than CONFIDENCE_MIN, a
     five that may be the red one (or a red five that may be plain) with RED_DOUBT or more, or a white dragon that
     may be a face-down tile with BACK_DOUBT or more. A red five is a han of dora, and a confident read can still
     be wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence
@@ -1552,14 +1608,15 @@ class Reading:
     dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
 
     def sureness(self) -> tuple[int, float]:
-        """How good a reading this is, to choose between two of one photo: a request first (one that needs a box
-        taken for no tile put back after one that does not, :meth:`put_back`), then the tiles' mean confidence."""
-        return (0 if self.request is None else 1 if self.put_back() else 2), _mean_sureness(self.ordered)
+        """How good a reading this is, to choose between two of one photo: a request first (one that needs boxes
+        mended after one that does not, :meth:`patched`), then the tiles' mean confidence."""
+        return (0 if self.request is None else 1 if self.patched() else 2), _mean_sureness(self.ordered)
 
-    def put_back(self) -> bool:
-        """Whether a box the verifier took for no tile was put back to make the request (:func:`_put_back`): such a
-        reading is not kept before the other localisers and the turned photo have been read."""
-        return any(d.looked_for == LOOKED_JUDGED for d in self.ordered)
+    def patched(self) -> bool:
+        """Whether the request needed a box the verifier took for no tile put back (:func:`_put_back`) or a wide box
+        read as two tiles (:func:`_split_wide`): such a reading is not kept before the other localisers and the
+        turned photo have been read."""
+        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT) for d in self.ordered)
 
     def wins(self) -> bool:
         """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
@@ -1654,8 +1711,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
       CONFIDENCE_MIN surely;
     - else ``turned`` (a reading of the picture turned, or None) is asked for the first reading where it gives no
       request, then the other pair reads it too, and the surer reading is kept (:meth:`Reading.sureness`), or what
-      ``turned`` makes of it where it gives no request; a request that needs a box taken for no tile put back
-      (:meth:`Reading.put_back`) counts as none here, and below one without;
+      ``turned`` makes of it where it gives no request; a request that needs boxes mended (:meth:`Reading.patched`:
+      one taken for no tile put back, a wide one read as two) counts as none here, and below one without;
     - but not where the first reading's upright tiles are narrower than SMALL_TILE (:func:`tile_width`; a reading
       without any, 0 wide, is read by the other pair as before): the answer asks for the photo again from closer,
       and the other pair adds little there (the far sets, seeds 97 and 197: 165 of their 400 requests without it
@@ -1676,7 +1733,7 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
     nets = low if flat else None
     reading = read(nets=low, first=first.by(low)) if flat else read(first=first)
     sure_at = LOW_FIRST_SURE if flat else CONFIDENCE_MIN
-    if reading.request is not None and not reading.put_back() and (not low or reading.sureness()[1] >= sure_at):
+    if reading.request is not None and not reading.patched() and (not low or reading.sureness()[1] >= sure_at):
         return reading, nets, None
     again = turned(reading, nets) if turned else None
     if again is not None:
@@ -1698,8 +1755,8 @@ def _read_with_pairs(first: Look, low: list[str], read: Callable[..., Reading],
 
 def _turned_reading(image_bgr: np.ndarray, reading: Reading, nets: list[str] | None,
                     skip: tuple = ()) -> tuple[Reading, int] | None:
-    """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request (or one only with a
-    box taken for no tile put back, :meth:`Reading.put_back`): the photo read
+    """For ``reading``, of the photo as taken with the localisers ``nets``, that gives no request (or one only with
+    boxes mended, :meth:`Reading.patched`): the photo read
     turned by 180, 90 and 270 degrees (as :func:`_turns_to_try` allows and orders) until a winning hand comes out,
     and the degrees (clockwise); None where none does (or no tile was found). Taken from across the table (or from a
     neighbour's seat), the hand lies upside down (or on its side), its rows and tiles come in another order and no
@@ -2075,7 +2132,8 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     for kind, what in ((LOOKED_KAN_BACK, "closed kan back(s) the localisers missed were read where they should lie"),
                        (LOOKED_GAP, "tile(s) the localisers missed were read in a gap of one tile's width in a row"),
                        (LOOKED_JUDGED, "box(es) taken for no tile at first were kept, as only with them do the tiles "
-                                       "make a hand")):
+                                       "make a hand"),
+                       (LOOKED_SPLIT, "tile(s) were read as two where one box was found on them")):
         if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked]:
             notes.append(f"{len(looked)} {what} (tile(s) {', '.join(map(str, looked))}); check them before scoring")
     if changed:
