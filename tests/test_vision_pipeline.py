@@ -3449,9 +3449,10 @@ def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and
         monkeypatch: pytest.MonkeyPatch):
     # 13 tiles 48 wide, left edges 50 apart, and the winning 4p a tile's width apart; the 3m and 4m (centres 224
     # and 274) found as one box 67 wide midway (249). Its halves lie half a pitch either side of its centre, as
-    # wide as the row's typical box: the 3m's and the 4m's boxes. Read there as faces 0.5 surely or more (and by
-    # the verifier as tiles), the tiles make a request and the two are marked; not where read as backs or less
-    # surely, taken for no tiles, or where the player said a tile in that box is none
+    # wide as the row's typical box: the 3m's and the 4m's boxes. Read there as faces 0.5 surely or more, one of
+    # them as the box was read (3m), and by the verifier as tiles, the tiles make a request and the two are marked;
+    # not where read as backs, less surely or neither as the box (a half of one tile's face read as a 2s), taken for
+    # no tiles, or where the player said a tile in that box is none
     from companion.vision import pipeline
     from companion.vision.layout import LOOKED_SPLIT, Det
 
@@ -3482,11 +3483,11 @@ def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and
     halves = [(200.0, 100.0, 248.0, 164.0), (250.0, 100.0, 298.0, 164.0)]
     assert asked == halves and [d.box for d in read if d.looked_for == LOOKED_SPLIT] == halves
     assert len(read) == 14 and wide not in read and not pipeline._no_request(groups)
-    for tile, sure, odds, unsplit in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("3m", 0.9, 0.2, ()),
-                                      ("3m", 0.9, 0.9, (id(wide),))):
+    for tile, sure, odds, unsplit in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("2s", 0.9, 0.9, ()),
+                                      ("3m", 0.9, 0.2, ()), ("3m", 0.9, 0.9, (id(wide),))):
         layout, groups = split(tile, sure, odds, unsplit)
         assert [d for r in layout.rows for d in r] == tiles and pipeline._no_request(groups)
-        assert asked == ([] if tile == "x" or sure < 0.5 or unsplit else halves)  # the verifier asked about faces
+        assert asked == (halves if odds < 0.5 else [])  # the verifier is asked only about halves read so
 
 
 def _merged(monkeypatch: pytest.MonkeyPatch, pairs: list[tuple[list[float], list[float]]]) -> None:
