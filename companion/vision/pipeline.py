@@ -1128,15 +1128,17 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     for d, (_, _, sc), p in zip(dets, found, probs, strict=True):
         _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
-    missed = _missed_tiles(image_bgr, groups, low, judged)
+    no_request = _no_request(groups)
+    missed = _missed_tiles(image_bgr, groups, low, judged, no_request)
     # a box taken for no tile that the player says is none, and a tile read in a wide box that the player says is
     # none (where a read without the taps put it back, or read the box as two: below)
     judged_on_photo = _on_photo([(d.box, d.sideways, 1.0) for d in judged_dets], range(len(judged_dets)), to_photo)
     refused = {i for box in unfound if (i := _overlapping(judged_on_photo, box)) is not None}
     unfound = [box for box in unfound if _overlapping(judged_on_photo, box) is None]
-    wide_on_photo = {id(d): to_photo(d.box) if to_photo else d.box for d, _, _ in wide_boxes(groups)} if unfound else {}
-    unsplit = {i for i, b in wide_on_photo.items() if any(_centre_in(box, b) for box in unfound)}
-    unfound = [box for box in unfound if not any(_centre_in(box, b) for b in wide_on_photo.values())]
+    wide_on_photo = [(id(d), to_photo(d.box) if to_photo else d.box)
+                     for d, _ in _wide_halves(groups, image_bgr.shape[1])] if hand and unfound else []
+    unsplit = {i for i, b in wide_on_photo if any(_centre_in(u, b) for u in unfound)}
+    unfound = [u for u in unfound if not any(_centre_in(u, b) for _, b in wide_on_photo)]
     missed_out: list[Det] = []
     if unfound:  # the player says some of them are no tiles: they are left out (a box that names none: an error)
         named = _named([(d.box, False, 1.0) for d in missed], range(len(missed)), unfound, to_photo, "tile")
@@ -1148,87 +1150,96 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         # the tiles read in gaps are kept only where with them the tiles make a request: all, else one alone (the
         # surest first: a gap by a tile of the player's gap is looked at twice, touching either neighbour)
         alone = [[d] for d in sorted(in_gaps, key=lambda d: -d.confidence)] if len(in_gaps) > 1 else []
-        for tried in ([in_gaps, *alone] if in_gaps else []) + [[]]:
-            layout = group_rows(dets + backs + tried)
-            groups = assign_groups(layout)
-            if not tried or not _no_request(groups):
-                break
-    if hand and judged_dets and _no_request(groups):
+        layout, groups, put = _with_a_request(dets + backs, [(None, tried) for tried in ([in_gaps, *alone] if in_gaps
+                                                                                          else [])])
+        no_request = not put and _no_request(groups)
+    if hand and no_request and judged_dets:
         layout, groups = _put_back([d for r in layout.rows for d in r], judged_dets, refused)
-    if hand and _no_request(groups):
+        no_request = not any(d.looked_for for d in judged_dets)
+    if hand and no_request:
         layout, groups = _split_wide(image_bgr, layout, groups, low, unsplit)
     if dropped is not None:  # the boxes taken for no tile, as read (the answer's "not_tiles")
         dropped.extend([d for d in judged_dets if not d.looked_for] + missed_out)
     return [d for r in layout.rows for d in r], groups, back
 
 
-def _put_back(tiles: list[Det], judged: list[Det], refused: set[int] | frozenset[int] = frozenset()) -> tuple[Layout, list]:
-    """The rows and groups of ``tiles`` with one box the verifier took for no tile put back (marked
-    ``looked_for`` LOOKED_JUDGED, to be checked), where ``tiles`` make no request and only with it do they make
-    one: the surest read first, none that lies on a tile or that the player said is no tile (``refused``: indices
-    of ``judged``); where no box does, those of ``tiles`` alone. A winning tile set apart is read on its own, and
-    the verifier can take a tile alone, far from the others and seen from low, for a point stick's piece
-    (models/TRAINING-LOG.md, "A tile taken for no tile, put back where the hand needs it")."""
-    every = [d.box for d in tiles]
-    stacked = [d.stacked for d in tiles]  # (group_rows marks an added kan's top, and never unmarks one)
-    for i in sorted(range(len(judged)), key=lambda i: -judged[i].confidence):
-        d = judged[i]
-        if i in refused or any(_centre_in(d.box, b) or _centre_in(b, d.box) for b in every):
-            continue
-        layout = group_rows([*tiles, d])
+def _with_a_request(tiles: list[Det], trials: Iterable[tuple[Det | None, list[Det]]]) -> tuple[Layout, list, list[Det]]:
+    """The rows and groups of ``tiles`` changed by the first of ``trials`` with which they make a request, and the
+    tiles that trial put in (each trial: a tile it takes out, or None, and the tiles it puts in); where none does, of
+    ``tiles`` as they are, and []: the tiles read in gaps, a box put back, a wide box read as two (:func:`_read`).
+    group_rows marks an added kan's top stacked and never unmarks one: the marks are set back after each trial in
+    vain."""
+    stacked = [d.stacked for d in tiles]
+    for out, into in trials:
+        layout = group_rows([d for d in tiles if d is not out] + into)
         groups = assign_groups(layout)
         if not _no_request(groups):
-            d.looked_for = LOOKED_JUDGED
-            return layout, groups
+            return layout, groups, into
         for t, was in zip(tiles, stacked, strict=True):
             t.stacked = was
     layout = group_rows(tiles)
-    return layout, assign_groups(layout)
+    return layout, assign_groups(layout), []
+
+
+def _put_back(tiles: list[Det], judged: list[Det], refused: set[int] | frozenset[int] = frozenset(),
+              ) -> tuple[Layout, list]:
+    """The rows and groups of ``tiles`` with one box the verifier took for no tile put back (marked ``looked_for``
+    LOOKED_JUDGED, to be checked), where ``tiles`` make no request and only with it do they make one: the surest read
+    first, none that lies on a tile or that the player said is no tile (``refused``: indices of ``judged``); where no
+    box does, those of ``tiles`` alone (:func:`_with_a_request`). A winning tile set apart is read on its own, and
+    the verifier can take a tile alone, far from the others and seen from low, for a point stick's piece
+    (models/TRAINING-LOG.md, "A tile taken for no tile, put back where the hand needs it")."""
+    every = [d.box for d in tiles]
+    trials = ((None, [judged[i]]) for i in sorted(range(len(judged)), key=lambda i: -judged[i].confidence)
+              if i not in refused and not any(_centre_in(judged[i].box, b) or _centre_in(b, judged[i].box) for b in every))
+    layout, groups, put = _with_a_request(tiles, trials)
+    for d in put:
+        d.looked_for = LOOKED_JUDGED
+    return layout, groups
+
+
+def _wide_halves(groups: list, width: int) -> list[tuple[Det, list[tuple[float, float, float, float]]]]:
+    """The hand row's boxes wide enough to hold two touching tiles (layout.wide_boxes), widest first, each with the
+    boxes of the two it may hold: half a pitch either side of its centre, the row's typical width and its own height
+    (those within the picture's ``width``). The hand row is the last that layout.nearest_rows keeps: the only one a
+    request counts."""
+    kept = nearest_rows(groups)[0] if groups else []
+    wide = []
+    for d, typical, pitch in wide_boxes(kept[-1:]):
+        x1, y1, x2, y2 = d.box
+        halves = [(c - typical / 2, y1, c + typical / 2, y2) for c in ((x1 + x2 - pitch) / 2, (x1 + x2 + pitch) / 2)]
+        if halves[0][0] >= 0 and halves[1][2] <= width:
+            wide.append((d, halves))
+    return wide
 
 
 def _split_wide(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool = False,
                 unsplit: Iterable[int] = ()) -> tuple[Layout, list]:
     """Where the tiles make no request: a box of the hand row wide enough to hold two touching tiles
-    (layout.wide_boxes; not one whose ``id`` is in ``unsplit``, where the player said a tile read in it is none) read
-    as two, each half a pitch
-    from its centre in a box of the row's typical width and its own height, each read as a face GAP_TILE_MIN surely
-    and one of them as the box was (a box on two tiles sees mostly one of them; a half of one tile's face reads as
-    some other tile, a 2s often) and taken for a tile by the verifier; kept (both marked ``looked_for`` LOOKED_SPLIT) where only so do the tiles
-    make a request, the widest box first. Else the rows as they were (models/TRAINING-LOG.md, "Two tiles in one
-    box read as two")."""
-    width = image_bgr.shape[1]
-    wide = []  # (the box, its two halves)
-    kept = nearest_rows(groups)[0] if groups else []  # the hand row is its last: the only one a request counts
-    for d, typical, pitch in wide_boxes(kept[-1:]):
-        x1, y1, x2, y2 = d.box
-        halves = [(c - typical / 2, y1, c + typical / 2, y2) for c in ((x1 + x2 - pitch) / 2, (x1 + x2 + pitch) / 2)]
-        if id(d) not in unsplit and halves[0][0] >= 0 and halves[1][2] <= width:
-            wide.append((d, halves))
+    (:func:`_wide_halves`; not one whose ``id`` is in ``unsplit``, where the player said a tile read in it is none)
+    read as two, both marked ``looked_for`` LOOKED_SPLIT, where both halves read as faces GAP_TILE_MIN surely, one of
+    them as the box was (a box on two tiles sees mostly one of them; a half of one tile's face reads as some other
+    tile, a 2s often), the verifier takes both for tiles, and only so do the tiles make a request, the widest box
+    first; else the rows as they were (:func:`_with_a_request`). Every half is read at once, by the classifiers alone
+    (no second reads of doubtful crops: most halves are tried in vain), and the verifier asked only about the pairs
+    read as faces (models/TRAINING-LOG.md, "Two tiles in one box read as two")."""
+    wide = [(d, halves) for d, halves in _wide_halves(groups, image_bgr.shape[1]) if id(d) not in unsplit]
     if not wide:
         return layout, groups
-    # every half read at once, by the classifiers alone (no second reads of doubtful crops: most halves are tried
-    # in vain), and the verifier asked only about the pairs read as faces
     names = classes()
     probs = _probabilities(crops_to_batch([crop_tile(image_bgr, b, False) for _, halves in wide for b in halves]), low)
     faces = [k for k, (d, _) in enumerate(wide)
              if all(names[int(p.argmax())] != "x" and p.max() >= GAP_TILE_MIN for p in probs[2 * k:2 * k + 2])
              and d.tile in (names[int(p.argmax())] for p in probs[2 * k:2 * k + 2])]
     odds = _tile_odds(image_bgr, [(b, False, 1.0) for k in faces for b in wide[k][1]])
-    tiles = [d for r in layout.rows for d in r]
+    trials = []
     for j, k in enumerate(faces):
-        d, halves = wide[k]
-        read = probs[2 * k:2 * k + 2]
-        if min(odds[2 * j:2 * j + 2]) < VERIFY_MIN:
-            continue
-        two = [Det(box=b, sideways=False, looked_for=LOOKED_SPLIT) for b in halves]
-        for t, p in zip(two, read, strict=True):
-            _name_reading(t, p, 1.0, names)
-        trial = group_rows([t for t in tiles if t is not d] + two)
-        trial_groups = assign_groups(trial)
-        if not _no_request(trial_groups):
-            return trial, trial_groups
-    layout = group_rows(tiles)
-    return layout, assign_groups(layout)
+        if min(odds[2 * j:2 * j + 2]) >= VERIFY_MIN:
+            d, halves = wide[k]
+            trials.append((d, [Det(box=b, sideways=False, looked_for=LOOKED_SPLIT) for b in halves]))
+            for t, p in zip(trials[-1][1], probs[2 * k:2 * k + 2], strict=True):
+                _name_reading(t, p, 1.0, names)
+    return _with_a_request([d for r in layout.rows for d in r], trials)[:2]
 
 
 def _no_request(groups: list) -> bool:
@@ -1279,7 +1290,8 @@ def _missed_in_gaps(groups: list) -> list[tuple[float, float, float, float]]:
     return looked
 
 
-def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged: Iterable = ()) -> list[Det]:
+def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged: Iterable = (),
+                  no_request: bool | None = None) -> list[Det]:
     """Tiles the localisers did not find where the layout says one lies, each added marked ``looked_for`` so that
     the answer lists it for a check and says why:
 
@@ -1293,13 +1305,14 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
 
     Each inside the picture and taken for a tile by the verifier (VERIFY_MIN). Most gaps of one tile are the
     player's, the winning tile set apart: the classifiers read an empty gap as a back or a blank white dragon
-    (models/TRAINING-LOG.md, "A tile missed in a gap")."""
+    (models/TRAINING-LOG.md, "A tile missed in a gap"). ``no_request``: whether the tiles make no request, where
+    the caller knows it already (None: asked here)."""
     height, width = image_bgr.shape[:2]
     every = [d.box for row in groups for g in row for d in g] + list(judged)
     looked = [(box, LOOKED_KAN_BACK) for box in _missed_kan_backs(groups) if all(_iou(box, b) < 0.2 for b in every)]
     # where the tiles make a request no tile was missed: its gaps are the player's. Asked first, as it is the
     # cheaper question (0.09 ms against the gaps' 0.31, and most photos make one)
-    gaps = _missed_in_gaps(groups) if _no_request(groups) else []
+    gaps = _missed_in_gaps(groups) if (_no_request(groups) if no_request is None else no_request) else []
     gaps = [box for box in gaps if not any(_centre_in(box, b) or _centre_in(b, box) for b in every)]
     looked = [(box, kind) for box, kind in looked + [(box, LOOKED_GAP) for box in gaps]
               if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height]
@@ -1687,7 +1700,8 @@ def _low_or_usual(image_bgr: np.ndarray, turns: bool = False) -> tuple[Reading, 
         tried = _TURNS
 
     def turned(reading: Reading, nets: list[str] | None) -> tuple[Reading, int] | None:
-        return _turned_reading(image_bgr, reading, nets, tried) if turns and reading.sureness()[0] < 2 else None
+        return _turned_reading(image_bgr, reading, nets, tried) if turns and (reading.request is None or
+                                                                              reading.patched()) else None
 
     as_taken = _read_with_pairs(first, low, partial(_read_hand, image_bgr), turned)
     if upside_down is not None and upside_down[0].ordered and not as_taken[0].wins() \
