@@ -941,6 +941,28 @@ def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_
         assert page.locator("[data-strip]").count() == tiles
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "could not be read"), ("de", "nicht lesbar")])
+def test_score_by_photo_says_which_tile_the_hands_shape_named(server, lang, words):
+    # finger/named: a finger hides the 3s of 234s, read as the only tile with which the hand wins: the page marks it
+    # and says so (in its language), and the hand goes into the win entry with it
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "finger" / "named.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    with _photo_dialog(sync_api, server, "Bob", fixture, lang=lang) as page:
+        page.wait_for_selector(".tilebox")
+        assert page.inner_text('.tilebox[data-index="6"] span') == "3s"
+        assert "unsure" in page.get_attribute('.tilebox[data-index="6"]', "class")
+        assert words in page.text_content("#photo-overlay")
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value("#dialog .winner-block input >> nth=0")
+        assert sorted(parse_tiles(hand)) == sorted(parse_tiles(label["request"]["hand"])), hand
+
+
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):
     # the chi 789m of the fixture with its 8m painted over by the hand's 6m: the recogniser reads 7m 6m 9m, no
     # meld, so the photo gives no request. One tap sets the tile to 8m; the page has the photo read again with
@@ -965,7 +987,7 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
         # the page says why no hand came out, in its language (German too)
         assert "No hand read: a group right of the winning tile is no meld" in page.text_content("#photo-overlay")
         assert page.evaluate("['no_hand_win_apart', 'no_hand_win_not_concealed', 'no_hand_meld', 'no_hand_count', "
-                             "'no_hand_other', 'tiles_mended']"
+                             "'no_hand_other', 'tiles_mended', 'tiles_named']"
                              ".every((k) => window.I18N.de[k] && window.I18N.de[k] !== window.I18N.en[k])")
         _screenshot(page, "photo-no-hand.png")
         _correct(page, 13, "8m")

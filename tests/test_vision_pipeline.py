@@ -382,6 +382,27 @@ def test_a_tile_a_finger_half_hides_is_never_guessed_silently_and_the_rest_is_re
         assert all(i in result["uncertain"] for i, t in enumerate(read) if t in extra)
 
 
+def test_a_tile_a_finger_hides_is_read_as_the_one_tile_the_hand_needs_and_marked_for_a_check():
+    # finger/named: a finger hides 81% of the 3s of 234s in 666789p 234789s 22z (label "covered": tile 6). No net
+    # reads it (a white dragon, unsurely), and 3s is the only tile with which the hand wins: it is read so, listed
+    # under "named" and "uncertain", and the reason says why. The player's word on that tile stands
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "finger" / "named.json").read_text())
+    assert {c["tile"] for c in label["covered"] if c["share"] >= 0.5} == {6} and label["tiles"][6]["tile"] == "3s"
+    image = load_image(FIXTURES / "finger" / "named.jpg")
+    result = recognize_image(image)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    assert result["named"] == [6] and 6 in result["uncertain"] and "completed" not in result
+    assert result["tiles"][6]["confidence"] < 0.5
+    assert "the only tile with which the hand wins (tile(s) 6)" in result["reason"]
+    # the player says it is a white dragon after all: so it stays, and no hand wins
+    again = recognize_image(image, fixes={6: "5z"})
+    assert again["tiles"][6]["tile"] == "5z" and "named" not in again
+    assert again["request"]["hand"] == "666789p24789s225z" and "the only tile" not in again.get("reason", "")
+
+
 def test_fixtures_exist_and_stay_small():
     assert len(PHOTOS) >= 3
     assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2_000_000

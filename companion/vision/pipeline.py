@@ -119,6 +119,9 @@ RECUT = (0.9, 1.1)  # box scales of the re-cut crops
 ALTERNATIVES = 4  # readings kept per tile (the best and the next ones) for complete_hand
 COMPLETE_CANDIDATES = 6  # the least sure hand tiles that complete_hand may read differently
 COMPLETE_MIN_ODDS = 0.01  # a completing reading at least this likely relative to the tiles as read (tuned on eval-won2)
+SHAPE_UNREAD = 0.5  # a hand tile read less surely than this may be read as the one tile the hand's shape names
+SHAPE_BLANK = 0.8  # so may one read as a white dragon or a back less surely than this (a finger on its face)
+SHAPE_MELDS_MAX = 3  # ... where at most this many melds are called (with four, the two concealed tiles say little)
 SECOND_LOCALISERS = ("localiser-b",)  # averaged with "localiser" when shipped (localisers())
 ONE_LOCALISER = "localiser-one"  # one net taught by that pair: where shipped, it reads in the pair's place
 LOW_LOCALISERS = ("localiser-low", "localiser-b-low")  # the pair trained on with low-angle photos (low_localisers())
@@ -1619,6 +1622,7 @@ class Reading:
     changed: list[Det]
     back: Callable | None
     dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
+    named: list[Det] = field(default_factory=list)  # tiles no net could read, read as the hand's shape names them
 
     def sureness(self) -> tuple[int, float]:
         """How good a reading this is, to choose between two of one photo: a request first (one that needs boxes
@@ -1634,6 +1638,14 @@ class Reading:
     def wins(self) -> bool:
         """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
         return self.request is not None and bool(_is_complete(self.request))
+
+    def name_by_shape(self) -> None:
+        """A winning hand but for a tile no net could read, and no tile read again to make one: that tile read as
+        the one kind the hand's shape names (:func:`named_by_shape`)."""
+        if not self.changed:
+            self.named = named_by_shape(self.groups, self.request)
+            if self.named:
+                self.request, self.reason = build_request(self.groups)
 
     def mend_melds(self) -> None:
         """No request: the melds mended if a likely reading makes them melds (:func:`mend_melds`)."""
@@ -1884,6 +1896,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     reading, nets, turn = _low_or_usual(image_bgr, turns=turns)
     # melds mended only now: a photo on its side read as taken could be "mended" into some hand
     reading.mend_melds()
+    reading.name_by_shape()
     return _result(reading, turn, nets is not None, dora_image, image_bgr, {}, scales)
 
 
@@ -1967,6 +1980,7 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
     else:
         reading = _read_turned(image_bgr, angle, fixes, win, taps, nets)
     reading.mend_melds()
+    reading.name_by_shape()
     return _result(reading, turned or None, nets is not None, dora_image, image_bgr, dora_fixes, scales)
 
 
@@ -2065,7 +2079,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
-    uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) or d in changed) and d.part != "left out"]
+    named = [i for i, d in enumerate(ordered) if d in reading.named]
+    uncertain = [i for i, d in enumerate(ordered)
+                 if (_unsure(d) or d in changed or i in named) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if reading.dropped:  # not in "tiles": found, then taken for point sticks, dice or print (verified)
         result["not_tiles"] = [{k: v for k, v in t.items() if k not in ("group", "alternatives")}
@@ -2076,6 +2092,8 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         result["low_angle"] = True
     if changed:
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
+    if named:
+        result["named"] = named
     won = [i for i, d in enumerate(ordered) if d.won]
     if won:  # the player's choice, as sent
         result["win"] = won[0]
@@ -2154,6 +2172,10 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         made = "a winning hand" if _is_complete(request) else "called melds"
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
                      f"make {made}; check them before scoring")
+    elif named:
+        notes.append(f"{len(named)} tile(s) no net could read surely (a finger, glare or shadow on the face?) were "
+                     f"read as the only tile with which the hand wins (tile(s) {', '.join(map(str, named))}); check "
+                     "them before scoring")
     elif uncertain or dora_unsure:
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
@@ -2211,6 +2233,37 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
         return []
     hand = [d for g in groups[-1] for d in g]
     return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)), could_win(groups))
+
+
+def named_by_shape(groups: list, request: dict | None) -> list[Det]:
+    """A photo of a won hand shows a winning hand, so where the tiles as read make none, a hand tile no net could
+    read (read with less than SHAPE_UNREAD, or as a white dragon or a back with less than SHAPE_BLANK: a face whose
+    ink a finger, glare or shadow hides reads as a blank one) is read as the tile the hand's shape names: where of
+    every such tile read as every other kind just one reading makes a winning hand, that tile is read so (its
+    ``confidence`` the classifiers' for it, so that it is listed as uncertain) and returned; else nothing. Not where
+    four melds leave two concealed tiles: the shape then says only that they are a pair."""
+    if not groups or request is None or len(request.get("melds") or []) > SHAPE_MELDS_MAX \
+            or _is_complete(request) is not False:
+        return []
+    unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
+              and (d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK))]
+    from companion.tiles import NUM_KINDS
+
+    possible = could_win(groups)
+    winning = []
+    for d in unread:
+        as_read = d.tile
+        for kind in classes()[:NUM_KINDS]:
+            if kind != as_read.replace("0", "5"):
+                d.tile = kind
+                if possible() and (req := build_request(groups)[0]) is not None and _is_complete(req):
+                    winning.append((d, kind))
+        d.tile = as_read
+    if len(winning) != 1:
+        return []
+    d, kind = winning[0]
+    d.tile, d.confidence = kind, min(d.confidence, dict(d.alternatives).get(kind, 0.0))
+    return [d]
 
 
 def mend_melds(groups: list) -> list[Det]:
