@@ -880,11 +880,12 @@ def test_a_meld_no_likely_reading_mends_is_left_alone():
 _NAMED_HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "5z", "5z"]  # 234s's 3s: tile 10
 
 
-def _named(codes: list[str], alternatives: dict[int, tuple], groups: list | None = None) -> tuple[list, list]:
+def _named(codes: list[str], alternatives: dict[int, tuple], groups: list | None = None) -> tuple[list, list, list]:
+    """named_by_shape of the hand row of ``codes`` (or of ``groups``): the tiles named, those offered, the groups."""
     from companion.vision.pipeline import build_request, named_by_shape
 
     groups = groups or _row(codes, alternatives)
-    return named_by_shape(groups, build_request(groups)[0]), groups
+    return (*named_by_shape(groups, build_request(groups)[0]), groups)
 
 
 @pytest.mark.parametrize("read", [(("5z", 0.6), ("x", 0.3), ("1s", 0.1)),  # blank-looking, not sure
@@ -893,8 +894,9 @@ def test_a_tile_no_net_reads_is_read_as_the_only_tile_that_makes_the_hand_win(re
     # 123m 456p 789s 2?4s 5z5z: of every kind, only 3s there makes a winning hand (24s waits on 3s alone); no
     # other tile is unread. The classifiers give 3s no chance, so it is listed with confidence 0
     codes = _NAMED_HAND[:10] + [read[0][0]] + _NAMED_HAND[11:]
-    named, groups = _named(codes, {10: read})
+    named, offered, groups = _named(codes, {10: read})
     assert [d.tile for d in named] == ["3s"] and named[0] is groups[0][0][10] and named[0].confidence == 0.0
+    assert offered == []
     from companion.vision.pipeline import build_request
 
     assert build_request(groups)[0]["hand"] == "123m456p234789s55z"
@@ -904,31 +906,39 @@ def test_a_tile_read_surely_is_never_named_by_the_shape():
     # the same hand with the 3s read as 1p 0.7 (not a blank face, not under half) or a white dragon 0.85: left as read
     for read in ((("1p", 0.7), ("9p", 0.3)), (("5z", 0.85), ("x", 0.15))):
         codes = _NAMED_HAND[:10] + [read[0][0]] + _NAMED_HAND[11:]
-        named, groups = _named(codes, {10: read})
-        assert named == [] and groups[0][0][10].tile == read[0][0]
+        named, offered, groups = _named(codes, {10: read})
+        assert named == offered == [] and groups[0][0][10].tile == read[0][0]
 
 
-def test_a_tile_two_kinds_could_be_is_not_guessed():
-    # 123m 456p 789s 23s + ? 5z5z (the 4s unread): 1s and 4s both make a winning hand, so the shape names none
+def test_a_tile_two_kinds_could_be_is_not_guessed_but_offered_those_kinds_first():
+    # 123m 456p 789s 23s + ? 5z5z (the 4s unread): 1s and 4s both make a winning hand, so the shape names none;
+    # the tile's readings offer them first after the one as read, then the classifiers' others
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "5z", "5z", "5z"]
-    named, groups = _named(codes, {11: (("5z", 0.5), ("x", 0.5))})
-    assert named == [] and [d.tile for d in groups[0][0]][11] == "5z"
+    named, offered, groups = _named(codes, {11: (("5z", 0.5), ("x", 0.3), ("4s", 0.2))})
+    tile = groups[0][0][11]
+    assert named == [] and tile.tile == "5z" and offered == [(tile, ["1s", "4s"])]
+    assert tile.alternatives == (("5z", 0.5), ("1s", 0.0), ("4s", 0.2), ("x", 0.3))
 
 
-def test_two_unread_tiles_that_could_each_be_named_are_neither_named():
+def test_two_unread_tiles_are_neither_named():
     # 123m 456p 789s 234s 55z with the 3s and the 9s each unread: the shape names a tile for neither alone (each
     # needs the other), and no single reading wins
     codes = _NAMED_HAND[:8] + ["5z", "2s", "5z"] + _NAMED_HAND[11:]
-    named, _ = _named(codes, {8: (("5z", 0.6), ("x", 0.4)), 10: (("5z", 0.6), ("x", 0.4))})
-    assert named == []
+    named, offered, _ = _named(codes, {8: (("5z", 0.6), ("x", 0.4)), 10: (("5z", 0.6), ("x", 0.4))})
+    assert named == offered == []
+    # 123m 456p 789s 2?4s 5z5z with the 3s read as a white dragon, and one of the two real ones unsure too: either
+    # of those two read as 3s wins, so which one the finger hides is not known, and neither is named or offered
+    codes = _NAMED_HAND[:10] + ["5z"] + _NAMED_HAND[11:]
+    named, offered, groups = _named(codes, {10: (("5z", 0.6), ("x", 0.4)), 12: (("5z", 0.6), ("x", 0.4))})
+    assert named == offered == [] and [d.tile for g in groups[0] for d in g].count("5z") == 3
 
 
 def test_a_tile_the_player_set_and_a_winning_hand_are_left_alone():
     codes = _NAMED_HAND[:10] + ["5z"] + _NAMED_HAND[11:]
     groups = _row(codes, {10: (("5z", 0.6), ("x", 0.4))})
     groups[0][0][10].checked = True  # the player says: a white dragon
-    assert _named(codes, {}, groups)[0] == []
-    assert _named(_NAMED_HAND, {10: (("3s", 0.3), ("5z", 0.7))})[0] == []  # wins as read: nothing to name
+    assert _named(codes, {}, groups)[:2] == ([], [])
+    assert _named(_NAMED_HAND, {10: (("3s", 0.3), ("5z", 0.7))})[:2] == ([], [])  # wins as read: nothing to name
 
 
 def test_with_four_melds_the_shape_names_no_pair_mate():
@@ -949,7 +959,7 @@ def test_with_four_melds_the_shape_names_no_pair_mate():
     groups = [row]
     request = build_request(groups)[0]
     assert len(request["melds"]) == 4 and request["hand"] == "6s5z"
-    assert named_by_shape(groups, request) == [] and row[1][0].tile == "5z"
+    assert named_by_shape(groups, request) == ([], []) and row[1][0].tile == "5z"
 
 
 def test_melds_of_a_hand_that_is_no_winning_one_are_mended_into_melds():

@@ -1623,6 +1623,7 @@ class Reading:
     back: Callable | None
     dropped: list[Det] = field(default_factory=list)  # boxes the verifier took for no tile (verified)
     named: list[Det] = field(default_factory=list)  # tiles no net could read, read as the hand's shape names them
+    offered: list[tuple[Det, list[str]]] = field(default_factory=list)  # one such tile and the kinds that win
 
     def sureness(self) -> tuple[int, float]:
         """How good a reading this is, to choose between two of one photo: a request first (one that needs boxes
@@ -1643,7 +1644,7 @@ class Reading:
         """A winning hand but for a tile no net could read, and no tile read again to make one: that tile read as
         the one kind the hand's shape names (:func:`named_by_shape`)."""
         if not self.changed:
-            self.named = named_by_shape(self.groups, self.request)
+            self.named, self.offered = named_by_shape(self.groups, self.request)
             if self.named:
                 self.request, self.reason = build_request(self.groups)
 
@@ -2180,6 +2181,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
                      "a five that may be red, a white dragon that may be a back); check them before scoring")
+    for d, kinds in reading.offered:
+        notes.append(f"tile {next(i for i, o in enumerate(ordered) if o is d)} could not be read surely (a finger, glare or shadow on the face?): the "
+                     f"hand wins with it as {' or '.join(kinds)}, offered first")
     if notes:
         result["reason"] = "; ".join(notes)
     return result
@@ -2235,16 +2239,19 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
     return _likeliest_reading(groups, hand, lambda req: bool(_is_complete(req)), could_win(groups))
 
 
-def named_by_shape(groups: list, request: dict | None) -> list[Det]:
+def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[tuple[Det, list[str]]]]:
     """A photo of a won hand shows a winning hand, so where the tiles as read make none, a hand tile no net could
     read (read with less than SHAPE_UNREAD, or as a white dragon or a back with less than SHAPE_BLANK: a face whose
     ink a finger, glare or shadow hides reads as a blank one) is read as the tile the hand's shape names: where of
     every such tile read as every other kind just one reading makes a winning hand, that tile is read so (its
-    ``confidence`` the classifiers' for it, so that it is listed as uncertain) and returned; else nothing. Not where
-    four melds leave two concealed tiles: the shape then says only that they are a pair."""
+    ``confidence`` the classifiers' for it, so that it is listed as uncertain) and returned first. Where the
+    readings that win are of one such tile but several kinds (the hidden tile of a two-sided wait), those kinds
+    lead its ``alternatives`` (the page offers them first when it is tapped), and the tile and those kinds are
+    returned second.
+    Not where four melds leave two concealed tiles: the shape then says only that they are a pair."""
     if not groups or request is None or len(request.get("melds") or []) > SHAPE_MELDS_MAX \
             or _is_complete(request) is not False:
-        return []
+        return [], []
     unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
               and (d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK))]
     from companion.tiles import NUM_KINDS
@@ -2259,11 +2266,17 @@ def named_by_shape(groups: list, request: dict | None) -> list[Det]:
                 if possible() and (req := build_request(groups)[0]) is not None and _is_complete(req):
                     winning.append((d, kind))
         d.tile = as_read
-    if len(winning) != 1:
-        return []
-    d, kind = winning[0]
-    d.tile, d.confidence = kind, min(d.confidence, dict(d.alternatives).get(kind, 0.0))
-    return [d]
+    if not winning or any(d is not winning[0][0] for d, _ in winning):
+        return [], []
+    d = winning[0][0]
+    odds = dict(d.alternatives)
+    if len(winning) == 1:
+        d.tile, d.confidence = winning[0][1], min(d.confidence, odds.get(winning[0][1], 0.0))
+        return [d], []
+    kinds = [kind for _, kind in winning]
+    d.alternatives = (*(a for a in d.alternatives if a[0] == d.tile), *((kind, odds.get(kind, 0.0)) for kind in kinds),
+                      *(a for a in d.alternatives if a[0] != d.tile and a[0] not in kinds))
+    return [], [(d, kinds)]
 
 
 def mend_melds(groups: list) -> list[Det]:
