@@ -962,6 +962,62 @@ def test_with_four_melds_the_shape_names_no_pair_mate():
     assert named_by_shape(groups, request) == ([], []) and row[1][0].tile == "5z"
 
 
+def _gapped(codes: list[str], gap_at: int, win: str) -> tuple[list, Det]:
+    """Upright tiles ``codes`` side by side but the one at ``gap_at`` (not found: a gap), the winning tile ``win``
+    set apart; and a place read in the gap as a back, unsurely."""
+    def det(x: float, code: str, p: float) -> Det:
+        return Det(box=(x, 0.0, x + 38, 50.0), sideways=False, tile=code, confidence=p, alternatives=((code, p), ("x", 1 - p)))
+
+    dets = [det(40.0 * i, code, 0.99) for i, code in enumerate(codes) if i != gap_at]
+    return dets + [det(40.0 * len(codes) + 20, win, 0.99)], det(40.0 * gap_at, "x", 0.6)
+
+
+def test_a_tile_no_localiser_found_is_named_in_its_gap_where_one_kind_alone_wins_there():
+    from companion.vision.layout import LOOKED_NAMED, assign_groups, group_rows
+    from companion.vision.pipeline import _named_in_gap, build_request
+
+    # 123m 456p 789s 2s _ 4s 5z + 5z apart: 13 tiles; only a 3s in the gap wins (and a second place looked at in the
+    # same gap, a little to the right, counts once)
+    tiles, gap = _gapped(_NAMED_HAND[:13], 10, "5z")
+    layout = group_rows(tiles)
+    assert build_request(assign_groups(layout))[0] is None
+    twin = Det(box=(gap.box[0] + 6, 0.0, gap.box[2] + 6, 50.0), sideways=False, tile="5z", confidence=0.4,
+               alternatives=(("5z", 0.4), ("x", 0.3)))
+    layout, groups = _named_in_gap(layout, assign_groups(layout), [gap, twin])
+    assert gap.tile == "3s" and gap.looked_for == LOOKED_NAMED and gap.confidence == 0.0 and twin.looked_for == ""
+    assert build_request(groups)[0]["hand"] == "123m456p234789s55z"
+
+
+def test_a_gap_no_single_kind_wins_in_stays_empty():
+    # 123m 456p 789s 23s _ 5z + 5z apart: a 1s or a 4s there wins, so neither is named
+    from companion.vision.layout import assign_groups, group_rows
+    from companion.vision.pipeline import _named_in_gap
+
+    tiles, gap = _gapped(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "5z"], 11, "5z")
+    layout = group_rows(tiles)
+    groups = assign_groups(layout)
+    assert _named_in_gap(layout, groups, [gap]) == (layout, groups)
+    assert gap.tile == "x" and gap.looked_for == ""
+
+
+def test_a_tile_that_wins_in_two_places_or_only_on_top_of_a_tile_is_not_named():
+    # 123m 456p 789s 2s _ 4s 5z + 5z apart, 3s missing: a 3s wins wherever it is put, so two places apart (the gap
+    # and one between 3m and 4p, where the tiles stand apart) leave it unknown which; and a place on the 4s is none
+    from companion.vision.layout import assign_groups, group_rows
+    from companion.vision.pipeline import _named_in_gap
+
+    tiles, gap = _gapped(_NAMED_HAND[:13], 10, "5z")
+    for d in [*tiles[3:], gap]:  # a gap of one tile between 3m and 4p too
+        d.box = (d.box[0] + 40, d.box[1], d.box[2] + 40, d.box[3])
+    elsewhere, on_a_tile = (Det(box=box, sideways=False, tile="x", confidence=0.6, alternatives=(("x", 0.6), ("5z", 0.4)))
+                            for box in ((120.0, 0.0, 158.0, 50.0), (488.0, 0.0, 526.0, 50.0)))
+    layout = group_rows(tiles)
+    groups = assign_groups(layout)
+    for places in ([gap, elsewhere], [on_a_tile]):
+        assert _named_in_gap(layout, groups, places) == (layout, groups)
+        assert all(p.looked_for == "" for p in places)
+
+
 def test_melds_of_a_hand_that_is_no_winning_one_are_mended_into_melds():
     from companion.vision.pipeline import build_request, complete_hand, mend_melds
 

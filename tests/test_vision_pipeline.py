@@ -423,6 +423,25 @@ def test_a_hidden_tile_two_kinds_could_be_is_left_as_read_with_those_kinds_offer
     assert _norm(again["request"]) == _norm(label["request"]) and "offered first" not in again.get("reason", "")
 
 
+def test_a_tile_a_finger_hides_from_the_localisers_is_named_in_its_gap_and_not_a_tile_takes_it_out():
+    # finger/in_gap: a finger hides the 4m of 345m (label "covered": tile 5); no localiser finds it, and the gap it
+    # leaves reads as no tile. Only a 4m there makes the hand a winning one: it is put there, listed under "named"
+    # and "uncertain". "Not a tile" on it is heard: the hand is then one tile short, and no error
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "finger" / "in_gap.json").read_text())
+    assert {c["tile"] for c in label["covered"] if c["share"] >= 0.5} == {5} and label["tiles"][5]["tile"] == "4m"
+    image = load_image(FIXTURES / "finger" / "in_gap.jpg")
+    result = recognize_image(image)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    assert result["named"] == [5] and 5 in result["uncertain"] and result["tiles"][5]["confidence"] < 0.5
+    assert "the only tile with which the hand wins (tile(s) 5)" in result["reason"]
+    again = recognize_image(image, drop=[result["tiles"][5]["box"]], turned=result.get("turned"))
+    assert "named" not in again and again["request"] is None and "13 tiles" in again["reason"]
+    assert [t["tile"] for t in again["tiles"]] == [t["tile"] for i, t in enumerate(label["tiles"]) if i != 5]
+
+
 def test_fixtures_exist_and_stay_small():
     assert len(PHOTOS) >= 3
     assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2_000_000

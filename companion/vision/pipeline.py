@@ -28,6 +28,7 @@ from companion.vision.layout import (
     LOOKED_GAP,
     LOOKED_JUDGED,
     LOOKED_KAN_BACK,
+    LOOKED_NAMED,
     LOOKED_SPLIT,
     Det,
     Layout,
@@ -1026,9 +1027,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`); one
     that ``drop`` names is left out (listed in ``dropped``). Where the tiles still make no request, a box the
     verifier took for no tile may be put back, and then a box wide enough for two tiles read as two, marked
-    ``looked_for`` too (:func:`_put_back`, :func:`_split_wide`); not a box that ``drop`` names (nor one holding the
-    centre of a box it names), nor on a photo that is no ``hand`` (a second photo of the dora indicators: its rows
-    make no request)."""
+    ``looked_for`` too (:func:`_put_back`, :func:`_split_wide`), and then a tile the hand's shape names put in a gap
+    where no tile was read (:func:`_named_in_gap`); not a box that ``drop`` names (nor one holding the centre of a
+    box it names, nor a place in a gap by one), nor on a photo that is no ``hand`` (a second photo of the dora
+    indicators: its rows make no request)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1132,7 +1134,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         _name_reading(d, p, sc, names)
     groups = assign_groups(layout)
     no_request = _no_request(groups)
-    missed = _missed_tiles(image_bgr, groups, low, judged, no_request)
+    unread_gaps: list[Det] = []
+    missed = _missed_tiles(image_bgr, groups, low, judged, no_request, unread_gaps)
     # a box taken for no tile that the player says is none, and a tile read in a wide box that the player says is
     # none (where a read without the taps put it back, or read the box as two: below)
     judged_on_photo = _on_photo([(d.box, d.sideways, 1.0) for d in judged_dets], range(len(judged_dets)), to_photo)
@@ -1142,6 +1145,13 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
                      for d, _ in _wide_halves(groups, image_bgr.shape[1])] if hand and unfound else []
     unsplit = {i for i, b in wide_on_photo if any(_centre_in(u, b) for u in unfound)}
     unfound = [u for u in unfound if not any(_centre_in(u, b) for _, b in wide_on_photo)]
+    if unfound and unread_gaps:  # and a place where the hand's shape named a tile (below): none is named there
+        missed_on_photo = _on_photo([(d.box, False, 1.0) for d in missed], range(len(missed)), to_photo)
+        at_gaps = [(g, to_photo(g.box) if to_photo else g.box) for g in unread_gaps]
+        refusals = [u for u in unfound if _overlapping(missed_on_photo, u) is None
+                    and any(_centre_in(u, b) or _centre_in(b, u) for _, b in at_gaps)]
+        unread_gaps = [g for g, b in at_gaps if not any(_centre_in(u, b) or _centre_in(b, u) for u in refusals)]
+        unfound = [u for u in unfound if u not in refusals]
     missed_out: list[Det] = []
     if unfound:  # the player says some of them are no tiles: they are left out (a box that names none: an error)
         named = _named([(d.box, False, 1.0) for d in missed], range(len(missed)), unfound, to_photo, "tile")
@@ -1161,9 +1171,49 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         no_request = not any(d.looked_for for d in judged_dets)
     if hand and no_request:
         layout, groups = _split_wide(image_bgr, layout, groups, low, unsplit)
+        no_request = not any(d.looked_for == LOOKED_SPLIT for r in layout.rows for d in r)
+    if hand and no_request and unread_gaps:
+        layout, groups = _named_in_gap(layout, groups, unread_gaps)
     if dropped is not None:  # the boxes taken for no tile, as read (the answer's "not_tiles")
         dropped.extend([d for d in judged_dets if not d.looked_for] + missed_out)
     return [d for r in layout.rows for d in r], groups, back
+
+
+def _named_in_gap(layout: Layout, groups: list, gaps: list[Det]) -> tuple[Layout, list]:
+    """Where the tiles still make no request: the rows and groups with a tile put in one of ``gaps`` (places of one
+    tile's width in a row where :func:`_missed_tiles` read no tile: a back, a blank or nothing sure, as under a
+    finger), read as the one kind with which the hand wins there (marked ``looked_for`` LOOKED_NAMED, its
+    ``confidence`` the classifiers' for that kind), where of every such place read as every kind that is the only
+    reading that wins (two places of one gap, looked at touching either neighbour, count once); else those of the
+    tiles as they are. Not a place a tile's centre lies in (a box put back, a wide box read as two) or whose centre
+    lies in a tile. (With four melds called, a tile named in a gap completes one of them: the concealed part, the
+    winning tile and its mate, has no room for a third.)"""
+    from companion.tiles import NUM_KINDS
+
+    tiles = [d for r in layout.rows for d in r]
+    stacked = [d.stacked for d in tiles]
+    winning = []
+    for gap in gaps:
+        if any(_centre_in(gap.box, d.box) or _centre_in(d.box, gap.box) for d in tiles):
+            continue
+        trial = assign_groups(group_rows(tiles + [gap]))
+        possible, as_read = could_win(trial), gap.tile
+        for kind in classes()[:NUM_KINDS]:
+            gap.tile = kind
+            if possible() and (req := build_request(trial)[0]) is not None and _is_complete(req):
+                winning.append((gap, kind))
+        gap.tile = as_read
+        for t, was in zip(tiles, stacked, strict=True):  # group_rows may have marked a kan's top (_with_a_request)
+            t.stacked = was
+    first = winning[0][0] if winning else None
+    if first is None or any(kind != winning[0][1] or not (_centre_in(gap.box, first.box) or _centre_in(first.box, gap.box))
+                            for gap, kind in winning):
+        return layout, groups
+    gap, kind = winning[0]
+    gap.tile, gap.confidence = kind, min(gap.confidence, dict(gap.alternatives).get(kind, 0.0))
+    gap.looked_for = LOOKED_NAMED
+    layout = group_rows(tiles + [gap])
+    return layout, assign_groups(layout)
 
 
 def _with_a_request(tiles: list[Det], trials: Iterable[tuple[Det | None, list[Det]]]) -> tuple[Layout, list, list[Det]]:
@@ -1294,7 +1344,7 @@ def _missed_in_gaps(groups: list) -> list[tuple[float, float, float, float]]:
 
 
 def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged: Iterable = (),
-                  no_request: bool | None = None) -> list[Det]:
+                  no_request: bool | None = None, unread: list[Det] | None = None) -> list[Det]:
     """Tiles the localisers did not find where the layout says one lies, each added marked ``looked_for`` so that
     the answer lists it for a check and says why:
 
@@ -1309,7 +1359,8 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
     Each inside the picture and taken for a tile by the verifier (VERIFY_MIN). Most gaps of one tile are the
     player's, the winning tile set apart: the classifiers read an empty gap as a back or a blank white dragon
     (models/TRAINING-LOG.md, "A tile missed in a gap"). ``no_request``: whether the tiles make no request, where
-    the caller knows it already (None: asked here)."""
+    the caller knows it already (None: asked here). ``unread`` (where given) gets the places in gaps read as no tile,
+    each as read, for :func:`_named_in_gap`."""
     height, width = image_bgr.shape[:2]
     every = [d.box for row in groups for g in row for d in g] + list(judged)
     looked = [(box, LOOKED_KAN_BACK) for box in _missed_kan_backs(groups) if all(_iou(box, b) < 0.2 for b in every)]
@@ -1333,6 +1384,10 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
             d = Det(box=box, sideways=False, looked_for=kind)
             _name_reading(d, p, 1.0, names)
             added.append(d)
+        elif kind == LOOKED_GAP and unread is not None:
+            d = Det(box=box, sideways=False)
+            _name_reading(d, p, 1.0, names)
+            unread.append(d)
     return added
 
 
@@ -1631,10 +1686,10 @@ class Reading:
         return (0 if self.request is None else 1 if self.patched() else 2), _mean_sureness(self.ordered)
 
     def patched(self) -> bool:
-        """Whether the request needed a box the verifier took for no tile put back (:func:`_put_back`) or a wide box
-        read as two tiles (:func:`_split_wide`): such a reading is not kept before the other localisers and the
-        turned photo have been read."""
-        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT) for d in self.ordered)
+        """Whether the request needed a box the verifier took for no tile put back (:func:`_put_back`), a wide box
+        read as two tiles (:func:`_split_wide`) or a tile the hand's shape names put in a gap (:func:`_named_in_gap`):
+        such a reading is not kept before the other localisers and the turned photo have been read."""
+        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT, LOOKED_NAMED) for d in self.ordered)
 
     def wins(self) -> bool:
         """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
@@ -2080,7 +2135,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     ordered, request, reason, changed = reading.ordered, reading.request, reading.reason, reading.changed
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
-    named = [i for i, d in enumerate(ordered) if d in reading.named]
+    named = [i for i, d in enumerate(ordered) if d in reading.named or (d.looked_for == LOOKED_NAMED and not d.checked)]
     uncertain = [i for i, d in enumerate(ordered)
                  if (_unsure(d) or d in changed or i in named) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
