@@ -236,7 +236,7 @@ def test_a_closed_kans_back_the_localisers_miss_is_read_where_it_should_lie_and_
     assert [t["tile"] for t in result["tiles"][-4:]] == ["x", "8p", "8p", "x"]
     assert result["request"]["melds"] == [{"type": "ankan", "tiles": "8888p"}]
     assert last in result["uncertain"]
-    assert f"1 closed kan back(s) the localisers missed were read where they should lie (tile(s) {last})" \
+    assert f"1 closed kan back(s) the localisers missed were read where they should lie (tile(s) {last}, counted from 0)" \
         in result["reason"]
     confirmed = recognize_image(image, fixes={last: "x"})
     assert last not in confirmed.get("uncertain", []) and "closed kan" not in confirmed.get("reason", "")
@@ -396,7 +396,7 @@ def test_a_tile_a_finger_hides_is_read_as_the_one_tile_the_hand_needs_and_marked
     assert _norm(result["request"]) == _norm(label["request"])
     assert result["named"] == [6] and 6 in result["uncertain"] and "completed" not in result
     assert result["tiles"][6]["confidence"] < 0.5
-    assert "the only tile with which the hand wins (tile(s) 6)" in result["reason"]
+    assert "the only tile with which the hand wins (tile(s) 6, counted from 0)" in result["reason"]
     # the player says it is a white dragon after all: so it stays, and no hand wins
     again = recognize_image(image, fixes={6: "5z"})
     assert again["tiles"][6]["tile"] == "5z" and "named" not in again
@@ -417,8 +417,8 @@ def test_a_hidden_tile_two_kinds_could_be_is_left_as_read_with_those_kinds_offer
     assert read[:2] + read[3:] == [t["tile"] for t in label["tiles"]][:2] + [t["tile"] for t in label["tiles"]][3:]
     assert read[2] not in ("2m", "5m") and result["tiles"][2]["alternatives"][:2] == ["2m", "5m"]
     assert 2 in result["uncertain"] and "named" not in result and "completed" not in result
-    assert "tile 2 could not be read surely (a finger, glare or shadow on the face?): the hand wins with it as 2m or 5m" \
-        in result["reason"]
+    assert ("tile 2 (counted from 0) could not be read surely (a finger, glare or shadow on the face?): the hand wins "
+            "with it as 2m or 5m") in result["reason"]
     again = recognize_image(image, fixes={2: "5m"})
     assert _norm(again["request"]) == _norm(label["request"]) and "offered first" not in again.get("reason", "")
 
@@ -436,7 +436,7 @@ def test_a_tile_a_finger_hides_from_the_localisers_is_named_in_its_gap_and_not_a
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(result["request"]) == _norm(label["request"])
     assert result["named"] == [5] and 5 in result["uncertain"] and result["tiles"][5]["confidence"] < 0.5
-    assert "the only tile with which the hand wins (tile(s) 5)" in result["reason"]
+    assert "the only tile with which the hand wins (tile(s) 5, counted from 0)" in result["reason"]
     again = recognize_image(image, drop=[result["tiles"][5]["box"]], turned=result.get("turned"))
     assert "named" not in again and again["request"] is None and "13 tiles" in again["reason"]
     assert [t["tile"] for t in again["tiles"]] == [t["tile"] for i, t in enumerate(label["tiles"]) if i != 5]
@@ -3395,7 +3395,7 @@ def test_a_tile_the_localiser_missed_between_two_tiles_is_read_in_its_gap_and_ma
         result = recognize_image(photo)
         assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
         assert _norm(result["request"]) == _norm(label["request"]) and 8 in result["uncertain"]
-        assert "1 tile(s) the localisers missed were read in a gap of one tile's width in a row (tile(s) 8)" \
+        assert "1 tile(s) the localisers missed were read in a gap of one tile's width in a row (tile(s) 8, counted from 0)" \
             in result["reason"]
         bx1, by1, bx2, by2 = result["tiles"][8]["box"]
         assert bx1 <= (box[0] + box[2]) / 2 <= bx2 and by1 <= (box[1] + box[3]) / 2 <= by2
@@ -3446,7 +3446,7 @@ def test_a_tile_taken_for_no_tile_is_put_back_where_only_with_it_the_tiles_make_
         assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
         assert _norm(result["request"]) == _norm(label["request"]) and 11 in result["uncertain"]
         assert "1 box(es) taken for no tile at first were kept, as only with them do the tiles make a hand " \
-               "(tile(s) 11)" in result["reason"]
+               "(tile(s) 11, counted from 0)" in result["reason"]
         assert "not_tiles" not in result
     _confirmed_and_refused(image, label, 11, "at first were kept")
 
@@ -3583,7 +3583,7 @@ def test_two_touching_tiles_found_as_one_box_are_read_as_two_where_the_hand_need
     result = recognize_image(image)
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(result["request"]) == _norm(label["request"]) and {9, 10} <= set(result["uncertain"])
-    assert "2 tile(s) were read as two where one box was found on them (tile(s) 9, 10)" in result["reason"]
+    assert "2 tile(s) were read as two where one box was found on them (tile(s) 9, 10, counted from 0)" in result["reason"]
     confirmed = recognize_image(image, fixes={9: "6m", 10: "6m"})
     assert not {9, 10} & set(confirmed["uncertain"]) and "read as two" not in confirmed.get("reason", "")
     refused = recognize_image(image, drop=[result["tiles"][9]["box"]])

@@ -2223,25 +2223,32 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                                        "make a hand"),
                        (LOOKED_SPLIT, "tile(s) were read as two where one box was found on them")):
         if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked]:
-            notes.append(f"{len(looked)} {what} (tile(s) {', '.join(map(str, looked))}); check them before scoring")
+            notes.append(f"{len(looked)} {what} ({_numbered(looked)}); check them before scoring")
     if changed:
         made = "a winning hand" if _is_complete(request) else "called melds"
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
                      f"make {made}; check them before scoring")
     elif named:
         notes.append(f"{len(named)} tile(s) no net could read surely (a finger, glare or shadow on the face?) were "
-                     f"read as the only tile with which the hand wins (tile(s) {', '.join(map(str, named))}); check "
+                     f"read as the only tile with which the hand wins ({_numbered(named)}); check "
                      "them before scoring")
     elif uncertain or dora_unsure:
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
                      "a five that may be red, a white dragon that may be a back); check them before scoring")
     for d, kinds in reading.offered:
-        notes.append(f"tile {next(i for i, o in enumerate(ordered) if o is d)} could not be read surely (a finger, glare or shadow on the face?): the "
-                     f"hand wins with it as {' or '.join(kinds)}, offered first")
+        notes.append(f"tile {next(i for i, o in enumerate(ordered) if o is d)} (counted from 0) could not be read surely "
+                     f"(a finger, glare or shadow on the face?): the hand wins with it as {' or '.join(kinds)}, offered "
+                     "first")
     if notes:
         result["reason"] = "; ".join(notes)
     return result
+
+
+def _numbered(indices: list[int]) -> str:
+    """Tiles of the answer named in a reason, by their indices in "tiles" (as "uncertain" and the other lists give
+    them; the page and the CLI's text count from 1)."""
+    return f"tile(s) {', '.join(map(str, indices))}, counted from 0"
 
 
 def _edges_touched(boxes: list, shape: tuple[int, ...]) -> list[str]:
