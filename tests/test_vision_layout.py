@@ -889,6 +889,7 @@ def _named(codes: list[str], alternatives: dict[int, tuple], groups: list | None
 
 
 @pytest.mark.parametrize("read", [(("5z", 0.6), ("x", 0.3), ("1s", 0.1)),  # blank-looking, not sure
+                                  (("x", 0.7), ("5z", 0.3)),  # a back: as read, the tiles make no request at all
                                   (("1p", 0.45), ("9p", 0.3), ("5z", 0.25))])  # anything read with under half
 def test_a_tile_no_net_reads_is_read_as_the_only_tile_that_makes_the_hand_win(read: tuple):
     # 123m 456p 789s 2?4s 5z5z: of every kind, only 3s there makes a winning hand (24s waits on 3s alone); no

@@ -440,6 +440,11 @@ def test_a_tile_a_finger_hides_from_the_localisers_is_named_in_its_gap_and_not_a
     again = recognize_image(image, drop=[result["tiles"][5]["box"]], turned=result.get("turned"))
     assert "named" not in again and again["request"] is None and "13 tiles" in again["reason"]
     assert [t["tile"] for t in again["tiles"]] == [t["tile"] for i, t in enumerate(label["tiles"]) if i != 5]
+    # a tap on the photo there adds a tile, which the classifiers read as a back (no request with it as read): the
+    # shape names it all the same
+    added = recognize_image(image, add=[label["tiles"][5]["box"]], turned=result.get("turned"))
+    assert added["tiles"][5]["alternatives"][0] == "x" and added["named"] == [5]
+    assert _norm(added["request"]) == _norm(label["request"])
 
 
 def test_fixtures_exist_and_stay_small():
@@ -3629,7 +3634,11 @@ def test_a_sideways_tile_missed_is_added_and_turned_sideways_by_the_player(monke
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     tap = [round(cx - w / 2), round(cy - h / 2), round(cx + w / 2), round(cy + h / 2)]  # as the page makes it
     added = recognize_image(image, add=[tap])
-    assert not added["tiles"][k]["sideways"] and _norm(added["request"]) != _norm(label["request"])
+    assert not added["tiles"][k]["sideways"]
+    # read upright, the called tile is misread and its meld no meld, unless the hand's shape names it (session 68:
+    # won_melds_dora's 7m, read as a 7z and the like, unsurely): then it is marked, at confidence 0
+    assert _norm(added["request"]) != _norm(label["request"]) or (
+        added.get("named") == [k] and added["tiles"][k]["confidence"] == 0.0)
     turned = recognize_image(image, add=[tap], turn=[added["tiles"][k]["box"]])
     assert [t["tile"] for t in turned["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert [t["sideways"] for t in turned["tiles"]] == [t["sideways"] for t in label["tiles"]]

@@ -2302,8 +2302,8 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
 
 
 def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[tuple[Det, list[str]]]]:
-    """A photo of a won hand shows a winning hand, so where the tiles as read make none, a hand tile no net could
-    read (read with less than SHAPE_UNREAD, or as a white dragon or a back with less than SHAPE_BLANK: a face whose
+    """A photo of a won hand shows a winning hand, so where the tiles as read make none (or no request at all: a
+    covered tile read as a back), a hand tile no net could read (read with less than SHAPE_UNREAD, or as a white dragon or a back with less than SHAPE_BLANK: a face whose
     ink a finger, glare or shadow hides reads as a blank one) is read as the tile the hand's shape names: where of
     every such tile read as every other kind just one reading makes a winning hand, that tile is read so (its
     ``confidence`` the classifiers' for it, so that it is listed as uncertain) and returned first. Where the
@@ -2311,8 +2311,7 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
     lead its ``alternatives`` (the page offers them first when it is tapped), and the tile and those kinds are
     returned second.
     Not where four melds leave two concealed tiles: the shape then says only that they are a pair."""
-    if not groups or request is None or len(request.get("melds") or []) > SHAPE_MELDS_MAX \
-            or _is_complete(request) is not False:
+    if not groups or (request is not None and _is_complete(request) is not False):
         return [], []
     unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
               and (d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK))]
@@ -2325,7 +2324,8 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
         for kind in classes()[:NUM_KINDS]:
             if kind != as_read.replace("0", "5"):
                 d.tile = kind
-                if possible() and (req := build_request(groups)[0]) is not None and _is_complete(req):
+                if possible() and (req := build_request(groups)[0]) is not None \
+                        and len(req["melds"]) <= SHAPE_MELDS_MAX and _is_complete(req):
                     winning.append((d, kind))
         d.tile = as_read
     if not winning or any(d is not winning[0][0] for d, _ in winning):
