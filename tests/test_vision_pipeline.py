@@ -382,16 +382,24 @@ def test_a_tile_a_finger_half_hides_is_never_guessed_silently_and_the_rest_is_re
         assert all(i in result["uncertain"] for i, t in enumerate(read) if t in extra)
 
 
+def _finger(name: str, hidden: int, tile: str) -> tuple[dict, np.ndarray, dict]:
+    """finger/NAME's label (checked: the finger hides half or more of tile ``hidden`` alone, a ``tile``), photo and
+    answer."""
+    from companion.vision.pipeline import load_image, recognize_image
+
+    label = json.loads((FIXTURES / "finger" / f"{name}.json").read_text())
+    assert {c["tile"] for c in label["covered"] if c["share"] >= 0.5} == {hidden} and label["tiles"][hidden]["tile"] == tile
+    image = load_image(FIXTURES / "finger" / f"{name}.jpg")
+    return label, image, recognize_image(image)
+
+
 def test_a_tile_a_finger_hides_is_read_as_the_one_tile_the_hand_needs_and_marked_for_a_check():
     # finger/named: a finger hides 81% of the 3s of 234s in 666789p 234789s 22z (label "covered": tile 6). No net
     # reads it (a white dragon, unsurely), and 3s is the only tile with which the hand wins: it is read so, listed
     # under "named" and "uncertain", and the reason says why. The player's word on that tile stands
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision.pipeline import recognize_image
 
-    label = json.loads((FIXTURES / "finger" / "named.json").read_text())
-    assert {c["tile"] for c in label["covered"] if c["share"] >= 0.5} == {6} and label["tiles"][6]["tile"] == "3s"
-    image = load_image(FIXTURES / "finger" / "named.jpg")
-    result = recognize_image(image)
+    label, image, result = _finger("named", 6, "3s")
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(result["request"]) == _norm(label["request"])
     assert result["named"] == [6] and 6 in result["uncertain"] and "completed" not in result
@@ -407,12 +415,9 @@ def test_a_hidden_tile_two_kinds_could_be_is_left_as_read_with_those_kinds_offer
     # finger/offered: a finger hides the 5m of 345m 11s (three melds called), read unsurely as 1p. With 2m or 5m
     # the hand wins, so neither is guessed: the tile stays as read, listed for a check, its readings offer 2m and
     # 5m first, and the reason says so. One tap on 5m gives the labelled hand
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision.pipeline import recognize_image
 
-    label = json.loads((FIXTURES / "finger" / "offered.json").read_text())
-    assert {c["tile"] for c in label["covered"] if c["share"] >= 0.5} == {2} and label["tiles"][2]["tile"] == "5m"
-    image = load_image(FIXTURES / "finger" / "offered.jpg")
-    result = recognize_image(image)
+    label, image, result = _finger("offered", 2, "5m")
     read = [t["tile"] for t in result["tiles"]]
     assert read[:2] + read[3:] == [t["tile"] for t in label["tiles"]][:2] + [t["tile"] for t in label["tiles"]][3:]
     assert read[2] not in ("2m", "5m") and result["tiles"][2]["alternatives"][:2] == ["2m", "5m"]
@@ -427,12 +432,9 @@ def test_a_tile_a_finger_hides_from_the_localisers_is_named_in_its_gap_and_not_a
     # finger/in_gap: a finger hides the 4m of 345m (label "covered": tile 5); no localiser finds it, and the gap it
     # leaves reads as no tile. Only a 4m there makes the hand a winning one: it is put there, listed under "named"
     # and "uncertain". "Not a tile" on it is heard: the hand is then one tile short, and no error
-    from companion.vision.pipeline import load_image, recognize_image
+    from companion.vision.pipeline import recognize_image
 
-    label = json.loads((FIXTURES / "finger" / "in_gap.json").read_text())
-    assert {c["tile"] for c in label["covered"] if c["share"] >= 0.5} == {5} and label["tiles"][5]["tile"] == "4m"
-    image = load_image(FIXTURES / "finger" / "in_gap.jpg")
-    result = recognize_image(image)
+    label, image, result = _finger("in_gap", 5, "4m")
     assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
     assert _norm(result["request"]) == _norm(label["request"])
     assert result["named"] == [5] and 5 in result["uncertain"] and result["tiles"][5]["confidence"] < 0.5
