@@ -2228,11 +2228,10 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         made = "a winning hand" if _is_complete(request) else "called melds"
         notes.append(f"{len(changed)} tile(s) read again as the next likeliest tile, because only so do the tiles "
                      f"make {made}; check them before scoring")
-    elif named:
+    if named:
         notes.append(f"{len(named)} tile(s) no net could read surely (a finger, glare or shadow on the face?) were "
-                     f"read as the only tile with which the hand wins ({_numbered(named)}); check "
-                     "them before scoring")
-    elif uncertain or dora_unsure:
+                     f"read as the only tile with which the hand wins ({_numbered(named)}); check them before scoring")
+    if not (changed or named) and (uncertain or dora_unsure):
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
                      "a five that may be red, a white dragon that may be a back); check them before scoring")
@@ -2303,14 +2302,14 @@ def complete_hand(groups: list, request: dict | None) -> list[Det]:
 
 def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[tuple[Det, list[str]]]]:
     """A photo of a won hand shows a winning hand, so where the tiles as read make none (or no request at all: a
-    covered tile read as a back), a hand tile no net could read (read with less than SHAPE_UNREAD, or as a white dragon or a back with less than SHAPE_BLANK: a face whose
-    ink a finger, glare or shadow hides reads as a blank one) is read as the tile the hand's shape names: where of
-    every such tile read as every other kind just one reading makes a winning hand, that tile is read so (its
-    ``confidence`` the classifiers' for it, so that it is listed as uncertain) and returned first. Where the
-    readings that win are of one such tile but several kinds (the hidden tile of a two-sided wait), those kinds
-    lead its ``alternatives`` (the page offers them first when it is tapped), and the tile and those kinds are
-    returned second.
-    Not where four melds leave two concealed tiles: the shape then says only that they are a pair."""
+    covered tile read as a back), a hand tile no net could read (read with less than SHAPE_UNREAD, or as a white
+    dragon or a back with less than SHAPE_BLANK: a face whose ink a finger, glare or shadow hides reads as a blank
+    one) is read as the tile the hand's shape names: where of every such tile read as every other kind just one
+    reading makes a winning hand, that tile is read so (its ``confidence`` the classifiers' for it, so that it is
+    listed as uncertain) and returned first. Where the readings that win are of one such tile but several kinds (the
+    hidden tile of a two-sided wait), those kinds lead its ``alternatives`` (the page offers them first when it is
+    tapped), and the tile and those kinds are returned second. Not where four melds leave two concealed tiles: the
+    shape then says only that they are a pair."""
     if not groups or (request is not None and _is_complete(request) is not False):
         return [], []
     unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
