@@ -942,9 +942,10 @@ def test_score_by_photo_shows_boxes_taken_for_no_tile_dotted_and_a_tap_puts_one_
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "could not be read"), ("de", "nicht lesbar")])
-def test_score_by_photo_says_which_tile_the_hands_shape_named(server, lang, words):
+def test_score_by_photo_says_which_tile_the_hands_shape_named(server, tmp_path, lang, words):
     # finger/named: a finger hides the 3s of 234s, read as the only tile with which the hand wins: the page marks it
-    # and says so (in its language), and the hand goes into the win entry with it
+    # and says so (in its language), and the hand goes into the win entry with it. Confirmed "as read", the tile
+    # keeps no crop for a fine-tune (its face is the finger), and the photo is kept with it marked hidden
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
@@ -953,14 +954,22 @@ def test_score_by_photo_says_which_tile_the_hands_shape_named(server, lang, word
     fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "finger" / "named.jpg"
     label = json.loads(fixture.with_suffix(".json").read_text())
     with _photo_dialog(sync_api, server, "Bob", fixture, lang=lang) as page:
+        posted = []
+        page.on("request", lambda request: posted.append(request.url) if request.method == "POST" else None)
         page.wait_for_selector(".tilebox")
         assert page.inner_text('.tilebox[data-index="6"] span') == "3s"
         assert "unsure" in page.get_attribute('.tilebox[data-index="6"]', "class")
         assert words in page.text_content("#photo-overlay")
-        page.click("#photo-overlay .primary")
+        page.click('.tilebox[data-index="6"]')
+        page.click(".palette [data-as-read]")
+        with page.expect_response("**/api/photos"):
+            page.click("#photo-overlay .primary")
         page.wait_for_selector("#photo-overlay", state="detached")
         hand = page.input_value("#dialog .winner-block input >> nth=0")
         assert sorted(parse_tiles(hand)) == sorted(parse_tiles(label["request"]["hand"])), hand
+        assert not [url for url in posted if url.endswith("/api/corrections")]
+    [kept] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
+    assert [i for i, t in enumerate(kept["tiles"]) if t.get("hidden")] == [6] and kept["tiles"][6]["tile"] == "3s"
 
 
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):

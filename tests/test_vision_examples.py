@@ -57,3 +57,17 @@ def test_boxes_left_as_no_tile_are_kept_scaled_with_the_photo_and_checked(tmp_pa
         with pytest.raises(InvalidRequestError, match=said):
             save_checked_photo(image, [{"tile": "5p", "box": [1000, 500, 1100, 640]}], None, tmp_path / "bad", bad)
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_tile_the_hands_shape_named_is_kept_marked_hidden(tmp_path):
+    # the page marks the tiles of the answer's "named" (a finger over the face, the tile named by the hand's shape)
+    # "hidden": kept so, for a fine-tune to pass over; left out, not marked; anything but true or false refused
+    image = np.full((600, 800, 3), 120, np.uint8)
+    tiles = [{"tile": "3s", "box": [10, 10, 50, 60], "hidden": True}, {"tile": "4s", "box": [50, 10, 90, 60], "hidden": False}]
+    label = json.loads(save_checked_photo(image, tiles, None, tmp_path).with_suffix(".json").read_text())
+    assert label["tiles"] == [{"tile": "3s", "box": [10.0, 10.0, 50.0, 60.0], "sideways": False, "hidden": True},
+                              {"tile": "4s", "box": [50.0, 10.0, 90.0, 60.0], "sideways": False}]
+    with pytest.raises(InvalidRequestError, match='tile 0: "hidden" must be true or false'):
+        save_checked_photo(image, [{"tile": "3s", "box": [10, 10, 50, 60], "hidden": "yes"}], None, tmp_path / "bad")
+    assert not (tmp_path / "bad").exists()
+

@@ -837,6 +837,21 @@ def test_a_kept_photo_read_on_its_side_gives_crops_cut_the_way_its_tiles_lie_on_
     assert int((_probabilities(crops_to_batch(list(crops))).argmax(axis=1) == ys).sum()) >= 17
 
 
+def test_a_fine_tune_learns_no_crop_of_a_tile_kept_hidden(tmp_path: Path):
+    # finger/named kept as the page keeps it: the 3s the hand's shape named (a finger over its face) marked
+    # "hidden". Its crop is no example of a 3s, so the kept photo gives the fine-tune every other tile, and no 3s
+    from companion.vision import save_checked_photo
+    from companion.vision.finetune import load_checked_photos
+    from companion.vision.pipeline import classes
+
+    label, image, result = _finger("named", 6, "3s")
+    tiles = [{**t, **({"hidden": True} if i in result["named"] else {})} for i, t in enumerate(result["tiles"])]
+    save_checked_photo(image, tiles, result["request"], tmp_path / "photos")
+    crops, ys, photos = load_checked_photos(tmp_path / "photos")
+    assert photos == 1 and len(crops) == len(ys) == len(label["tiles"]) - 1
+    assert classes().index("3s") not in ys.tolist()  # 234s's 3s was the only one
+
+
 def test_the_shipped_verifier_loads_into_pytorch_as_it_runs_in_onnxruntime():
     # the verifier ships as ONNX only, its batch norms folded by the export: loaded back for a fine-tune it must
     # give the logits onnxruntime gives, on crops of a fixture photo and on noise

@@ -58,14 +58,19 @@ def _checked_box(t: Any, where: str, width: int, height: int) -> dict:
 
 def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
     """The tiles of a label, checked: a list of {"tile": class, "box": [x1, y1, x2, y2] inside the photo,
-    "sideways": bool (optional)}. Raises InvalidRequestError saying what is wrong."""
+    "sideways": bool (optional), "hidden": true (optional: its face is not in the photo, a finger over it, and the
+    hand's shape named it: the answer's "named"; a fine-tune learns no crop of it)}. Raises InvalidRequestError
+    saying what is wrong."""
     if not isinstance(tiles, list) or not tiles:
         raise InvalidRequestError('"tiles" must be a non-empty list of {"tile": ..., "box": [x1, y1, x2, y2]}')
     out = []
     for i, t in enumerate(tiles):
         if not isinstance(t, dict) or t.get("tile") not in ALL_CLASSES:
             raise InvalidRequestError(f"tile {i}: \"tile\" must be one of the recognition classes ({' '.join(ALL_CLASSES)})")
-        out.append({"tile": t["tile"], **_checked_box(t, f"tile {i}", width, height)})
+        hidden = t.get("hidden", False)
+        if not isinstance(hidden, bool):
+            raise InvalidRequestError(f'tile {i}: "hidden" must be true or false')
+        out.append({"tile": t["tile"], **_checked_box(t, f"tile {i}", width, height), **({"hidden": True} if hidden else {})})
     return out
 
 

@@ -388,7 +388,8 @@
           fixes[i] = code;
           drawBoxes(img);
           scored.replaceChildren();
-          keepCorrection(result.tiles[i], code, false);
+          // no crop of a tile the hand's shape named: its face is hidden (a finger), no example of the tile
+          if (!(result.named || []).includes(i)) keepCorrection(result.tiles[i], code, false);
         }, readings(result.tiles[i]), fixes[i] || result.tiles[i].tile, !fixes[i] && (result.uncertain || []).includes(i)),
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
@@ -456,7 +457,9 @@
     // (POST /api/photos; training/evaluate.py reads them); not where rows were left out unchecked (wall, discards)
     function keepPhoto(req) {
       if ((result.left_out || []).length) return;
-      const tiles = result.tiles.map((tile, i) => ({ tile: fixes[i] || tile.tile, box: tile.box, sideways: tile.sideways }));
+      // a tile the hand's shape named ("named") is marked hidden: its face is not in the photo (a finger over it)
+      const tiles = result.tiles.map((tile, i) => ({ tile: fixes[i] || tile.tile, box: tile.box, sideways: tile.sideways,
+        ...((result.named || []).includes(i) ? { hidden: true } : {}) }));
       // the request only where the photo holds all of it (no indicators from a second photo)
       const label = req && !doraFile ? { tiles, request: req } : { tiles };
       // and what was shown dotted as no tile (a die, a point stick) and left so: a fine-tune teaches the verifier
