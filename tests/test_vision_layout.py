@@ -190,6 +190,21 @@ def test_a_pon_whose_sideways_tile_went_unseen_and_that_a_gap_split_is_one_pon()
     assert req["hand"] == "44m111s" and req["win_tile"] == "4m"
 
 
+def test_the_only_meld_whose_sideways_tile_went_unseen_and_that_gaps_split_is_still_a_meld():
+    # the winning tile 3p apart, then the pon 1z 1z 1z, its called tile found upright and the three split by gaps:
+    # no tile of the row flagged sideways. Right of the winning tile only melds lie, so the three are one pon,
+    # where with no other meld the row read as no hand ("not set apart") or, cut 1z | 1z | 1z, as a closed hand
+    # won on the last 1z
+    for melds in ("1z | 1z 1z", "1z | 1z | 1z", "1z 1z | 1z"):
+        req, reason = request_of(row(f"8m 8m 8m 2p 3p 3p 4p 9p 9p 9p | 3p | {melds}"))
+        assert reason == "", melds
+        assert req["melds"] == [{"type": "pon", "tiles": "111z"}] and req["hand"] == "888m23334999p"
+        assert req["win_tile"] == "3p"
+    # a chi so: 5p 6p, then 7p apart
+    req, reason = request_of(row("1m 2m 3m 8m 8m 7p 8p 8p 8p 9p | 8p | 5p 6p | 7p"))
+    assert reason == "" and req["melds"] == [{"type": "chi", "tiles": "567p"}] and req["win_tile"] == "8p"
+
+
 def test_concealed_tiles_laid_against_the_first_meld_lead_its_group():
     # a tanki pair 7m 7m with no gap before the pon 7s 7s 7s: the row's first group holds a sideways tile, so no
     # group was taken for concealed and "8 tiles (7m 7m 7s 7s 7s 4m 4m 4m)" were no meld. The fewest leading

@@ -849,9 +849,10 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
     # right of the winning tile only melds lie: a plain group of three among them is one whose sideways tile
     # went unseen, as in the tail above
     parsed = [_meld(g, sideways_seen=not any(g is t for t in lenient) and _flagged(g)) for g in meld_groups]
-    if any(isinstance(m, str) for m in parsed) or (tail and meld_groups):
+    if any(isinstance(m, str) for m in parsed) or tail:
         # a meld split by a wide gap leaves its first tiles looking concealed: they join the melds when
-        # only then do all the tiles right of the winning tile cut into melds
+        # only then do all the tiles right of the winning tile cut into melds (so too where no tile of the row was
+        # seen sideways: a lone meld whose called tile was found upright, split by the gaps its box left)
         again = resplit_melds(tail + meld_groups) if tail else None
         if again is not None:
             concealed_groups = concealed_groups[:lone[0] + 1]
