@@ -972,6 +972,22 @@ def test_score_by_photo_says_which_tile_the_hands_shape_named(server, tmp_path, 
     assert [i for i, t in enumerate(kept["tiles"]) if t.get("hidden")] == [6] and kept["tiles"][6]["tile"] == "3s"
 
 
+def test_score_by_photo_offers_first_the_tiles_a_hidden_tile_could_be(server):
+    # finger/offered: a finger hides the 5m of 345m; 2m or 5m there wins. The page says a marked tile could not be
+    # read, and tapped, the tile offers 2m and 5m first; one tap on 5m sets it (the pipeline's test reads the
+    # labelled hand from that correction; this EMA table plays no red fives, so the chi's 0p is not scored here)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "finger" / "offered.jpg"
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        page.wait_for_selector(".tilebox")
+        assert "the tiles with which the hand wins are offered first" in page.text_content("#photo-overlay")
+        page.click('.tilebox[data-index="2"]')
+        assert [page.get_attribute(f".palette [data-likely] >> nth={k}", "data-likely") for k in range(2)] == ["2m", "5m"]
+        page.click('.palette [data-likely="5m"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="2"]')
+        assert page.inner_text('.tilebox[data-index="2"] span') == "5m"
+
+
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):
     # the chi 789m of the fixture with its 8m painted over by the hand's 6m: the recogniser reads 7m 6m 9m, no
     # meld, so the photo gives no request. One tap sets the tile to 8m; the page has the photo read again with
@@ -996,7 +1012,7 @@ def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(serv
         # the page says why no hand came out, in its language (German too)
         assert "No hand read: a group right of the winning tile is no meld" in page.text_content("#photo-overlay")
         assert page.evaluate("['no_hand_win_apart', 'no_hand_win_not_concealed', 'no_hand_meld', 'no_hand_count', "
-                             "'no_hand_other', 'tiles_mended', 'tiles_named']"
+                             "'no_hand_other', 'tiles_mended', 'tiles_named', 'tiles_offered']"
                              ".every((k) => window.I18N.de[k] && window.I18N.de[k] !== window.I18N.en[k])")
         _screenshot(page, "photo-no-hand.png")
         _correct(page, 13, "8m")

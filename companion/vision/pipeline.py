@@ -2150,6 +2150,8 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     if named:
         result["named"] = named
+    if offered := [i for i, d in enumerate(ordered) if any(d is o for o, _ in reading.offered)]:
+        result["offered"] = offered  # a tile no net could read that several kinds would win with: offered first
     won = [i for i, d in enumerate(ordered) if d.won]
     if won:  # the player's choice, as sent
         result["win"] = won[0]

@@ -231,7 +231,8 @@
         (result.not_tiles || []).length ? t("not_tiles_left_out") : "",
         result.at_edge && result.request ? atEdge("hand_at_edge") : "",
         result.request ? "" : noHandText(result.reason || ""), (result.completed || []).length ? t("tiles_mended")
-          : (result.named || []).length ? t("tiles_named") : (result.uncertain || []).length ? t("tiles_unsure").replace("{n}", result.uncertain.length) : "",
+          : (result.named || []).length ? t("tiles_named") : (result.offered || []).length ? t("tiles_offered")
+          : (result.uncertain || []).length ? t("tiles_unsure").replace("{n}", result.uncertain.length) : "",
         t("tap_to_fix")].filter(Boolean).join(" ");
     }
 
