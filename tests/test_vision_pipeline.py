@@ -470,6 +470,17 @@ def test_recognize_json_prints_one_object_per_image_with_the_issue_keys():
                for line in lines for t in json.loads(line)["tiles"])
 
 
+def test_recognize_json_says_which_tiles_the_hands_shape_named_or_offered_kinds_for():
+    # finger/named (its 3s named) and finger/offered (its hidden 5m: 2m or 5m) through the CLI, as in the answer
+    photos = [FIXTURES / "finger" / "named.jpg", FIXTURES / "finger" / "offered.jpg"]
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "recognize", "--json", *map(str, photos)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    named, offered = (json.loads(line) for line in out.stdout.strip().splitlines())
+    assert named["named"] == [6] and "offered" not in named and named["request"]["hand"] == "666789p234789s22z"
+    assert offered["offered"] == [2] and "named" not in offered and "2m or 5m" in offered["reason"]
+
+
 def test_each_tile_of_an_answer_offers_the_next_likeliest_readings_but_one_the_player_set():
     # the page's palette shows them first: other classes than the tile as read, each once, the classifiers' next
     # ALTERNATIVES - 1 (ALTERNATIVES where the tile as read is none of the classifiers' likeliest: a kan's back);
