@@ -1188,8 +1188,6 @@ def _named_in_gap(layout: Layout, groups: list, gaps: list[Det]) -> tuple[Layout
     tiles as they are. Not a place a tile's centre lies in (a box put back, a wide box read as two) or whose centre
     lies in a tile. (With four melds called, a tile named in a gap completes one of them: the concealed part, the
     winning tile and its mate, has no room for a third.)"""
-    from companion.tiles import NUM_KINDS
-
     tiles = [d for r in layout.rows for d in r]
     stacked = [d.stacked for d in tiles]
     winning = []
@@ -1197,12 +1195,7 @@ def _named_in_gap(layout: Layout, groups: list, gaps: list[Det]) -> tuple[Layout
         if any(_centre_in(gap.box, d.box) or _centre_in(d.box, gap.box) for d in tiles):
             continue
         trial = assign_groups(group_rows(tiles + [gap]))
-        possible, as_read = could_win(trial), gap.tile
-        for kind in classes()[:NUM_KINDS]:
-            gap.tile = kind
-            if possible() and (req := build_request(trial)[0]) is not None and _is_complete(req):
-                winning.append((gap, kind))
-        gap.tile = as_read
+        winning += [(gap, kind) for kind in _kinds_that_win(trial, gap, could_win(trial))]
         for t, was in zip(tiles, stacked, strict=True):  # group_rows may have marked a kan's top (_with_a_request)
             t.stacked = was
     first = winning[0][0] if winning else None
@@ -2150,8 +2143,10 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         result["completed"] = [i for i, d in enumerate(ordered) if d in changed]
     if named:
         result["named"] = named
-    if offered := [i for i, d in enumerate(ordered) if any(d is o for o, _ in reading.offered)]:
-        result["offered"] = offered  # a tile no net could read that several kinds would win with: offered first
+    # a tile no net could read that several kinds would win with: offered first
+    offered = [(i, kinds) for o, kinds in reading.offered for i, d in enumerate(ordered) if d is o]
+    if offered:
+        result["offered"] = [i for i, _ in offered]
     won = [i for i, d in enumerate(ordered) if d.won]
     if won:  # the player's choice, as sent
         result["win"] = won[0]
@@ -2237,10 +2232,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
                      "a five that may be red, a white dragon that may be a back); check them before scoring")
-    for d, kinds in reading.offered:
-        notes.append(f"tile {next(i for i, o in enumerate(ordered) if o is d)} (counted from 0) could not be read surely "
-                     f"(a finger, glare or shadow on the face?): the hand wins with it as {' or '.join(kinds)}, offered "
-                     "first")
+    for i, kinds in offered:
+        notes.append(f"tile {i} (counted from 0) could not be read surely (a finger, glare or shadow on the face?): the "
+                     f"hand wins with it as {' or '.join(kinds)}, offered first")
     if notes:
         result["reason"] = "; ".join(notes)
     return result
@@ -2316,19 +2310,8 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
         return [], []
     unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
               and (d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK))]
-    from companion.tiles import NUM_KINDS
-
     possible = could_win(groups)
-    winning = []
-    for d in unread:
-        as_read = d.tile
-        for kind in classes()[:NUM_KINDS]:
-            if kind != as_read.replace("0", "5"):
-                d.tile = kind
-                if possible() and (req := build_request(groups)[0]) is not None \
-                        and len(req["melds"]) <= SHAPE_MELDS_MAX and _is_complete(req):
-                    winning.append((d, kind))
-        d.tile = as_read
+    winning = [(d, kind) for d in unread for kind in _kinds_that_win(groups, d, possible, SHAPE_MELDS_MAX)]
     if not winning or any(d is not winning[0][0] for d, _ in winning):
         return [], []
     d = winning[0][0]
@@ -2340,6 +2323,22 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
     d.alternatives = (*(a for a in d.alternatives if a[0] == d.tile), *((kind, odds.get(kind, 0.0)) for kind in kinds),
                       *(a for a in d.alternatives if a[0] != d.tile and a[0] not in kinds))
     return [], [(d, kinds)]
+
+
+def _kinds_that_win(groups: list, d: Det, possible: Callable[[], bool], melds_max: int = 4) -> list[str]:
+    """The kinds (of the 34) with which, read as ``d``, the tiles ``groups`` make a winning hand with at most
+    ``melds_max`` melds called; ``d`` read as it was afterwards. ``possible``: :func:`could_win` of ``groups``, asked
+    before each request is built. (The kind ``d`` is read as wins only where the tiles win already.)"""
+    from companion.tiles import NUM_KINDS
+
+    as_read, kinds = d.tile, []
+    for kind in classes()[:NUM_KINDS]:
+        d.tile = kind
+        if possible() and (req := build_request(groups)[0]) is not None and len(req["melds"]) <= melds_max \
+                and _is_complete(req):
+            kinds.append(kind)
+    d.tile = as_read
+    return kinds
 
 
 def mend_melds(groups: list) -> list[Det]:
