@@ -1004,16 +1004,27 @@ def test_a_tile_no_localiser_found_is_named_in_its_gap_where_one_kind_alone_wins
     assert build_request(groups)[0]["hand"] == "123m456p234789s55z"
 
 
-def test_a_gap_no_single_kind_wins_in_stays_empty():
-    # 123m 456p 789s 23s _ 5z + 5z apart: a 1s or a 4s there wins, so neither is named
-    from companion.vision.layout import assign_groups, group_rows
-    from companion.vision.pipeline import _named_in_gap
+@pytest.mark.parametrize(("as_read", "first"), [("x", ["x", "1s", "4s"]), ("4s", ["4s", "1s", "x"])])
+def test_a_gap_several_kinds_win_in_gets_a_tile_as_read_whose_kinds_are_offered(as_read: str, first: list[str]):
+    # 123m 456p 789s 23s _ 5z + 5z apart: a 1s or a 4s there wins, so neither is named; the place is put in as read
+    # and the hand's shape offers the two kinds first: read as a back (no request), or as a 4s (the hand wins as
+    # read, but that reading of a finger is no better than a guess: the 1s is offered next)
+    from companion.vision.layout import LOOKED_OFFERED, assign_groups, group_rows
+    from companion.vision.pipeline import _named_in_gap, build_request, named_by_shape
 
     tiles, gap = _gapped(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "5z"], 11, "5z")
+    gap.tile = as_read
+    gap.confidence, gap.alternatives = 0.95, ((as_read, 0.95), *((c, 0.02) for c in ("x", "5z", "4s") if c != as_read))
     layout = group_rows(tiles)
-    groups = assign_groups(layout)
-    assert _named_in_gap(layout, groups, [gap]) == (layout, groups)
-    assert gap.tile == "x" and gap.looked_for == ""
+    layout, groups = _named_in_gap(layout, assign_groups(layout), [gap])
+    assert gap.tile == as_read and gap.looked_for == LOOKED_OFFERED and gap.confidence == 0.95
+    assert [d.tile for r in layout.rows for d in r] == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s",
+                                                        "3s", as_read, "5z", "5z"]
+    request = build_request(groups)[0]
+    assert (request is None) == (as_read == "x")  # a back in the hand; else 123m 456p 789s 234s 55z
+    named, offered = named_by_shape(groups, request)
+    assert named == [] and offered == [(gap, ["1s", "4s"])]
+    assert [a for a, _ in gap.alternatives][:3] == first
 
 
 def test_a_tile_that_wins_in_two_places_or_only_on_top_of_a_tile_is_not_named():

@@ -450,6 +450,47 @@ def test_a_tile_a_finger_hides_from_the_localisers_is_named_in_its_gap_and_not_a
     assert _norm(added["request"]) == _norm(label["request"])
 
 
+def test_a_tile_a_finger_hides_from_the_localisers_where_several_kinds_win_is_put_in_its_gap_and_offered():
+    # finger/gap_offered: a finger hides 87% of a 1p of 345m 112233444p 99s (label "covered": tile 4); no localiser
+    # finds it. With a 1p, a 4p or a 9s in the gap it leaves the hand wins (345m 112233p 444p 99s; 345m 123p 234p
+    # 444p 99s; 345m 123p 234p 44p 999s), so none is guessed: a tile is put there as the classifiers
+    # read it (a back, so no request), listed for a check, those kinds offered first, and the reason says so. One tap
+    # on 1p gives the labelled hand; "Not a tile" takes it out again
+    from companion.vision.pipeline import recognize_image
+
+    label, image, result = _finger("gap_offered", 4, "1p")
+    read, truth = [t["tile"] for t in result["tiles"]], [t["tile"] for t in label["tiles"]]
+    assert len(read) == len(truth) and read[:4] + read[5:] == truth[:4] + truth[5:]
+    assert read[4] == "x" and result["tiles"][4]["alternatives"][:3] == ["1p", "4p", "9s"]
+    assert result["request"] is None and result["offered"] == [4] and 4 in result["uncertain"]
+    assert "named" not in result and "completed" not in result
+    assert ("tile 4 (counted from 0) was put where the localisers found a gap of one tile's width (a finger over a "
+            "tile?) and could not be read: the hand wins with it as 1p or 4p or 9s, offered first") in result["reason"]
+    again = recognize_image(image, fixes={4: "1p"})
+    assert _norm(again["request"]) == _norm(label["request"]) and "offered" not in again
+    assert "offered first" not in again.get("reason", "")
+    out = recognize_image(image, drop=[result["tiles"][4]["box"]])
+    assert [t["tile"] for t in out["tiles"]] == truth[:4] + truth[5:] and out["request"] is None
+    assert "offered" not in out and "13 tiles" in out["reason"]
+
+
+def test_a_reading_with_a_tile_put_in_a_gap_as_read_ranks_below_one_with_a_box_mended():
+    # of two readings of a photo (other localisers, the photo turned), one whose request holds a tile put in a gap
+    # as read where several kinds would win (no winning hand yet) comes after one whose request needed a box mended
+    # (the winning hand that finger198 photo 44 gives with its gap named by the other pair), before one with none
+    from companion.vision import pipeline
+    from companion.vision.layout import LOOKED_JUDGED, LOOKED_OFFERED, Det
+
+    def reading(request: dict | None, looked: str, confidence: float) -> pipeline.Reading:
+        tile = Det(box=(0, 0, 30, 42), sideways=False, tile="1m", confidence=confidence, looked_for=looked)
+        return pipeline.Reading([tile], [], request, "" if request else "no hand", [], None)
+
+    none, offered, mended, clean = (reading(None, "", 0.99), reading({}, LOOKED_OFFERED, 0.99),
+                                    reading({}, LOOKED_JUDGED, 0.5), reading({}, "", 0.4))
+    assert none.sureness() < offered.sureness() < mended.sureness() < clean.sureness()
+    assert offered.patched()
+
+
 def test_fixtures_exist_and_stay_small():
     assert len(PHOTOS) >= 3
     assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 2_000_000

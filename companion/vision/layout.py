@@ -46,6 +46,8 @@ LOOKED_KAN_BACK = "closed kan back"  # Det.looked_for: where a closed kan's miss
 LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
 LOOKED_NAMED = "named by the hand's shape"  # Det.looked_for: in a gap where no net read a tile (a finger on it), read
 #                                             as the one tile with which the hand wins (pipeline._named_in_gap)
+LOOKED_OFFERED = "offered by the hand's shape"  # Det.looked_for: in such a gap, where several kinds would win there:
+#                                                 put in as read, those kinds offered (pipeline.named_by_shape)
 LOOKED_SPLIT = "two in one box"  # Det.looked_for: one of two touching tiles the localisers found as one wide box
 MERGED_WIDTH = 1.15  # a box this many times as wide as its row's typical upright box may hold two tiles (wide_boxes;
 #                      before the halves had to agree with the box, 1.25 read 12 more of the 50 sets' requests, 1.15

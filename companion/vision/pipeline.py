@@ -29,6 +29,7 @@ from companion.vision.layout import (
     LOOKED_JUDGED,
     LOOKED_KAN_BACK,
     LOOKED_NAMED,
+    LOOKED_OFFERED,
     LOOKED_SPLIT,
     Det,
     Layout,
@@ -1182,12 +1183,13 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
 def _named_in_gap(layout: Layout, groups: list, gaps: list[Det]) -> tuple[Layout, list]:
     """Where the tiles still make no request: the rows and groups with a tile put in one of ``gaps`` (places of one
     tile's width in a row where :func:`_missed_tiles` read no tile: a back, a blank or nothing sure, as under a
-    finger), read as the one kind with which the hand wins there (marked ``looked_for`` LOOKED_NAMED, its
-    ``confidence`` the classifiers' for that kind), where of every such place read as every kind that is the only
-    reading that wins (two places of one gap, looked at touching either neighbour, count once); else those of the
-    tiles as they are. Not a place a tile's centre lies in (a box put back, a wide box read as two) or whose centre
-    lies in a tile. (With four melds called, a tile named in a gap completes one of them: the concealed part, the
-    winning tile and its mate, has no room for a third.)"""
+    finger) where of every such place read as every kind only that place wins (two places of one gap, looked at
+    touching either neighbour, count once): read as the one kind with which the hand wins there (marked
+    ``looked_for`` LOOKED_NAMED, its ``confidence`` the classifiers' for that kind), or where several kinds win
+    there (the hidden tile of a two-sided wait), as the classifiers read it (LOOKED_OFFERED: :func:`named_by_shape`
+    offers those kinds); else those of the tiles as they are. Not a place a tile's centre lies in (a box put back, a
+    wide box read as two) or whose centre lies in a tile. (With four melds called, a tile named in a gap completes
+    one of them: the concealed part, the winning tile and its mate, has no room for a third.)"""
     tiles = [d for r in layout.rows for d in r]
     stacked = [d.stacked for d in tiles]
     winning = []
@@ -1198,13 +1200,15 @@ def _named_in_gap(layout: Layout, groups: list, gaps: list[Det]) -> tuple[Layout
         winning += [(gap, kind) for kind in _kinds_that_win(trial, gap, could_win(trial))]
         for t, was in zip(tiles, stacked, strict=True):  # group_rows may have marked a kan's top (_with_a_request)
             t.stacked = was
-    first = winning[0][0] if winning else None
-    if first is None or any(kind != winning[0][1] or not (_centre_in(gap.box, first.box) or _centre_in(first.box, gap.box))
-                            for gap, kind in winning):
+    gap = winning[0][0] if winning else None
+    if gap is None or any(not (_centre_in(g.box, gap.box) or _centre_in(gap.box, g.box)) for g, _ in winning):
         return layout, groups
-    gap, kind = winning[0]
-    gap.tile, gap.confidence = kind, min(gap.confidence, dict(gap.alternatives).get(kind, 0.0))
-    gap.looked_for = LOOKED_NAMED
+    kinds = {kind for _, kind in winning}
+    if len(kinds) == 1:
+        gap.tile, gap.confidence = winning[0][1], min(gap.confidence, dict(gap.alternatives).get(winning[0][1], 0.0))
+        gap.looked_for = LOOKED_NAMED
+    else:
+        gap.looked_for = LOOKED_OFFERED
     layout = group_rows(tiles + [gap])
     return layout, assign_groups(layout)
 
@@ -1675,14 +1679,20 @@ class Reading:
 
     def sureness(self) -> tuple[int, float]:
         """How good a reading this is, to choose between two of one photo: a request first (one that needs boxes
-        mended after one that does not, :meth:`patched`), then the tiles' mean confidence."""
-        return (0 if self.request is None else 1 if self.patched() else 2), _mean_sureness(self.ordered)
+        mended after one that does not, :meth:`patched`; one from a tile put in a gap as read, where several kinds
+        would win there, after both), then the tiles' mean confidence."""
+        if self.request is None:
+            return 0, _mean_sureness(self.ordered)
+        if any(d.looked_for == LOOKED_OFFERED for d in self.ordered):
+            return 1, _mean_sureness(self.ordered)
+        return (2 if self.patched() else 3), _mean_sureness(self.ordered)
 
     def patched(self) -> bool:
         """Whether the request needed a box the verifier took for no tile put back (:func:`_put_back`), a wide box
-        read as two tiles (:func:`_split_wide`) or a tile the hand's shape names put in a gap (:func:`_named_in_gap`):
-        such a reading is not kept before the other localisers and the turned photo have been read."""
-        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT, LOOKED_NAMED) for d in self.ordered)
+        read as two tiles (:func:`_split_wide`) or a tile the hand's shape names or offers put in a gap
+        (:func:`_named_in_gap`): such a reading is not kept before the other localisers and the turned photo have been
+        read."""
+        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT, LOOKED_NAMED, LOOKED_OFFERED) for d in self.ordered)
 
     def wins(self) -> bool:
         """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
@@ -2129,8 +2139,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
     named = [i for i, d in enumerate(ordered) if d in reading.named or (d.looked_for == LOOKED_NAMED and not d.checked)]
+    put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]  # as read
     uncertain = [i for i, d in enumerate(ordered)
-                 if (_unsure(d) or d in changed or i in named) and d.part != "left out"]
+                 if (_unsure(d) or d in changed or i in named or i in put_in) and d.part != "left out"]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if reading.dropped:  # not in "tiles": found, then taken for point sticks, dice or print (verified)
         result["not_tiles"] = [{k: v for k, v in t.items() if k not in ("group", "alternatives")}
@@ -2205,8 +2216,14 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         indices = [i for i, d in enumerate(ordered) if d.part == part]
         if indices:
             result[key] = indices
+    # a tile offered the kinds that win: with no request too (a tile put in a gap and read as a back)
+    offers = [f"tile {i} (counted from 0) could not be read surely (a finger, glare or shadow on the face?): the hand "
+              f"wins with it as {' or '.join(kinds)}, offered first" if i not in put_in else
+              f"tile {i} (counted from 0) was put where the localisers found a gap of one tile's width (a finger over a "
+              f"tile?) and could not be read: the hand wins with it as {' or '.join(kinds)}, offered first (if no tile "
+              "lies there, take it out)" for i, kinds in offered]
     if request is None:
-        result["reason"] = "; ".join(n for n in (take_again, reason, dropped_note) if n)  # the cause first
+        result["reason"] = "; ".join(n for n in (take_again, reason, dropped_note, *offers) if n)  # the cause first
         return result
     notes = [n for n in (take_again, reason) if n]  # reason: rows left out of the request (layout.nearest_rows)
     if sides:
@@ -2218,8 +2235,11 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                        (LOOKED_GAP, "tile(s) the localisers missed were read in a gap of one tile's width in a row"),
                        (LOOKED_JUDGED, "box(es) taken for no tile at first were kept, as only with them do the tiles "
                                        "make a hand"),
-                       (LOOKED_SPLIT, "tile(s) were read as two where one box was found on them")):
-        if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked]:
+                       (LOOKED_SPLIT, "tile(s) were read as two where one box was found on them"),
+                       (LOOKED_OFFERED, "tile(s) were put where the localisers found a gap of one tile's width and "
+                                        "several kinds would make a winning hand, as read")):
+        if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked
+                      and i not in dict(offered)]:
             notes.append(f"{len(looked)} {what} ({_numbered(looked)}); check them before scoring")
     if changed:
         made = "a winning hand" if _is_complete(request) else "called melds"
@@ -2232,9 +2252,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         where = " (dora photo)" if dora_unsure and not uncertain else ""
         notes.append(f"{len(uncertain) + len(dora_unsure)} tile(s){where} read with doubt (low confidence, "
                      "a five that may be red, a white dragon that may be a back); check them before scoring")
-    for i, kinds in offered:
-        notes.append(f"tile {i} (counted from 0) could not be read surely (a finger, glare or shadow on the face?): the "
-                     f"hand wins with it as {' or '.join(kinds)}, offered first")
+    notes += offers
     if notes:
         result["reason"] = "; ".join(notes)
     return result
@@ -2304,15 +2322,20 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
     reading makes a winning hand, that tile is read so (its ``confidence`` the classifiers' for it, so that it is
     listed as uncertain) and returned first. Where the readings that win are of one such tile but several kinds (the
     hidden tile of a two-sided wait), those kinds lead its ``alternatives`` (the page offers them first when it is
-    tapped), and the tile and those kinds are returned second. Not where four melds leave two concealed tiles: the
-    shape then says only that they are a pair."""
-    if not groups or (request is not None and _is_complete(request) is not False):
+    tapped), and the tile and those kinds are returned second. A tile put in a gap as read where several kinds
+    would win there (LOOKED_OFFERED, :func:`_named_in_gap`) is tried however surely it was read, and offered so
+    also where, as read, it is one of those kinds (the hand wins: the classifiers' reading of a finger, no better
+    than a guess). Not where four melds leave two concealed tiles: the shape then says only that they are a
+    pair."""
+    if not groups:
         return [], []
+    won = request is not None and _is_complete(request) is not False
     unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
-              and (d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK))]
+              and (d.looked_for == LOOKED_OFFERED or not won and (
+                  d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK)))]
     possible = could_win(groups)
     winning = [(d, kind) for d in unread for kind in _kinds_that_win(groups, d, possible, SHAPE_MELDS_MAX)]
-    if not winning or any(d is not winning[0][0] for d, _ in winning):
+    if not winning or any(d is not winning[0][0] for d, _ in winning) or (won and len(winning) == 1):
         return [], []
     d = winning[0][0]
     odds = dict(d.alternatives)
@@ -2320,7 +2343,8 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
         d.tile, d.confidence = winning[0][1], min(d.confidence, odds.get(winning[0][1], 0.0))
         return [d], []
     kinds = [kind for _, kind in winning]
-    d.alternatives = (*(a for a in d.alternatives if a[0] == d.tile), *((kind, odds.get(kind, 0.0)) for kind in kinds),
+    d.alternatives = (*(a for a in d.alternatives if a[0] == d.tile),
+                      *((kind, odds.get(kind, 0.0)) for kind in kinds if kind != d.tile),
                       *(a for a in d.alternatives if a[0] != d.tile and a[0] not in kinds))
     return [], [(d, kinds)]
 
