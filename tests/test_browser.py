@@ -988,6 +988,39 @@ def test_score_by_photo_offers_first_the_tiles_a_hidden_tile_could_be(server):
         assert page.inner_text('.tilebox[data-index="2"] span') == "5m"
 
 
+def test_score_by_photo_a_tile_put_in_a_gap_offers_the_kinds_that_win_and_teaches_no_fine_tune(server, tmp_path):
+    # finger/gap_offered: no localiser finds the 1p a finger hides in 345m 112233444p 99s; a tile is put in its gap
+    # as read (a back), and 1p, 4p or 9s there wins. The page says a marked tile could not be read; tapped, it offers
+    # those three first, and one tap on 1p sets it. Scored, the hand is the label's; the tile keeps no crop for a
+    # fine-tune (its face is the finger), and the photo is kept with it marked hidden
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import json
+
+    from companion.tiles import parse_tiles
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "finger" / "gap_offered.jpg"
+    label = json.loads(fixture.with_suffix(".json").read_text())
+    with _photo_dialog(sync_api, server, "Bob", fixture) as page:
+        posted = []
+        page.on("request", lambda request: posted.append(request.url) if request.method == "POST" else None)
+        page.wait_for_selector(".tilebox")
+        assert "the tiles with which the hand wins are offered first" in page.text_content("#photo-overlay")
+        assert "unsure" in page.get_attribute('.tilebox[data-index="4"]', "class")
+        page.click('.tilebox[data-index="4"]')
+        likely = [page.get_attribute(f".palette [data-likely] >> nth={k}", "data-likely") for k in range(3)]
+        assert likely == ["1p", "4p", "9s"]
+        page.click('.palette [data-likely="1p"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="4"]')
+        with page.expect_response("**/api/photos"):
+            page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value("#dialog .winner-block input >> nth=0")
+        assert sorted(parse_tiles(hand)) == sorted(parse_tiles(label["request"]["hand"])), hand
+        assert not [url for url in posted if url.endswith("/api/corrections")]
+    [kept] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
+    assert [i for i, t in enumerate(kept["tiles"]) if t.get("hidden")] == [4] and kept["tiles"][4]["tile"] == "1p"
+
+
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):
     # the chi 789m of the fixture with its 8m painted over by the hand's 6m: the recogniser reads 7m 6m 9m, no
     # meld, so the photo gives no request. One tap sets the tile to 8m; the page has the photo read again with

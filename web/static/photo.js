@@ -204,6 +204,8 @@
     // a tile picked as it stands: nothing changes, unless it was read (not set) and listed as unsure, which it then
     // no longer is (its crop is kept too: a doubtful tile confirmed teaches as much as one corrected)
     const unchanged = (fixed, read, listed, code) => fixed === code || (!fixed && code === read && !listed);
+    // a tile the hand's shape named or offered the kinds of (the answer's "named", "offered"): its face is hidden
+    const hidden = (i) => (result.named || []).includes(i) || (result.offered || []).includes(i);
     // a corrected tile's crop, kept on the server for fine-tuning (POST /api/corrections): `tile` as the answer gave
     // it, on the hand's photo or (onDora) the dora photo, named by the id the server holds it by or sent again; with
     // the degrees that photo was read turned by (its tiles' "sideways" are as read, on its side the other way)
@@ -389,8 +391,8 @@
           fixes[i] = code;
           drawBoxes(img);
           scored.replaceChildren();
-          // no crop of a tile the hand's shape named: its face is hidden (a finger), no example of the tile
-          if (!(result.named || []).includes(i)) keepCorrection(result.tiles[i], code, false);
+          // no crop of a tile the hand's shape named or offered: its face is hidden (a finger), no example of it
+          if (!hidden(i)) keepCorrection(result.tiles[i], code, false);
         }, readings(result.tiles[i]), fixes[i] || result.tiles[i].tile, !fixes[i] && (result.uncertain || []).includes(i)),
         el("button", { type: "button", "data-no-tile": "", style: "grid-column:span 2", onclick: () => {
           palette.hidden = true;
@@ -458,9 +460,9 @@
     // (POST /api/photos; training/evaluate.py reads them); not where rows were left out unchecked (wall, discards)
     function keepPhoto(req) {
       if ((result.left_out || []).length) return;
-      // a tile the hand's shape named ("named") is marked hidden: its face is not in the photo (a finger over it)
+      // a tile the hand's shape named or offered is marked hidden: its face is not in the photo (a finger over it)
       const tiles = result.tiles.map((tile, i) => ({ tile: fixes[i] || tile.tile, box: tile.box, sideways: tile.sideways,
-        ...((result.named || []).includes(i) ? { hidden: true } : {}) }));
+        ...(hidden(i) ? { hidden: true } : {}) }));
       // the request only where the photo holds all of it (no indicators from a second photo)
       const label = req && !doraFile ? { tiles, request: req } : { tiles };
       // and what was shown dotted as no tile (a die, a point stick) and left so: a fine-tune teaches the verifier
