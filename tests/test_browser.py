@@ -949,8 +949,6 @@ def test_score_by_photo_says_which_tile_the_hands_shape_named(server, tmp_path, 
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
-    from companion.tiles import parse_tiles
-
     fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "finger" / "named.jpg"
     label = json.loads(fixture.with_suffix(".json").read_text())
     with _photo_dialog(sync_api, server, "Bob", fixture, lang=lang) as page:
@@ -962,14 +960,24 @@ def test_score_by_photo_says_which_tile_the_hands_shape_named(server, tmp_path, 
         assert words in page.text_content("#photo-overlay")
         page.click('.tilebox[data-index="6"]')
         page.click(".palette [data-as-read]")
-        with page.expect_response("**/api/photos"):
-            page.click("#photo-overlay .primary")
-        page.wait_for_selector("#photo-overlay", state="detached")
-        hand = page.input_value("#dialog .winner-block input >> nth=0")
-        assert sorted(parse_tiles(hand)) == sorted(parse_tiles(label["request"]["hand"])), hand
-        assert not [url for url in posted if url.endswith("/api/corrections")]
+        _scored_and_kept_hidden(page, posted, label, tmp_path, 6, "3s")
+
+
+def _scored_and_kept_hidden(page, posted: list[str], label: dict, tmp_path: Path, hidden: int, tile: str) -> None:  # noqa: ANN001
+    """The photo dialog's hand scored: the win entry gets the label's hand, no correction crop was sent (``posted``:
+    the URLs the page POSTed), and the photo is kept with its tile ``hidden``, a ``tile``, marked hidden, no other."""
+    import json
+
+    from companion.tiles import parse_tiles
+
+    with page.expect_response("**/api/photos"):
+        page.click("#photo-overlay .primary")
+    page.wait_for_selector("#photo-overlay", state="detached")
+    hand = page.input_value("#dialog .winner-block input >> nth=0")
+    assert sorted(parse_tiles(hand)) == sorted(parse_tiles(label["request"]["hand"])), hand
+    assert not [url for url in posted if url.endswith("/api/corrections")]
     [kept] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
-    assert [i for i, t in enumerate(kept["tiles"]) if t.get("hidden")] == [6] and kept["tiles"][6]["tile"] == "3s"
+    assert [i for i, t in enumerate(kept["tiles"]) if t.get("hidden")] == [hidden] and kept["tiles"][hidden]["tile"] == tile
 
 
 def test_score_by_photo_offers_first_the_tiles_a_hidden_tile_could_be(server):
@@ -996,8 +1004,6 @@ def test_score_by_photo_a_tile_put_in_a_gap_offers_the_kinds_that_win_and_teache
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
     import json
 
-    from companion.tiles import parse_tiles
-
     fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "finger" / "gap_offered.jpg"
     label = json.loads(fixture.with_suffix(".json").read_text())
     with _photo_dialog(sync_api, server, "Bob", fixture) as page:
@@ -1011,14 +1017,7 @@ def test_score_by_photo_a_tile_put_in_a_gap_offers_the_kinds_that_win_and_teache
         assert likely == ["1p", "4p", "9s"]
         page.click('.palette [data-likely="1p"]')
         page.wait_for_selector('.tilebox.fixed[data-index="4"]')
-        with page.expect_response("**/api/photos"):
-            page.click("#photo-overlay .primary")
-        page.wait_for_selector("#photo-overlay", state="detached")
-        hand = page.input_value("#dialog .winner-block input >> nth=0")
-        assert sorted(parse_tiles(hand)) == sorted(parse_tiles(label["request"]["hand"])), hand
-        assert not [url for url in posted if url.endswith("/api/corrections")]
-    [kept] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
-    assert [i for i, t in enumerate(kept["tiles"]) if t.get("hidden")] == [4] and kept["tiles"][4]["tile"] == "1p"
+        _scored_and_kept_hidden(page, posted, label, tmp_path, 4, "1p")
 
 
 def test_score_by_photo_a_misread_meld_corrected_with_a_tap_is_a_meld_again(server, tmp_path):
