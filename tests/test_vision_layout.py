@@ -1027,6 +1027,20 @@ def test_a_gap_several_kinds_win_in_gets_a_tile_as_read_whose_kinds_are_offered(
     assert [a for a, _ in gap.alternatives][:3] == first
 
 
+def test_a_tile_put_in_a_gap_that_alone_wins_as_read_is_neither_named_nor_offered():
+    # 123m 456p 789s 2s 3s 4s 5z + 5z apart, the 3s marked as put in a gap as read: the hand wins as read, and only
+    # with a 3s there, so the shape has nothing to name or offer
+    from companion.vision.layout import LOOKED_OFFERED, assign_groups, group_rows
+    from companion.vision.pipeline import build_request, named_by_shape
+
+    tiles, gap = _gapped(_NAMED_HAND[:13], 10, "5z")
+    gap.tile, gap.confidence, gap.alternatives, gap.looked_for = "3s", 0.4, (("3s", 0.4), ("x", 0.3)), LOOKED_OFFERED
+    groups = assign_groups(group_rows(tiles + [gap]))
+    request = build_request(groups)[0]
+    assert request["hand"] == "123m456p234789s55z"
+    assert named_by_shape(groups, request) == ([], []) and gap.tile == "3s" and gap.alternatives[0] == ("3s", 0.4)
+
+
 def test_a_tile_that_wins_in_two_places_or_only_on_top_of_a_tile_is_not_named():
     # 123m 456p 789s 2s _ 4s 5z + 5z apart, 3s missing: a 3s wins wherever it is put, so two places apart (the gap
     # and one between 3m and 4p, where the tiles stand apart) leave it unknown which; and a place on the 4s is none

@@ -474,6 +474,24 @@ def test_a_tile_a_finger_hides_from_the_localisers_where_several_kinds_win_is_pu
     assert "offered" not in out and "13 tiles" in out["reason"]
 
 
+def test_a_tile_put_in_its_gap_and_read_as_another_tile_is_offered_and_said_once():
+    # finger/gap_read: a finger hides 79% of a 9m of 777z 999m 46m 456s 77s + 5m (label "covered": tile 3); no
+    # localiser finds it. A 9m (456m 999m 77s) or a 7s (456m 99m 777s) there wins. The tile put there reads as a
+    # white dragon, which gives a request that does not win: the tile is offered, and the reason says so once (not
+    # also as a tile put in a gap as read). One tap on 9m gives the labelled hand
+    from companion.vision.pipeline import recognize_image
+
+    label, image, result = _finger("gap_read", 3, "9m")
+    read, truth = [t["tile"] for t in result["tiles"]], [t["tile"] for t in label["tiles"]]
+    assert len(read) == len(truth) and read[:3] + read[4:] == truth[:3] + truth[4:] and read[3] not in ("9m", "7s")
+    assert result["request"] is not None and result["offered"] == [3] and 3 in result["uncertain"]
+    assert result["tiles"][3]["alternatives"][:2] == ["9m", "7s"]
+    assert result["reason"].count("tile 3 (counted from 0) was put where the localisers found a gap") == 1
+    assert "as read (tile(s)" not in result["reason"]
+    again = recognize_image(image, fixes={3: "9m"})
+    assert _norm(again["request"]) == _norm(label["request"]) and "offered" not in again
+
+
 def test_a_reading_with_a_tile_put_in_a_gap_as_read_ranks_below_one_with_a_box_mended():
     # of two readings of a photo (other localisers, the photo turned), one whose request holds a tile put in a gap
     # as read where several kinds would win (no winning hand yet) comes after one whose request needed a box mended

@@ -2139,9 +2139,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     tiles = _tile_dicts(ordered, reading.back)
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
     named = [i for i, d in enumerate(ordered) if d in reading.named or (d.looked_for == LOOKED_NAMED and not d.checked)]
-    put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]  # as read
     uncertain = [i for i, d in enumerate(ordered)
-                 if (_unsure(d) or d in changed or i in named or i in put_in) and d.part != "left out"]
+                 if (_unsure(d) or d in changed or i in named) and d.part != "left out"]
+    put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]  # (_unsure)
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if reading.dropped:  # not in "tiles": found, then taken for point sticks, dice or print (verified)
         result["not_tiles"] = [{k: v for k, v in t.items() if k not in ("group", "alternatives")}
