@@ -59,7 +59,8 @@ def _checked_box(t: Any, where: str, width: int, height: int) -> dict:
 def checked_tiles(tiles: Any, width: int, height: int) -> list[dict]:
     """The tiles of a label, checked: a list of {"tile": class, "box": [x1, y1, x2, y2] inside the photo,
     "sideways": bool (optional), "hidden": true (optional: its face is not in the photo, a finger over it, and the
-    hand's shape named it: the answer's "named"; a fine-tune learns no crop of it)}. Raises InvalidRequestError
+    hand's shape named it or offered the kinds that win: the answer's "named", "offered"; a fine-tune learns no
+    crop of it)}. Raises InvalidRequestError
     saying what is wrong."""
     if not isinstance(tiles, list) or not tiles:
         raise InvalidRequestError('"tiles" must be a non-empty list of {"tile": ..., "box": [x1, y1, x2, y2]}')

@@ -106,7 +106,7 @@ def _kept_crops(folder: Path, shaped: bool = False) -> KeptCrops:
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{label_file}: not a label of a checked photo ({exc})") from exc
         boxed = [t for t in tiles if isinstance(t, dict) and t.get("tile") in names and isinstance(t.get("box"), list)
-                 and t.get("hidden") is not True]  # (a tile the hand's shape named: a finger over its face)
+                 and t.get("hidden") is not True]  # (named or offered by the hand's shape: a finger on it)
         turned = label.get("turned")
         across = pipeline.lies_across(turned)  # read on its side: its "sideways" the other way on the photo
         crops += [_cut(image, t, across) for t in boxed]

@@ -1700,7 +1700,7 @@ class Reading:
 
     def name_by_shape(self) -> None:
         """A winning hand but for a tile no net could read, and no tile read again to make one: that tile read as
-        the one kind the hand's shape names (:func:`named_by_shape`)."""
+        the one kind the hand's shape names, or offered the kinds that win (:func:`named_by_shape`)."""
         if not self.changed:
             self.named, self.offered = named_by_shape(self.groups, self.request)
             if self.named:
@@ -2141,7 +2141,8 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     named = [i for i, d in enumerate(ordered) if d in reading.named or (d.looked_for == LOOKED_NAMED and not d.checked)]
     uncertain = [i for i, d in enumerate(ordered)
                  if (_unsure(d) or d in changed or i in named) and d.part != "left out"]
-    put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]  # (_unsure)
+    # tiles put in a gap as read (uncertain through _unsure, as any tile looked for): the reason words their offer so
+    put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
     if reading.dropped:  # not in "tiles": found, then taken for point sticks, dice or print (verified)
         result["not_tiles"] = [{k: v for k, v in t.items() if k not in ("group", "alternatives")}
@@ -2156,8 +2157,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         result["named"] = named
     # a tile no net could read that several kinds would win with: offered first
     offered = [(i, kinds) for o, kinds in reading.offered for i, d in enumerate(ordered) if d is o]
+    offered_at = [i for i, _ in offered]
     if offered:
-        result["offered"] = [i for i, _ in offered]
+        result["offered"] = offered_at
     won = [i for i, d in enumerate(ordered) if d.won]
     if won:  # the player's choice, as sent
         result["win"] = won[0]
@@ -2239,7 +2241,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                        (LOOKED_OFFERED, "tile(s) were put where the localisers found a gap of one tile's width and "
                                         "several kinds would make a winning hand, as read")):
         if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked
-                      and i not in dict(offered)]:
+                      and i not in offered_at]:
             notes.append(f"{len(looked)} {what} ({_numbered(looked)}); check them before scoring")
     if changed:
         made = "a winning hand" if _is_complete(request) else "called melds"
