@@ -1240,3 +1240,29 @@ def test_a_box_as_wide_as_two_touching_tiles_is_found_widest_first_and_no_other(
     assert [d for d, _, _ in wide_boxes(assign_groups(group_rows(tiles)))] == [other]
     assert wide_boxes(assign_groups(group_rows([a[0], merged(a[1], a[2], 60.0), a[6]]))) == []
     assert wide_boxes([]) == []
+
+
+def test_two_narrow_boxes_side_by_side_are_paired_where_together_they_are_one_tiles_width():
+    # upright tiles 30 x 40 at a pitch of 31: the row's median height over width is 40 / 30, so a box 40 high gives a
+    # width of 30. The 3m's box (x 62-92) found as two, 62-77 and 77-92 (15 wide: under 0.85 x 30 = 25.5; together 30,
+    # within 1.5 x 30 = 45): a pair, with the box around both. Not two pieces 12 wide where the 3m and the 4m lie
+    # (62-74, 107-119: 57 together, wider than 45), nor a piece beside a whole tile (30 wide), nor sideways ones, nor
+    # pieces in a row of only two upright boxes
+    from companion.vision.layout import narrow_pairs
+
+    def pieces(d: Det, *spans: tuple[float, float]) -> list[Det]:
+        return [Det(box=(x1, d.box[1], x2, d.box[3]), sideways=False, tile="2s") for x1, x2 in spans]
+
+    a = row("1m 2m 3m 4m 5m 6m 7m 8m")
+    p = pieces(a[2], (62.0, 77.0), (77.0, 92.0))
+    tiles = [*a[:2], *p, *a[3:]]
+    assert narrow_pairs(assign_groups(group_rows(tiles))) == [(p[0], p[1], (62.0, a[2].box[1], 92.0, a[2].box[3]))]
+    far = pieces(a[2], (62.0, 74.0), (107.0, 119.0))
+    assert narrow_pairs(assign_groups(group_rows([*a[:2], *far, *a[4:]]))) == []
+    lone = pieces(a[2], (62.0, 77.0))
+    assert narrow_pairs(assign_groups(group_rows([*a[:2], *lone, *a[3:]]))) == []
+    for d in p:
+        d.sideways = True
+    assert narrow_pairs(assign_groups(group_rows(tiles))) == []
+    assert narrow_pairs(assign_groups(group_rows(pieces(a[2], (62.0, 77.0), (77.0, 92.0))))) == []
+    assert narrow_pairs([]) == []

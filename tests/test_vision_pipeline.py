@@ -3643,6 +3643,72 @@ def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and
         assert asked == (halves if odds < 0.5 else [])  # the verifier is asked only about halves read so
 
 
+def test_two_narrow_boxes_are_read_as_one_tile_only_where_it_is_a_face_and_a_tile_and_makes_a_request(
+        monkeypatch: pytest.MonkeyPatch):
+    # 13 tiles 48 x 64, left edges 50 apart, and the winning 4p a tile's width apart; the 3m (x 200-248) found as two
+    # boxes 24 wide (200-224, 224-248). Each is narrower than 0.85 of the width its height gives in this row (64 over
+    # the row's median height / width, 64 / 48: 48 px, so under 40.8), and together they span 48, within 1.5 of that
+    # of the box around both (72): that box is the 3m's. Read there as a face 0.5 surely or more and by the verifier
+    # as a tile, the tiles make a request and the tile is marked; not where read as a back or less surely, taken for
+    # no tile, or where the player said the tile read there is none
+    from companion.vision import pipeline
+    from companion.vision.layout import LOOKED_JOINED, Det
+
+    image = np.full((300, 900, 3), 128, np.uint8)
+    tiles = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p _ 4p")
+    pieces = [Det(box=(200.0, 100.0, 224.0, 164.0), sideways=False, tile="2s"),
+              Det(box=(224.0, 100.0, 248.0, 164.0), sideways=False, tile="2s")]
+    tiles[2:3] = pieces
+    asked: list = []
+
+    def join(tile: str, sure: float = 0.9, odds: float = 0.9, unjoined: tuple = ()) -> tuple[list, list]:
+        def probabilities(batch, low=False):  # noqa: ANN001, ANN202
+            p = np.zeros((len(batch), len(pipeline.classes())), np.float32)
+            p[:, pipeline.classes().index(tile)] = sure
+            return p
+
+        def tile_odds(_image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            asked.extend(b for b, _, _ in found)
+            return [odds] * len(found)
+
+        asked.clear()
+        monkeypatch.setattr(pipeline, "_probabilities", probabilities)
+        monkeypatch.setattr(pipeline, "_tile_odds", tile_odds)
+        layout = pipeline.group_rows(tiles)
+        return pipeline._join_narrow(image, layout, pipeline.assign_groups(layout), unjoined=unjoined)
+
+    assert pipeline._no_request(pipeline.assign_groups(pipeline.group_rows(tiles)))
+    layout, groups = join("3m")
+    read = [d for r in layout.rows for d in r]
+    assert asked == [(200.0, 100.0, 248.0, 164.0)]
+    assert [(d.box, d.tile) for d in read if d.looked_for == LOOKED_JOINED] == [((200.0, 100.0, 248.0, 164.0), "3m")]
+    assert len(read) == 14 and not any(p in read for p in pieces) and not pipeline._no_request(groups)
+    for tile, sure, odds, unjoined in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("3m", 0.9, 0.2, ()),
+                                       ("3m", 0.9, 0.9, ((id(pieces[0]), id(pieces[1])),))):
+        layout, groups = join(tile, sure, odds, unjoined)
+        assert [d for r in layout.rows for d in r] == tiles and pipeline._no_request(groups)
+        assert asked == ([(200.0, 100.0, 248.0, 164.0)] if odds < 0.5 else [])  # asked only about faces read so
+
+
+def test_a_tile_found_as_two_narrow_boxes_is_read_as_one_where_the_hand_needs_it():
+    # joined_4s: the winning 4s, set apart, found as two narrow boxes read as 2s: 15 tiles, no request. Read in the
+    # box around both, the tiles and the request are the label's, the tile listed for a check and named in the
+    # reason; the player's confirmation clears the mark, and "Not a tile" on it is no error and leaves it unjoined
+    from companion.vision.pipeline import load_image, recognize_image
+
+    image = load_image(FIXTURES / "joined_4s.jpg")
+    label = json.loads((FIXTURES / "joined_4s.json").read_text())
+    result = recognize_image(image)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"]) and 13 in result["uncertain"]
+    assert ("1 tile(s) were read as one where two narrow boxes were found on them (tile(s) 13, counted from 0)"
+            in result["reason"])
+    confirmed = recognize_image(image, fixes={13: "4s"})
+    assert 13 not in confirmed["uncertain"] and "read as one" not in confirmed.get("reason", "")
+    refused = recognize_image(image, drop=[result["tiles"][13]["box"]])
+    assert "read as one" not in refused.get("reason", "") and len(refused["not_tiles"]) == 1
+
+
 def _merged(monkeypatch: pytest.MonkeyPatch, pairs: list[tuple[list[float], list[float]]]) -> None:
     """The localiser finds each pair of touching tiles (their boxes, in the picture it sees) as one box midway between
     them, 1.4 times as wide as they are on average."""

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from statistics import median
 
 import numpy as np
@@ -52,6 +52,11 @@ LOOKED_SPLIT = "two in one box"  # Det.looked_for: one of two touching tiles the
 MERGED_WIDTH = 1.15  # a box this many times as wide as its row's typical upright box may hold two tiles (wide_boxes;
 #                      before the halves had to agree with the box, 1.25 read 12 more of the 50 sets' requests, 1.15
 #                      23, 1.05 36 with 39 more wrong ones offered)
+LOOKED_JOINED = "one in two boxes"  # Det.looked_for: a tile the localisers found as two narrow boxes, read as one
+NARROW_WIDTH = 0.85  # a box narrower than this share of the width its height gives in its row may be half a tile, and
+JOINED_MOST = 1.5  # two such side by side one tile, together no wider than this share of it (narrow_pairs; on 3,400
+#                    photos the pipeline's _join_narrow read 3 requests more and offered 1 wrong one more so; at 0.95
+#                    and 1.7 5 more and 5 wrong, at 1.05 and 2.0 5 more and 7 wrong)
 LOOKED_JUDGED = "taken for no tile"  # Det.looked_for: found, taken for no tile by the verifier, put back where only
 #                                       with it do the tiles make a request (pipeline._put_back)
 ONE_TILE_GAP = (1.8, 4.2)  # neighbours this many pitches apart have room for one tile between them (one_tile_gaps):
@@ -558,6 +563,28 @@ def wide_boxes(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, float, f
         wide += [(d, typical, pitch_between(d, d)) for d in row
                  if not d.sideways and d.box[2] - d.box[0] >= MERGED_WIDTH * typical]
     return sorted(wide, key=lambda w: -(w[0].box[2] - w[0].box[0]) / w[1])
+
+
+def narrow_pairs(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, Det, tuple[float, float, float, float]]]:
+    """Two upright tiles side by side in a row (neither stacked), each narrower than NARROW_WIDTH times the width its
+    box's height gives in that row (by the median height over width of its upright boxes), and together no wider
+    than JOINED_MOST times that of the box around both, with that box: one tile the localisers found in two pieces,
+    one on each half of its face (a 4s of widely spaced sticks as two 2s). Each box is measured by its own height,
+    since perspective widens the tiles at the row's near end, heights and all."""
+    pairs = []
+    for groups in groups_by_row:
+        row = [d for g in groups for d in g if not d.stacked]
+        upright = [d for d in row if not d.sideways]
+        if len(upright) < 3:
+            continue
+        tall = median((d.box[3] - d.box[1]) / max(1e-6, d.box[2] - d.box[0]) for d in upright)
+        for a, b in pairwise(row):
+            both = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+            if (not (a.sideways or b.sideways)
+                    and all((d.box[2] - d.box[0]) * tall < NARROW_WIDTH * (d.box[3] - d.box[1]) for d in (a, b))
+                    and (both[2] - both[0]) * tall <= JOINED_MOST * (both[3] - both[1])):
+                pairs.append((a, b, both))
+    return pairs
 
 
 def could_win(groups_by_row: list[list[list[Det]]], win: bool = True) -> Callable[[], bool]:

@@ -26,6 +26,7 @@ from companion.photo_files import PhotoToRead, decode_photo, decode_to_read, rea
 from companion.vision.layout import (
     BACK_DOUBT,
     LOOKED_GAP,
+    LOOKED_JOINED,
     LOOKED_JUDGED,
     LOOKED_KAN_BACK,
     LOOKED_NAMED,
@@ -40,6 +41,7 @@ from companion.vision.layout import (
     group_rows,
     kan_short_of_a_back,
     kan_tops_found_upright,
+    narrow_pairs,
     nearest_rows,
     one_tile_gaps,
     wide_boxes,
@@ -1027,10 +1029,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     (:func:`_turned_box`), marked ``restored``. A closed kan's back the localisers missed, and a tile missed in a
     gap of one tile's width, are looked for and may be added, marked ``looked_for`` (:func:`_missed_tiles`); one
     that ``drop`` names is left out (listed in ``dropped``). Where the tiles still make no request, a box the
-    verifier took for no tile may be put back, and then a box wide enough for two tiles read as two, marked
-    ``looked_for`` too (:func:`_put_back`, :func:`_split_wide`), and then a tile the hand's shape names put in a gap
-    where no tile was read (:func:`_named_in_gap`); not a box that ``drop`` names (nor one holding the centre of a
-    box it names, nor a place in a gap by one), nor on a photo that is no ``hand`` (a second photo of the dora
+    verifier took for no tile may be put back, then a box wide enough for two tiles read as two, then two narrow
+    boxes read as one tile, marked ``looked_for`` too (:func:`_put_back`, :func:`_split_wide`, :func:`_join_narrow`),
+    and then a tile the hand's shape names put in a gap where no tile was read (:func:`_named_in_gap`); not a box
+    that ``drop`` names (nor one holding the centre of a box it names, nor a place in a gap by one), nor on a photo that is no ``hand`` (a second photo of the dora
     indicators: its rows make no request)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
@@ -1146,6 +1148,11 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
                      for d, _ in _wide_halves(groups, image_bgr.shape[1])] if hand and unfound else []
     unsplit = {i for i, b in wide_on_photo if any(_centre_in(u, b) for u in unfound)}
     unfound = [u for u in unfound if not any(_centre_in(u, b) for _, b in wide_on_photo)]
+    # and in the box around two narrow ones read as one tile (_join_narrow): that tile is none, the pieces stay
+    narrow_on_photo = [((id(a), id(b)), to_photo(box) if to_photo else box)
+                       for a, b, box in _hand_row_pairs(groups)] if hand and unfound else []
+    unjoined = {ids for ids, b in narrow_on_photo if any(_centre_in(u, b) for u in unfound)}
+    unfound = [u for u in unfound if not any(_centre_in(u, b) for _, b in narrow_on_photo)]
     if unfound and unread_gaps:  # and a place where the hand's shape named a tile (below): none is named there
         missed_on_photo = _on_photo([(d.box, False, 1.0) for d in missed], range(len(missed)), to_photo)
         at_gaps = [(g, to_photo(g.box) if to_photo else g.box) for g in unread_gaps]
@@ -1164,7 +1171,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         # the tiles read in gaps are kept only where with them the tiles make a request: all, else one alone (the
         # surest first: a gap by a tile of the player's gap is looked at twice, touching either neighbour)
         alone = [[d] for d in sorted(in_gaps, key=lambda d: -d.confidence)] if len(in_gaps) > 1 else []
-        layout, groups, put = _with_a_request(dets + backs, [(None, tried) for tried in ([in_gaps, *alone] if in_gaps
+        layout, groups, put = _with_a_request(dets + backs, [((), tried) for tried in ([in_gaps, *alone] if in_gaps
                                                                                           else [])])
         no_request = not put and _no_request(groups)
     if hand and no_request and judged_dets:
@@ -1173,6 +1180,9 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     if hand and no_request:
         layout, groups = _split_wide(image_bgr, layout, groups, low, unsplit)
         no_request = not any(d.looked_for == LOOKED_SPLIT for r in layout.rows for d in r)
+    if hand and no_request:
+        layout, groups = _join_narrow(image_bgr, layout, groups, low, unjoined)
+        no_request = not any(d.looked_for == LOOKED_JOINED for r in layout.rows for d in r)
     if hand and no_request and unread_gaps:
         layout, groups = _named_in_gap(layout, groups, unread_gaps)
     if dropped is not None:  # the boxes taken for no tile, as read (the answer's "not_tiles")
@@ -1213,15 +1223,17 @@ def _named_in_gap(layout: Layout, groups: list, gaps: list[Det]) -> tuple[Layout
     return layout, assign_groups(layout)
 
 
-def _with_a_request(tiles: list[Det], trials: Iterable[tuple[Det | None, list[Det]]]) -> tuple[Layout, list, list[Det]]:
+def _with_a_request(tiles: list[Det], trials: Iterable[tuple[tuple[Det, ...], list[Det]]],
+                    ) -> tuple[Layout, list, list[Det]]:
     """The rows and groups of ``tiles`` changed by the first of ``trials`` with which they make a request, and the
-    tiles that trial put in (each trial: a tile it takes out, or None, and the tiles it puts in); where none does, of
-    ``tiles`` as they are, and []: the tiles read in gaps, a box put back, a wide box read as two (:func:`_read`).
+    tiles that trial put in (each trial: the tiles it takes out, maybe none, and the tiles it puts in); where none
+    does, of ``tiles`` as they are, and []: the tiles read in gaps, a box put back, a wide box read as two, two narrow
+    ones read as one (:func:`_read`).
     group_rows marks an added kan's top stacked and never unmarks one: the marks are set back after each trial in
     vain."""
     stacked = [d.stacked for d in tiles]
     for out, into in trials:
-        layout = group_rows([d for d in tiles if d is not out] + into)
+        layout = group_rows([d for d in tiles if not any(d is o for o in out)] + into)
         groups = assign_groups(layout)
         if not _no_request(groups):
             return layout, groups, into
@@ -1240,7 +1252,7 @@ def _put_back(tiles: list[Det], judged: list[Det], refused: set[int] | frozenset
     the verifier can take a tile alone, far from the others and seen from low, for a point stick's piece
     (models/TRAINING-LOG.md, "A tile taken for no tile, put back where the hand needs it")."""
     every = [d.box for d in tiles]
-    trials = ((None, [judged[i]]) for i in sorted(range(len(judged)), key=lambda i: -judged[i].confidence)
+    trials = (((), [judged[i]]) for i in sorted(range(len(judged)), key=lambda i: -judged[i].confidence)
               if i not in refused and not any(_centre_in(judged[i].box, b) or _centre_in(b, judged[i].box) for b in every))
     layout, groups, put = _with_a_request(tiles, trials)
     for d in put:
@@ -1286,10 +1298,51 @@ def _split_wide(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool =
     for j, k in enumerate(faces):
         if min(odds[2 * j:2 * j + 2]) >= VERIFY_MIN:
             d, halves = wide[k]
-            trials.append((d, [Det(box=b, sideways=False, looked_for=LOOKED_SPLIT) for b in halves]))
+            trials.append(((d,), [Det(box=b, sideways=False, looked_for=LOOKED_SPLIT) for b in halves]))
             for t, p in zip(trials[-1][1], probs[2 * k:2 * k + 2], strict=True):
                 _name_reading(t, p, 1.0, names)
     return _with_a_request([d for r in layout.rows for d in r], trials)[:2]
+
+
+def _hand_row_pairs(groups: list) -> list[tuple[Det, Det, tuple[float, float, float, float]]]:
+    """The hand row's pairs of narrow boxes that may be one tile (layout.narrow_pairs), with the box around each pair;
+    the hand row is the last that layout.nearest_rows keeps, as for :func:`_wide_halves`."""
+    kept = nearest_rows(groups)[0] if groups else []
+    return narrow_pairs(kept[-1:])
+
+
+def _join_narrow(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool = False,
+                 unjoined: Iterable[tuple[int, int]] = ()) -> tuple[Layout, list]:
+    """Where the tiles make no request: two narrow boxes side by side in the hand row (:func:`_hand_row_pairs`; not
+    a pair whose ``id``s are in ``unjoined``, where the player said the tile read in the box around them is none)
+    read as one tile in the box around both, marked ``looked_for`` LOOKED_JOINED, where that box reads as a face
+    GAP_TILE_MIN surely and the verifier takes it for a tile, and only so do the tiles make a request: every such
+    pair at once (the surest first where two share a box), else each alone, the surest first; else the rows as they
+    were (:func:`_with_a_request`). The localisers can find a tile whose face shows two columns far apart (a 4s) as
+    two boxes, each read as some other tile (a 2s), and the row then holds a tile too many. Every joined box is read
+    at once, by the classifiers alone, as :func:`_split_wide` reads its halves (models/TRAINING-LOG.md, "One tile in
+    two boxes read as one")."""
+    skip = set(unjoined)
+    pairs = [(a, b, box) for a, b, box in _hand_row_pairs(groups) if (id(a), id(b)) not in skip]
+    if not pairs:
+        return layout, groups
+    names = classes()
+    probs = _probabilities(crops_to_batch([crop_tile(image_bgr, box, False) for _, _, box in pairs]), low)
+    faces = [k for k, p in enumerate(probs) if names[int(p.argmax())] != "x" and p.max() >= GAP_TILE_MIN]
+    odds = _tile_odds(image_bgr, [(pairs[k][2], False, 1.0) for k in faces])
+    joined = []
+    for k, q in zip(faces, odds, strict=True):
+        if q >= VERIFY_MIN:
+            a, b, box = pairs[k]
+            joined.append(((a, b), Det(box=box, sideways=False, looked_for=LOOKED_JOINED)))
+            _name_reading(joined[-1][1], probs[k], 1.0, names)
+    joined.sort(key=lambda j: -j[1].confidence)
+    apart: list[tuple[tuple[Det, Det], Det]] = []
+    for pieces, d in joined:  # no box in two pairs: a run of three narrow boxes makes two pairs sharing the middle
+        if not any(p is q for p in pieces for other, _ in apart for q in other):
+            apart.append((pieces, d))
+    every = [(tuple(p for pieces, _ in apart for p in pieces), [d for _, d in apart])] if len(apart) > 1 else []
+    return _with_a_request([d for r in layout.rows for d in r], every + [(pieces, [d]) for pieces, d in apart])[:2]
 
 
 def _no_request(groups: list) -> bool:
@@ -1567,8 +1620,8 @@ def _overlapping(on_photo: dict[int, tuple], box: list | tuple) -> int | None:
 
 def _unsure(d: Det) -> bool:
     """Listed for a check: put back by the player, looked for where no tile was found (a closed kan's back, a
-    tile in a gap: :func:`_missed_tiles`), put back or read as two from one wide box where the hand needs it
-    (:func:`_put_back`, :func:`_split_wide`), and not yet corrected, read with less than CONFIDENCE_MIN, a
+    tile in a gap: :func:`_missed_tiles`), put back, read as two from one wide box or as one from two narrow ones
+    where the hand needs it (:func:`_put_back`, :func:`_split_wide`, :func:`_join_narrow`), and not yet corrected, read with less than CONFIDENCE_MIN, a
     five that may be the red one (or a red five that may be plain) with RED_DOUBT or more, or a white dragon that
     may be a face-down tile with BACK_DOUBT or more. A red five is a han of dora, and a confident read can still
     be wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence
@@ -1689,10 +1742,12 @@ class Reading:
 
     def patched(self) -> bool:
         """Whether the request needed a box the verifier took for no tile put back (:func:`_put_back`), a wide box
-        read as two tiles (:func:`_split_wide`) or a tile the hand's shape names or offers put in a gap
+        read as two tiles (:func:`_split_wide`), two narrow ones read as one (:func:`_join_narrow`) or a tile the
+        hand's shape names or offers put in a gap
         (:func:`_named_in_gap`): such a reading is not kept before the other localisers and the turned photo have been
         read."""
-        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT, LOOKED_NAMED, LOOKED_OFFERED) for d in self.ordered)
+        return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT, LOOKED_JOINED, LOOKED_NAMED, LOOKED_OFFERED)
+                   for d in self.ordered)
 
     def wins(self) -> bool:
         """Whether the request's tiles make a winning hand (:func:`_is_complete`)."""
@@ -2238,6 +2293,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                        (LOOKED_JUDGED, "box(es) taken for no tile at first were kept, as only with them do the tiles "
                                        "make a hand"),
                        (LOOKED_SPLIT, "tile(s) were read as two where one box was found on them"),
+                       (LOOKED_JOINED, "tile(s) were read as one where two narrow boxes were found on them"),
                        (LOOKED_OFFERED, "tile(s) were put where the localisers found a gap of one tile's width and "
                                         "several kinds would make a winning hand, as read")):
         if looked := [i for i, d in enumerate(ordered) if d.looked_for == kind and not d.checked
