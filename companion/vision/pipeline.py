@@ -1032,8 +1032,8 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     verifier took for no tile may be put back, then a box wide enough for two tiles read as two, then two narrow
     boxes read as one tile, marked ``looked_for`` too (:func:`_put_back`, :func:`_split_wide`, :func:`_join_narrow`),
     and then a tile the hand's shape names put in a gap where no tile was read (:func:`_named_in_gap`); not a box
-    that ``drop`` names (nor one holding the centre of a box it names, nor a place in a gap by one), nor on a photo that is no ``hand`` (a second photo of the dora
-    indicators: its rows make no request)."""
+    that ``drop`` names (nor one holding the centre of a box it names, nor a place in a gap by one), nor on a photo
+    that is no ``hand`` (a second photo of the dora indicators: its rows make no request)."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise InvalidRequestError("the image must be a colour picture (height x width x 3 BGR array)")
     # the verifier's odds and the crops of the first look's boxes, for the photo as taken
@@ -1621,14 +1621,14 @@ def _overlapping(on_photo: dict[int, tuple], box: list | tuple) -> int | None:
 def _unsure(d: Det) -> bool:
     """Listed for a check: put back by the player, looked for where no tile was found (a closed kan's back, a
     tile in a gap: :func:`_missed_tiles`), put back, read as two from one wide box or as one from two narrow ones
-    where the hand needs it (:func:`_put_back`, :func:`_split_wide`, :func:`_join_narrow`), and not yet corrected, read with less than CONFIDENCE_MIN, a
-    five that may be the red one (or a red five that may be plain) with RED_DOUBT or more, or a white dragon that
-    may be a face-down tile with BACK_DOUBT or more. A red five is a han of dora, and a confident read can still
-    be wrong about the colour. With the session 5 models (fully found hands, red/plain mix-ups the confidence
-    leaves unmarked, and how many of them RED_DOUBT lists, for how many more of the fives read right): held-out
-    style 7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles 1 of 2, for 6 of 152. A pale
-    back in the dora row read as a white dragon makes a wrong dora indicator (TRAINING-LOG, "Backs read as white
-    dragons")."""
+    where the hand needs it (:func:`_put_back`, :func:`_split_wide`, :func:`_join_narrow`), and not yet corrected,
+    read with less than CONFIDENCE_MIN, a five that may be the red one (or a red five that may be plain) with
+    RED_DOUBT or more, or a white dragon that may be a face-down tile with BACK_DOUBT or more. A red five is a han of
+    dora, and a confident read can still be wrong about the colour. With the session 5 models (fully found hands,
+    red/plain mix-ups the confidence leaves unmarked, and how many of them RED_DOUBT lists, for how many more of the
+    fives read right): held-out style 7 of 8, for 14 of 266; won hands 5 of 7, for 18 of 250; training styles 1 of
+    2, for 6 of 152. A pale back in the dora row read as a white dragon makes a wrong dora indicator (TRAINING-LOG,
+    "Backs read as white dragons")."""
     if d.confidence < CONFIDENCE_MIN or ((d.restored or d.looked_for) and not d.checked):
         return True
     tile = d.tile
@@ -1743,9 +1743,8 @@ class Reading:
     def patched(self) -> bool:
         """Whether the request needed a box the verifier took for no tile put back (:func:`_put_back`), a wide box
         read as two tiles (:func:`_split_wide`), two narrow ones read as one (:func:`_join_narrow`) or a tile the
-        hand's shape names or offers put in a gap
-        (:func:`_named_in_gap`): such a reading is not kept before the other localisers and the turned photo have been
-        read."""
+        hand's shape names or offers put in a gap (:func:`_named_in_gap`): such a reading is not kept before the other
+        localisers and the turned photo have been read."""
         return any(d.looked_for in (LOOKED_JUDGED, LOOKED_SPLIT, LOOKED_JOINED, LOOKED_NAMED, LOOKED_OFFERED)
                    for d in self.ordered)
 
