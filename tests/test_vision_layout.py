@@ -1247,7 +1247,10 @@ def test_two_narrow_boxes_side_by_side_are_paired_where_together_they_are_one_ti
     # width of 30. The 3m's box (x 62-92) found as two, 62-77 and 77-92 (15 wide: under 0.85 x 30 = 25.5; together 30,
     # within 1.5 x 30 = 45): a pair, with the box around both. Not two pieces 12 wide where the 3m and the 4m lie
     # (62-74, 107-119: 57 together, wider than 45), nor a piece beside a whole tile (30 wide), nor sideways ones, nor
-    # pieces in a row of only two upright boxes
+    # pieces in a row of only two upright boxes. Each is measured by its own height: a tile 60 high at the row's near
+    # end (x 248-293) found as pieces 27 and 18 wide is a pair (27 x 40/30 = 36 < 0.85 x 60; together 45 x 40/30 = 60,
+    # within 1.5 x 60), though 27 is wider than 0.85 of the row's typical 30; two real tiles 15 x 20 at its far end
+    # are none (15 x 40/30 = 20, not under 0.85 x 20)
     from companion.vision.layout import narrow_pairs
 
     def pieces(d: Det, *spans: tuple[float, float]) -> list[Det]:
@@ -1265,4 +1268,10 @@ def test_two_narrow_boxes_side_by_side_are_paired_where_together_they_are_one_ti
         d.sideways = True
     assert narrow_pairs(assign_groups(group_rows(tiles))) == []
     assert narrow_pairs(assign_groups(group_rows(pieces(a[2], (62.0, 77.0), (77.0, 92.0))))) == []
+    near = [Det(box=(248.0, 140.0, 275.0, 200.0), sideways=False, tile="2s"),
+            Det(box=(275.0, 140.0, 293.0, 200.0), sideways=False, tile="2s")]
+    assert narrow_pairs(assign_groups(group_rows([*a, *near]))) == [(near[0], near[1], (248.0, 140.0, 293.0, 200.0))]
+    small = [Det(box=(248.0, 180.0, 263.0, 200.0), sideways=False, tile="9m"),
+             Det(box=(264.0, 180.0, 279.0, 200.0), sideways=False, tile="9m")]
+    assert narrow_pairs(assign_groups(group_rows([*a, *small]))) == []
     assert narrow_pairs([]) == []

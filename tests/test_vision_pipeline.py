@@ -10,6 +10,8 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -3598,6 +3600,29 @@ def test_a_box_taken_for_no_tile_on_a_dora_photo_is_not_put_back(monkeypatch: py
     assert len(dets) == len(label["tiles"]) - 1 and not any(d.looked_for for d in dets)
 
 
+def _mended(monkeypatch: pytest.MonkeyPatch, rule: Callable, tiles: list, asked: list, tile: str, sure: float = 0.9,
+            odds: float = 0.9, **kept: tuple) -> tuple:
+    """``rule`` (pipeline._split_wide, _join_narrow) on the rows of ``tiles`` in a grey picture, every crop read as
+    ``tile``, ``sure``ly, and taken for a tile with ``odds`` by the verifier; ``asked`` gets the boxes the verifier was
+    asked about. ``kept``: the rule's ids the player said hold no tile (unsplit, unjoined)."""
+    from companion.vision import pipeline
+
+    def probabilities(batch, low=False):  # noqa: ANN001, ANN202
+        p = np.zeros((len(batch), len(pipeline.classes())), np.float32)
+        p[:, pipeline.classes().index(tile)] = sure
+        return p
+
+    def tile_odds(_image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        asked.extend(b for b, _, _ in found)
+        return [odds] * len(found)
+
+    asked.clear()
+    monkeypatch.setattr(pipeline, "_probabilities", probabilities)
+    monkeypatch.setattr(pipeline, "_tile_odds", tile_odds)
+    layout = pipeline.group_rows(tiles)
+    return rule(np.full((300, 900, 3), 128, np.uint8), layout, pipeline.assign_groups(layout), **kept)
+
+
 def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and_make_a_request(
         monkeypatch: pytest.MonkeyPatch):
     # 13 tiles 48 wide, left edges 50 apart, and the winning 4p a tile's width apart; the 3m and 4m (centres 224
@@ -3609,27 +3634,11 @@ def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and
     from companion.vision import pipeline
     from companion.vision.layout import LOOKED_SPLIT, Det
 
-    image = np.full((300, 900, 3), 128, np.uint8)
     tiles = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p _ 4p")
     wide = Det(box=(215.5, 100.0, 282.5, 164.0), sideways=False, tile="3m")
     tiles[2:4] = [wide]
     asked: list = []
-
-    def split(tile: str, sure: float = 0.9, odds: float = 0.9, unsplit: tuple = ()) -> tuple[list, list]:
-        def probabilities(batch, low=False):  # noqa: ANN001, ANN202
-            p = np.zeros((len(batch), len(pipeline.classes())), np.float32)
-            p[:, pipeline.classes().index(tile)] = sure
-            return p
-
-        def tile_odds(_image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-            asked.extend(b for b, _, _ in found)
-            return [odds] * len(found)
-
-        asked.clear()
-        monkeypatch.setattr(pipeline, "_probabilities", probabilities)
-        monkeypatch.setattr(pipeline, "_tile_odds", tile_odds)
-        layout = pipeline.group_rows(tiles)
-        return pipeline._split_wide(image, layout, pipeline.assign_groups(layout), unsplit=unsplit)
+    split = partial(_mended, monkeypatch, pipeline._split_wide, tiles, asked)
 
     layout, groups = split("3m")
     read = [d for r in layout.rows for d in r]
@@ -3638,7 +3647,7 @@ def test_a_wide_box_is_read_as_two_tiles_only_where_they_are_faces_and_tiles_and
     assert len(read) == 14 and wide not in read and not pipeline._no_request(groups)
     for tile, sure, odds, unsplit in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("2s", 0.9, 0.9, ()),
                                       ("3m", 0.9, 0.2, ()), ("3m", 0.9, 0.9, (id(wide),))):
-        layout, groups = split(tile, sure, odds, unsplit)
+        layout, groups = split(tile, sure, odds, unsplit=unsplit)
         assert [d for r in layout.rows for d in r] == tiles and pipeline._no_request(groups)
         assert asked == (halves if odds < 0.5 else [])  # the verifier is asked only about halves read so
 
@@ -3654,28 +3663,12 @@ def test_two_narrow_boxes_are_read_as_one_tile_only_where_it_is_a_face_and_a_til
     from companion.vision import pipeline
     from companion.vision.layout import LOOKED_JOINED, Det
 
-    image = np.full((300, 900, 3), 128, np.uint8)
     tiles = _row_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p _ 4p")
     pieces = [Det(box=(200.0, 100.0, 224.0, 164.0), sideways=False, tile="2s"),
               Det(box=(224.0, 100.0, 248.0, 164.0), sideways=False, tile="2s")]
     tiles[2:3] = pieces
     asked: list = []
-
-    def join(tile: str, sure: float = 0.9, odds: float = 0.9, unjoined: tuple = ()) -> tuple[list, list]:
-        def probabilities(batch, low=False):  # noqa: ANN001, ANN202
-            p = np.zeros((len(batch), len(pipeline.classes())), np.float32)
-            p[:, pipeline.classes().index(tile)] = sure
-            return p
-
-        def tile_odds(_image, found, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-            asked.extend(b for b, _, _ in found)
-            return [odds] * len(found)
-
-        asked.clear()
-        monkeypatch.setattr(pipeline, "_probabilities", probabilities)
-        monkeypatch.setattr(pipeline, "_tile_odds", tile_odds)
-        layout = pipeline.group_rows(tiles)
-        return pipeline._join_narrow(image, layout, pipeline.assign_groups(layout), unjoined=unjoined)
+    join = partial(_mended, monkeypatch, pipeline._join_narrow, tiles, asked)
 
     assert pipeline._no_request(pipeline.assign_groups(pipeline.group_rows(tiles)))
     layout, groups = join("3m")
@@ -3685,7 +3678,7 @@ def test_two_narrow_boxes_are_read_as_one_tile_only_where_it_is_a_face_and_a_til
     assert len(read) == 14 and not any(p in read for p in pieces) and not pipeline._no_request(groups)
     for tile, sure, odds, unjoined in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("3m", 0.9, 0.2, ()),
                                        ("3m", 0.9, 0.9, ((id(pieces[0]), id(pieces[1])),))):
-        layout, groups = join(tile, sure, odds, unjoined)
+        layout, groups = join(tile, sure, odds, unjoined=unjoined)
         assert [d for r in layout.rows for d in r] == tiles and pipeline._no_request(groups)
         assert asked == ([(200.0, 100.0, 248.0, 164.0)] if odds < 0.5 else [])  # asked only about faces read so
 
