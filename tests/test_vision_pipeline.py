@@ -3686,7 +3686,8 @@ def test_two_narrow_boxes_are_read_as_one_tile_only_where_it_is_a_face_and_a_til
 def test_a_tile_found_as_two_narrow_boxes_is_read_as_one_where_the_hand_needs_it():
     # joined_4s: the winning 4s, set apart, found as two narrow boxes read as 2s: 15 tiles, no request. Read in the
     # box around both, the tiles and the request are the label's, the tile listed for a check and named in the
-    # reason; the player's confirmation clears the mark, and "Not a tile" on it is no error and leaves it unjoined
+    # reason; the player's confirmation clears the mark, and "Not a tile" on it undoes the join: both boxes stay as
+    # found (none taken out), as the first read found them
     from companion.vision.pipeline import load_image, recognize_image
 
     image = load_image(FIXTURES / "joined_4s.jpg")
@@ -3699,7 +3700,8 @@ def test_a_tile_found_as_two_narrow_boxes_is_read_as_one_where_the_hand_needs_it
     confirmed = recognize_image(image, fixes={13: "4s"})
     assert 13 not in confirmed["uncertain"] and "read as one" not in confirmed.get("reason", "")
     refused = recognize_image(image, drop=[result["tiles"][13]["box"]])
-    assert "read as one" not in refused.get("reason", "") and len(refused["not_tiles"]) == 1
+    assert [t["tile"] for t in refused["tiles"]][:13] == [t["tile"] for t in label["tiles"]][:13]
+    assert len(refused["tiles"]) == 15 and refused["request"] is None and "not_tiles" not in refused
 
 
 def _merged(monkeypatch: pytest.MonkeyPatch, pairs: list[tuple[list[float], list[float]]]) -> None:

@@ -159,6 +159,8 @@ GAP_BLANK_SURE = 0.9  # an empty gap is read as a white dragon (blank) too: one 
 #                       where the verifier is this sure of a tile (_missed_tiles)
 LONE_MIN = 2.9  # neighbours this many pitches apart or more: a lone tile missed between them lies midway too
 MIDWAY_MAX = 2.3  # neighbours up to this many pitches apart: a tile missed between them lies midway (_missed_in_gaps)
+JOIN_NAMED = 0.8  # a box the player names that overlaps the box around a pair of narrow ones this much (IoU) names
+#                   the tile read as one there (_join_narrow), not either of them
 GAP_TILE_MIN = 0.5  # a gap of one tile's width within a row of a hand that makes no request: a crop there the
 #                     classifiers read as a face this surely (no back; a white dragon GAP_BLANK_SURE), and the
 #                     verifier as a tile, is a tile the localisers missed where with it the tiles make a request,
@@ -1094,7 +1096,10 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     put_back = _named(found, dropped_at, taps.restore, to_photo, "box taken for no tile") if taps.restore else set()
     kept_at = [i for i, k in enumerate(keep) if k or i in put_back]
     on_photo = _on_photo(found, kept_at, to_photo) if taps.drop else {}
-    named = [(b, _overlapping(on_photo, b)) for b in taps.drop]
+    # a box around two narrow ones, where a tile read as one (_join_narrow) lay, names neither: the join is refused
+    # below (unjoined), and both stay as found
+    joins = _joins_on_photo([found[i] for i in kept_at], to_photo) if taps.drop else []
+    named = [(b, None if any(_iou(j, b) >= JOIN_NAMED for j in joins) else _overlapping(on_photo, b)) for b in taps.drop]
     taken_out = {i for _, i in named if i is not None}
     # the others may name tiles the localisers missed, read where the layout says one lies (_missed_tiles): below
     unfound = [b for b, i in named if i is None]
@@ -1311,6 +1316,13 @@ def _hand_row_pairs(groups: list) -> list[tuple[Det, Det, tuple[float, float, fl
     return narrow_pairs(kept[-1:])
 
 
+def _joins_on_photo(found: list, to_photo: Callable | None) -> list[tuple[float, ...]]:
+    """The boxes (on the photo as taken, by ``to_photo``) around the pairs of narrow boxes among ``found`` (box,
+    sideways, score) that :func:`_join_narrow` may read as one tile: where a joined tile of an answer lay."""
+    layout = group_rows([Det(box=b, sideways=s) for b, s, _ in found])
+    return [to_photo(box) if to_photo else box for _, _, box in _hand_row_pairs(assign_groups(layout))]
+
+
 def _join_narrow(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool = False,
                  unjoined: Iterable[tuple[int, int]] = ()) -> tuple[Layout, list]:
     """Where the tiles make no request: two narrow boxes side by side in the hand row (:func:`_hand_row_pairs`; not
@@ -1318,7 +1330,8 @@ def _join_narrow(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool 
     read as one tile in the box around both, marked ``looked_for`` LOOKED_JOINED, where that box reads as a face
     GAP_TILE_MIN surely and the verifier takes it for a tile, and only so do the tiles make a request: every such
     pair at once (the surest first where two share a box), else each alone, the surest first; else the rows as they
-    were (:func:`_with_a_request`). The localisers can find a tile whose face shows two columns far apart (a 4s) as
+    were (:func:`_with_a_request`). The player's "Not a tile" on a joined tile (a box JOIN_NAMED like the one around
+    its pair, :func:`_joins_on_photo`) undoes the join: two tiles found side by side can be joined wrongly. The localisers can find a tile whose face shows two columns far apart (a 4s) as
     two boxes, each read as some other tile (a 2s), and the row then holds a tile too many. Every joined box is read
     at once, by the classifiers alone, as :func:`_split_wide` reads its halves (models/TRAINING-LOG.md, "One tile in
     two boxes read as one")."""
