@@ -10,7 +10,7 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
@@ -3601,10 +3601,10 @@ def test_a_box_taken_for_no_tile_on_a_dora_photo_is_not_put_back(monkeypatch: py
 
 
 def _mended(monkeypatch: pytest.MonkeyPatch, rule: Callable, tiles: list, asked: list, tile: str, sure: float = 0.9,
-            odds: float = 0.9, **kept: tuple) -> tuple:
+            odds: float = 0.9, **kept: Iterable) -> tuple:
     """``rule`` (pipeline._split_wide, _join_narrow) on the rows of ``tiles`` in a grey picture, every crop read as
     ``tile``, ``sure``ly, and taken for a tile with ``odds`` by the verifier; ``asked`` gets the boxes the verifier was
-    asked about. ``kept``: the rule's ids the player said hold no tile (unsplit, unjoined)."""
+    asked about. ``kept``: what the player said holds no tile (unsplit: ids of wide boxes; unjoined: joined boxes)."""
     from companion.vision import pipeline
 
     def probabilities(batch, low=False):  # noqa: ANN001, ANN202
@@ -3677,7 +3677,7 @@ def test_two_narrow_boxes_are_read_as_one_tile_only_where_it_is_a_face_and_a_til
     assert [(d.box, d.tile) for d in read if d.looked_for == LOOKED_JOINED] == [((200.0, 100.0, 248.0, 164.0), "3m")]
     assert len(read) == 14 and not any(p in read for p in pieces) and not pipeline._no_request(groups)
     for tile, sure, odds, unjoined in (("x", 0.9, 0.9, ()), ("3m", 0.45, 0.9, ()), ("3m", 0.9, 0.2, ()),
-                                       ("3m", 0.9, 0.9, ((id(pieces[0]), id(pieces[1])),))):
+                                       ("3m", 0.9, 0.9, ((200.0, 100.0, 248.0, 164.0),))):
         layout, groups = join(tile, sure, odds, unjoined=unjoined)
         assert [d for r in layout.rows for d in r] == tiles and pipeline._no_request(groups)
         assert asked == ([(200.0, 100.0, 248.0, 164.0)] if odds < 0.5 else [])  # asked only about faces read so

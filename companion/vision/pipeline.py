@@ -1096,10 +1096,11 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
     put_back = _named(found, dropped_at, taps.restore, to_photo, "box taken for no tile") if taps.restore else set()
     kept_at = [i for i, k in enumerate(keep) if k or i in put_back]
     on_photo = _on_photo(found, kept_at, to_photo) if taps.drop else {}
-    # a box around two narrow ones, where a tile read as one (_join_narrow) lay, names neither: the join is refused
-    # below (unjoined), and both stay as found
+    # a box around two narrow ones, where a tile read as one (_join_narrow) lay, names neither: that join is refused
+    # below, and both stay as found
     joins = _joins_on_photo([found[i] for i in kept_at], to_photo) if taps.drop else []
-    named = [(b, None if any(_iou(j, b) >= JOIN_NAMED for j in joins) else _overlapping(on_photo, b)) for b in taps.drop]
+    unjoined = [b for b in taps.drop if any(_iou(j, b) >= JOIN_NAMED for j in joins)]
+    named = [(b, _overlapping(on_photo, b)) for b in taps.drop if b not in unjoined]
     taken_out = {i for _, i in named if i is not None}
     # the others may name tiles the localisers missed, read where the layout says one lies (_missed_tiles): below
     unfound = [b for b, i in named if i is None]
@@ -1153,11 +1154,6 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
                      for d, _ in _wide_halves(groups, image_bgr.shape[1])] if hand and unfound else []
     unsplit = {i for i, b in wide_on_photo if any(_centre_in(u, b) for u in unfound)}
     unfound = [u for u in unfound if not any(_centre_in(u, b) for _, b in wide_on_photo)]
-    # and in the box around two narrow ones read as one tile (_join_narrow): that tile is none, the pieces stay
-    narrow_on_photo = [((id(a), id(b)), to_photo(box) if to_photo else box)
-                       for a, b, box in _hand_row_pairs(groups)] if hand and unfound else []
-    unjoined = {ids for ids, b in narrow_on_photo if any(_centre_in(u, b) for u in unfound)}
-    unfound = [u for u in unfound if not any(_centre_in(u, b) for _, b in narrow_on_photo)]
     if unfound and unread_gaps:  # and a place where the hand's shape named a tile (below): none is named there
         missed_on_photo = _on_photo([(d.box, False, 1.0) for d in missed], range(len(missed)), to_photo)
         at_gaps = [(g, to_photo(g.box) if to_photo else g.box) for g in unread_gaps]
@@ -1186,7 +1182,7 @@ def _read(image_bgr: np.ndarray, max_rows: int | None = None, dropped: list[Det]
         layout, groups = _split_wide(image_bgr, layout, groups, low, unsplit)
         no_request = not any(d.looked_for == LOOKED_SPLIT for r in layout.rows for d in r)
     if hand and no_request:
-        layout, groups = _join_narrow(image_bgr, layout, groups, low, unjoined)
+        layout, groups = _join_narrow(image_bgr, layout, groups, low, unjoined, to_photo)
         no_request = not any(d.looked_for == LOOKED_JOINED for r in layout.rows for d in r)
     if hand and no_request and unread_gaps:
         layout, groups = _named_in_gap(layout, groups, unread_gaps)
@@ -1270,9 +1266,8 @@ def _wide_halves(groups: list, width: int) -> list[tuple[Det, list[tuple[float, 
     boxes of the two it may hold: half a pitch either side of its centre, the row's typical width and its own height
     (those within the picture's ``width``). The hand row is the last that layout.nearest_rows keeps: the only one a
     request counts."""
-    kept = nearest_rows(groups)[0] if groups else []
     wide = []
-    for d, typical, pitch in wide_boxes(kept[-1:]):
+    for d, typical, pitch in wide_boxes(_hand_row(groups)):
         x1, y1, x2, y2 = d.box
         halves = [(c - typical / 2, y1, c + typical / 2, y2) for c in ((x1 + x2 - pitch) / 2, (x1 + x2 + pitch) / 2)]
         if halves[0][0] >= 0 and halves[1][2] <= width:
@@ -1309,34 +1304,34 @@ def _split_wide(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool =
     return _with_a_request([d for r in layout.rows for d in r], trials)[:2]
 
 
-def _hand_row_pairs(groups: list) -> list[tuple[Det, Det, tuple[float, float, float, float]]]:
-    """The hand row's pairs of narrow boxes that may be one tile (layout.narrow_pairs), with the box around each pair;
-    the hand row is the last that layout.nearest_rows keeps, as for :func:`_wide_halves`."""
-    kept = nearest_rows(groups)[0] if groups else []
-    return narrow_pairs(kept[-1:])
+def _hand_row(groups: list) -> list:
+    """The hand row's groups, as a list of one row (none without rows): the last row layout.nearest_rows keeps, the
+    only one a request counts."""
+    return (nearest_rows(groups)[0] if groups else [])[-1:]
 
 
 def _joins_on_photo(found: list, to_photo: Callable | None) -> list[tuple[float, ...]]:
     """The boxes (on the photo as taken, by ``to_photo``) around the pairs of narrow boxes among ``found`` (box,
     sideways, score) that :func:`_join_narrow` may read as one tile: where a joined tile of an answer lay."""
     layout = group_rows([Det(box=b, sideways=s) for b, s, _ in found])
-    return [to_photo(box) if to_photo else box for _, _, box in _hand_row_pairs(assign_groups(layout))]
+    return [to_photo(box) if to_photo else box for _, _, box in narrow_pairs(_hand_row(assign_groups(layout)))]
 
 
 def _join_narrow(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool = False,
-                 unjoined: Iterable[tuple[int, int]] = ()) -> tuple[Layout, list]:
-    """Where the tiles make no request: two narrow boxes side by side in the hand row (:func:`_hand_row_pairs`; not
-    a pair whose ``id``s are in ``unjoined``, where the player said the tile read in the box around them is none)
-    read as one tile in the box around both, marked ``looked_for`` LOOKED_JOINED, where that box reads as a face
+                 unjoined: Iterable[list | tuple] = (), to_photo: Callable | None = None) -> tuple[Layout, list]:
+    """Where the tiles make no request: two narrow boxes side by side in the hand row (layout.narrow_pairs) read as
+    one tile in the box around both, marked ``looked_for`` LOOKED_JOINED, where that box reads as a face
     GAP_TILE_MIN surely and the verifier takes it for a tile, and only so do the tiles make a request: every such
     pair at once (the surest first where two share a box), else each alone, the surest first; else the rows as they
-    were (:func:`_with_a_request`). The player's "Not a tile" on a joined tile (a box JOIN_NAMED like the one around
-    its pair, :func:`_joins_on_photo`) undoes the join: two tiles found side by side can be joined wrongly. The localisers can find a tile whose face shows two columns far apart (a 4s) as
+    were (:func:`_with_a_request`). The localisers can find a tile whose face shows two columns far apart (a 4s) as
     two boxes, each read as some other tile (a 2s), and the row then holds a tile too many. Every joined box is read
     at once, by the classifiers alone, as :func:`_split_wide` reads its halves (models/TRAINING-LOG.md, "One tile in
-    two boxes read as one")."""
-    skip = set(unjoined)
-    pairs = [(a, b, box) for a, b, box in _hand_row_pairs(groups) if (id(a), id(b)) not in skip]
+    two boxes read as one"). Not a pair whose box, mapped ``to_photo``, is JOIN_NAMED like one of ``unjoined`` (the
+    player's "Not a tile" on a joined tile, :func:`_joins_on_photo`): two tiles found side by side can be joined
+    wrongly, and that tap undoes it."""
+    refused = list(unjoined)
+    pairs = [(a, b, box) for a, b, box in narrow_pairs(_hand_row(groups))
+             if not any(_iou(to_photo(box) if to_photo else box, u) >= JOIN_NAMED for u in refused)]
     if not pairs:
         return layout, groups
     names = classes()
