@@ -978,6 +978,47 @@ def test_with_four_melds_the_shape_names_no_pair_mate():
     assert named_by_shape(groups, request) == ([], []) and row[1][0].tile == "5z"
 
 
+# ----- vouched_by_shape: an unsure tile no other kind could stand for in a hand that wins needs no check --------
+
+def _vouched(codes: list[str], alternatives: dict[int, tuple]) -> list[int]:
+    """The places (in ``codes``) of the tiles vouched_by_shape vouches for in the hand row of ``codes``."""
+    from companion.vision.pipeline import build_request, vouched_by_shape
+
+    groups = _row(codes, alternatives)
+    tiles = [d for g in groups[0] for d in g]
+    vouched = vouched_by_shape(groups, build_request(groups)[0])
+    assert [d.tile for d in tiles] == codes  # read as before
+    return [i for i, d in enumerate(tiles) if any(d is v for v in vouched)]
+
+
+def test_an_unsure_tile_only_its_own_kind_fits_is_vouched_for_and_one_another_kind_fits_is_not():
+    # 123m 456p 789s 234s 5z5z, the 8s and the 2s each read 0.7: in the 8s's place only an 8s wins (7s _ 9s); in
+    # the 2s's place a 5s wins too (345s), so the 2s may be a misread 5s
+    unsure = {7: (("8s", 0.7), ("6s", 0.2), ("9s", 0.1)), 9: (("2s", 0.7), ("3s", 0.2), ("1s", 0.1))}
+    assert _vouched(_NAMED_HAND, unsure) == [7]
+
+
+def test_like_tiles_read_unsurely_are_not_vouched_for_a_pair_misread_alike_wins_too():
+    # the pair 5z 5z (the second the winning tile apart): one read 0.7 is vouched for, its mate read surely; both
+    # read 0.7 may be any other pair (1z 1z wins as well), so neither is
+    honour = (("5z", 0.7), ("6z", 0.2), ("7z", 0.1))
+    assert _vouched(_NAMED_HAND, {12: honour}) == [12]
+    assert _vouched(_NAMED_HAND, {12: honour, 13: honour}) == []
+
+
+def test_no_tile_is_vouched_for_below_vouch_from_nor_in_a_hand_that_does_not_win_nor_a_five_that_may_be_red():
+    from companion.vision.pipeline import VOUCH_FROM
+
+    assert _vouched(_NAMED_HAND, {7: (("8s", VOUCH_FROM - 0.01), ("6s", 0.3))}) == []
+    assert _vouched(_NAMED_HAND, {7: (("8s", VOUCH_FROM), ("6s", 0.3))}) == [7]
+    # the 8s read as 6s 0.7: 123m 456p 769s 234s 55z wins no hand, so the shape says nothing of any tile
+    misread = _NAMED_HAND[:7] + ["6s"] + _NAMED_HAND[8:]
+    assert _vouched(misread, {7: (("6s", 0.7), ("8s", 0.2)), 4: (("5p", 0.7), ("3p", 0.3))}) == []
+    # the 5p in 456p: only a five wins there, but whether red or plain is the doubt (RED_DOUBT), not the kind
+    assert _vouched(_NAMED_HAND, {4: (("5p", 0.7), ("3p", 0.2), ("6p", 0.1))}) == [4]
+    assert _vouched(_NAMED_HAND, {4: (("5p", 0.7), ("0p", 0.2), ("6p", 0.1))}) == []
+
+
 def _gapped(codes: list[str], gap_at: int, win: str) -> tuple[list, Det]:
     """Upright tiles ``codes`` side by side but the one at ``gap_at`` (not found: a gap), the winning tile ``win``
     set apart; and a place read in the gap as a back, unsurely."""

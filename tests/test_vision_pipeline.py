@@ -3092,6 +3092,26 @@ def test_a_five_that_may_be_red_or_a_white_dragon_that_may_be_a_back_is_listed_f
     assert not _unsure(checked)
 
 
+def test_unsure_tiles_the_winning_hands_shape_vouches_for_are_not_listed_and_the_rest_are():
+    # glare_hand.jpg (label: 456m 33p 222s 777s 222z, 7s won), read right. Its 5m, read under CONFIDENCE_MIN but
+    # VOUCH_FROM surely or more, is the middle of 456m: no other kind wins there, so it is not listed. Still listed:
+    # a 2s read with less than VOUCH_FROM, and the 2z triplet, every tile of it unsure: with one of them a 3p the
+    # hand wins as well (333p and a 2z pair), as it does with all three another honour
+    from companion.vision import pipeline
+
+    result = pipeline.recognize_image(pipeline.load_image(FIXTURES / "glare_hand.jpg"))
+    label = json.loads((FIXTURES / "glare_hand.json").read_text())
+    assert result["request"] == label["request"]
+    tiles = result["tiles"]
+    assert [t["tile"] for t in tiles] == [t["tile"] for t in label["tiles"]]
+    five = 1
+    assert tiles[five]["tile"] == "5m" and pipeline.VOUCH_FROM <= tiles[five]["confidence"] < pipeline.CONFIDENCE_MIN
+    assert five not in result["uncertain"]
+    unsure = [i for i, t in enumerate(tiles) if t["confidence"] < pipeline.CONFIDENCE_MIN and i != five]
+    assert [tiles[i]["tile"] for i in unsure] == ["2s", "2z", "2z", "2z"] and tiles[unsure[0]]["confidence"] < pipeline.VOUCH_FROM
+    assert result["uncertain"] == unsure
+
+
 def test_pale_backs_left_of_the_dora_indicators_are_read_as_backs_and_listed_for_a_check():
     # the fixture's dora row: two face-down tiles of a set with pale backs, then 2s 3m 1p (its label); the
     # classifiers take each back for a blank white dragon first (TRAINING-LOG "Backs left of the indicators")
