@@ -835,6 +835,26 @@ def test_score_by_photo_taken_from_too_low_asks_for_one_from_higher_first(server
         assert status.startswith(words), status
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "The photo has no colour (black and white)"),
+                                             ("de", "Das Foto hat keine Farben (schwarz-weiß)")])
+def test_score_by_photo_in_black_and_white_asks_for_one_in_colour_first(server, tmp_path, lang, words):
+    # kan_back.jpg in black and white (recognize_image's "colourless"): the page says so in the player's language,
+    # before anything else, and marks both its fives, read surely (red or plain no longer shows)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "vision" / "kan_back.jpg"
+    grey = cv2.cvtColor(cv2.imread(str(fixture)), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(tmp_path / "grey.jpg"), grey)
+    with _photo_dialog(sync_api, server, "Dan", tmp_path / "grey.jpg", lang=lang) as page:
+        page.wait_for_selector(".tilebox")
+        status = page.text_content("#photo-overlay p.grow")
+        assert status.startswith(words), status
+        boxes = page.locator(".tilebox[data-index]")
+        fives = [k for k in range(boxes.count()) if boxes.nth(k).text_content() in ("5m", "5p", "0m", "0p")]
+        assert len(fives) == 2 and all("unsure" in boxes.nth(k).get_attribute("class") for k in fives)
+
+
 def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
     # issue 4: the winner's hand photographed from the other side of the table lies upside down; the page
     # says it was read turned, draws the boxes on the photo as taken, and takes the hand the right way round

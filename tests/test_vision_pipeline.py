@@ -3112,6 +3112,64 @@ def test_unsure_tiles_the_winning_hands_shape_vouches_for_are_not_listed_and_the
     assert result["uncertain"] == unsure
 
 
+def test_colourless_tells_a_black_and_white_photo_from_one_in_colour():
+    import cv2
+
+    from companion.vision.pipeline import GREY_SPREAD, colourless
+
+    photo = cv2.imread(str(FIXTURES / "glare_hand.jpg"))
+    boxes = [t["box"] for t in json.loads((FIXTURES / "glare_hand.json").read_text())["tiles"]]
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert not colourless(photo, boxes) and colourless(grey, boxes)
+    assert not colourless(grey, [])  # no tiles: nothing said
+    # a black-and-white JPEG's channels may differ by a grey level or two: still no colour
+    noise = np.random.default_rng(1).integers(0, GREY_SPREAD + 1, grey.shape, dtype=np.uint8)
+    assert colourless(cv2.add(grey, noise), boxes)
+    # grey faces on a coloured cloth (a hand of black ink on white faces), or coloured faces on a grey table, are
+    # a photo in colour
+    cloth, faces = grey.copy(), grey.copy()
+    cloth[..., 1] = cv2.add(cloth[..., 1], 40)  # a green cloth
+    for x1, y1, x2, y2 in (map(int, box) for box in boxes):
+        cloth[y1:y2, x1:x2] = grey[y1:y2, x1:x2]
+        faces[(y1 + y2) // 2:(y1 + y2) // 2 + 2, x1:x2, 2] = 255  # a red line across each face
+    assert not colourless(cloth, boxes) and not colourless(faces, boxes)
+
+
+def test_a_black_and_white_photo_is_said_so_first_and_every_five_in_it_listed(capsys: pytest.CaptureFixture,
+                                                                              tmp_path: Path):
+    # kan_back.jpg in black and white: its 5m and 5p (label) are read surely as fives, but whether red or plain no
+    # longer shows, so both are listed for a check; the answer says the photo has no colour before anything else,
+    # and the CLI's --json line says so too. The photo in colour says nothing of it, and lists neither five
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.pipeline import CONFIDENCE_MIN, recognize_image
+
+    def fives(result: dict) -> list[int]:
+        return [i for i, t in enumerate(result["tiles"]) if t["tile"] in ("5m", "5p", "0m", "0p")]
+
+    photo = cv2.imread(str(FIXTURES / "kan_back.jpg"))
+    assert [t["tile"] for t in json.loads((FIXTURES / "kan_back.json").read_text())["tiles"]
+            if t["tile"][0] in "05"] == ["5m", "5p"]
+    in_colour = recognize_image(photo)
+    assert "colourless" not in in_colour and len(fives(in_colour)) == 2
+    assert not set(fives(in_colour)) & set(in_colour["uncertain"])
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    result = recognize_image(grey)
+    assert result["colourless"] is True and result["reason"].startswith("the photo has no colour (black and white)")
+    assert len(fives(result)) == 2 and all(result["tiles"][i]["confidence"] >= CONFIDENCE_MIN for i in fives(result))
+    assert set(fives(result)) <= set(result["uncertain"])
+    cv2.imwrite(str(tmp_path / "grey.png"), grey)
+    assert main(["recognize", "--json", str(tmp_path / "grey.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["colourless"] is True
+    # a second photo of the dora indicators in black and white (dora_photos/close_a.jpg): said of that photo alone
+    dora = cv2.imread(str(FIXTURES / "dora_photos" / "close_a.jpg"))
+    result = recognize_image(photo, cv2.cvtColor(cv2.cvtColor(dora, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+    assert "colourless" not in result and result["dora_photo"]["colourless"] is True
+    assert result["reason"].startswith("the dora photo has no colour (black and white)")
+    assert "colourless" not in recognize_image(photo, dora)["dora_photo"]
+
+
 def test_pale_backs_left_of_the_dora_indicators_are_read_as_backs_and_listed_for_a_check():
     # the fixture's dora row: two face-down tiles of a set with pale backs, then 2s 3m 1p (its label); the
     # classifiers take each back for a blank white dragon first (TRAINING-LOG "Backs left of the indicators")

@@ -86,6 +86,9 @@ BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white,
 OVEREXPOSED = 0.55  # a photo whose typical tile face has this share of its middle burnt out is said to be too
 #                  bright (the evaluation photos: at most 0.53; of make_eval --bright's, 156 of 400 reach it and 105 of
 #                  those are misread; TRAINING-LOG "Overexposed photos")
+GREY_SPREAD = 4  # a photo whose channels differ by more than this (grey levels) at no more than 1 in 100 pixels of
+#                 its tiles' faces, nor of the whole, has no colour (colourless(): of 14,000 evaluation photos in
+#                 colour, each differs so at 27% or more of one or the other; TRAINING-LOG "Black and white photos")
 SMALL_TILE = 24.0  # a photo whose upright tiles are narrower than this (median, photo px) is said to be taken from
 #                   too far (of the 31 evaluation sets' 6,000 photos, 189 come under it and 22 of those read
 #                   exactly; TRAINING-LOG "Tiles too small to read")
@@ -1529,6 +1532,33 @@ def _sampled(middle: np.ndarray) -> np.ndarray:
     return middle[::k, ::k] if k > 1 else middle
 
 
+def colourless(image_bgr: np.ndarray, boxes: list) -> bool:
+    """Whether the photo has no colour (black and white: a phone's filter, a webcam seeing in infrared): at 99 of
+    100 pixels of the tiles' faces (the middles of the face-up ``boxes``, x1, y1, x2, y2, as :func:`burnt_share`
+    measures them), and of the whole photo (every k-th pixel each way, about 256 px long), its channels differ by
+    GREY_SPREAD or less; False without tiles. Both: a far hand on a grey table is a few coloured pixels among many
+    grey ones, and a hand of black ink on white faces is grey on a coloured cloth. Red fives and the suits' inks are
+    told apart by their colours, so such a photo is misread far more often."""
+    tinted = total = 0
+    for box in boxes:
+        middle = _sampled(_middle(image_bgr, box, 0.15))
+        if middle.size:
+            t, n = _tinted(middle)
+            tinted, total = tinted + t, total + n
+    if not total or tinted > total / 100:
+        return False
+    k = max(1, max(image_bgr.shape[:2]) // 256)
+    t, n = _tinted(image_bgr[::k, ::k])
+    return t <= n / 100
+
+
+def _tinted(picture: np.ndarray) -> tuple[int, int]:
+    """How many of the picture's pixels have channels that differ by more than GREY_SPREAD, and how many it has."""
+    b, g, r = cv2.split(np.ascontiguousarray(picture))
+    spread = cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r))
+    return cv2.countNonZero(cv2.compare(spread, GREY_SPREAD, cv2.CMP_GT)), spread.size
+
+
 def burnt_share(image_bgr: np.ndarray, boxes: list) -> float:
     """How much of a typical tile face is burnt out: for each box (x1, y1, x2, y2), the share of its middle (15%
     in from each side) that is BURNT or brighter in every channel; the median over the boxes (0 for none)."""
@@ -1637,6 +1667,16 @@ def _unsure(d: Det) -> bool:
     if d.confidence < CONFIDENCE_MIN or ((d.restored or d.looked_for) and not d.checked):
         return True
     return _twin_doubt(d)
+
+
+def _face_boxes(tiles: list[dict]) -> list[list]:
+    """The boxes of an answer's face-up tiles (on the photo)."""
+    return [t["box"] for t in tiles if t["tile"] != "x"]
+
+
+def _a_five(d: Det) -> bool:
+    """A five of a suit, red or plain, read so and not set by the player."""
+    return d.tile[0] in "05" and d.tile[1] in "mps" and not d.checked
 
 
 def _twin_doubt(d: Det) -> bool:
@@ -2210,8 +2250,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     # tiles of rows the request leaves out (the wall, discards) are not worth a check
     named = [i for i, d in enumerate(ordered) if d in reading.named or (d.looked_for == LOOKED_NAMED and not d.checked)]
     vouched = vouched_by_shape(reading.groups, request)
+    grey = colourless(image_bgr, _face_boxes(tiles))  # a five's colour cannot be seen: every five is listed
     uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) and not any(d is v for v in vouched) or d in changed
-                                                      or i in named) and d.part != "left out"]
+                                                      or i in named or grey and _a_five(d)) and d.part != "left out"]
     # tiles put in a gap as read (uncertain through _unsure, as any tile looked for): the reason words their offer so
     put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
@@ -2235,19 +2276,26 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     if won:  # the player's choice, as sent
         result["win"] = won[0]
     dora_unsure: list[int] = []
-    photos = [("photo", image_bgr, ordered, result, scales[0])]
+    photos = [("photo", image_bgr, ordered, result, scales[0], grey)]
     if dora_image is not None:
         dora_dets, dora_back, dora_turned = read_dora_photo(dora_image, dora_fixes)
-        dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d)]
-        result["dora_photo"] = {"tiles": _tile_dicts(dora_dets, dora_back), "uncertain": dora_unsure}
+        dora_tiles = _tile_dicts(dora_dets, dora_back)
+        dora_grey = colourless(dora_image, _face_boxes(dora_tiles))
+        dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d) or dora_grey and _a_five(d)]
+        result["dora_photo"] = {"tiles": dora_tiles, "uncertain": dora_unsure}
         if dora_turned is not None:  # its tiles' "sideways" as read (a correction's crop is cut by it)
             result["dora_photo"]["turned"] = dora_turned
-        photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"], scales[1]))
+        photos.append(("dora photo", dora_image, dora_dets, result["dora_photo"], scales[1], dora_grey))
         if request is not None:
             request["dora_indicators"] = request["dora_indicators"] + [d.tile for d in dora_dets if d.tile != "x"]
     retake = []  # photos to take again, and why: said first
-    for where, photo, dets, answer, k in photos:
-        burnt = burnt_share(photo, [t["box"] for t in answer["tiles"] if t["tile"] != "x"])
+    for where, photo, dets, answer, k, no_colour in photos:
+        if no_colour:
+            answer["colourless"] = True
+            retake.append(f"the {where} has no colour (black and white), and red fives and the suits' inks are told "
+                          "apart by their colours: tiles are misread more often, and every five is marked; take it "
+                          "again in colour")
+        burnt = burnt_share(photo, _face_boxes(answer["tiles"]))
         if burnt >= OVEREXPOSED:
             answer["overexposed"] = round(burnt, 2)
             retake.append(f"the {where} is too bright: {burnt:.0%} of a typical tile face is burnt out white, where "

@@ -163,6 +163,7 @@
       });
       doraStrip.replaceChildren(el("span", {}, `${t("dora_from_photo")}: `), ...(faces.length ? faces : [el("span", {}, "\u2013")]));
       if (faces.some((face) => face.classList.contains("unsure"))) doraStrip.append(el("span", { class: "hint" }, ` ${t("dora_unsure")}`));
+      if (photo.colourless) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_colourless")}`));
       if (photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
       if (photo.blurred) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_blurred")}`));
       if (photo.small_tiles) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_small")}`));
@@ -226,7 +227,8 @@
 
     // what the answer holds besides the tiles, in the status line
     function describe() {
-      status.textContent = [result.overexposed ? t("photo_too_bright") : "", result.blurred ? t("photo_blurred") : "",
+      status.textContent = [result.colourless ? t("photo_colourless") : "",
+        result.overexposed ? t("photo_too_bright") : "", result.blurred ? t("photo_blurred") : "",
         result.small_tiles ? t("photo_too_small") : "", result.flat_tiles ? t("photo_too_low") : "",
         result.at_edge && !result.request ? atEdge("photo_at_edge") : "",
         result.turned ? t("photo_turned") : "", (result.left_out || []).length ? t("rows_left_out") : "",
