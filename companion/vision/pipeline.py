@@ -2251,8 +2251,9 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
     named = [i for i, d in enumerate(ordered) if d in reading.named or (d.looked_for == LOOKED_NAMED and not d.checked)]
     vouched = vouched_by_shape(reading.groups, request)
     grey = colourless(image_bgr, _face_boxes(tiles))  # a five's colour cannot be seen: every five is listed
-    uncertain = [i for i, d in enumerate(ordered) if (_unsure(d) and not any(d is v for v in vouched) or d in changed
-                                                      or i in named or grey and _a_five(d)) and d.part != "left out"]
+    uncertain = [i for i, d in enumerate(ordered)
+                 if ((_unsure(d) and not any(d is v for v in vouched)) or d in changed or i in named
+                     or (grey and _a_five(d))) and d.part != "left out"]
     # tiles put in a gap as read (uncertain through _unsure, as any tile looked for): the reason words their offer so
     put_in = [i for i, d in enumerate(ordered) if d.looked_for == LOOKED_OFFERED and not d.checked]
     result: dict = {"tiles": tiles, "request": request, "uncertain": uncertain}
@@ -2281,7 +2282,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         dora_dets, dora_back, dora_turned = read_dora_photo(dora_image, dora_fixes)
         dora_tiles = _tile_dicts(dora_dets, dora_back)
         dora_grey = colourless(dora_image, _face_boxes(dora_tiles))
-        dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d) or dora_grey and _a_five(d)]
+        dora_unsure = [i for i, d in enumerate(dora_dets) if _unsure(d) or (dora_grey and _a_five(d))]
         result["dora_photo"] = {"tiles": dora_tiles, "uncertain": dora_unsure}
         if dora_turned is not None:  # its tiles' "sideways" as read (a correction's crop is cut by it)
             result["dora_photo"]["turned"] = dora_turned
