@@ -1294,9 +1294,8 @@ def _split_wide(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool =
     if not wide:
         return layout, groups
     names = classes()
-    probs = _probabilities(crops_to_batch([crop_tile(image_bgr, b, False) for _, halves in wide for b in halves]), low)
-    faces = [k for k, (d, _) in enumerate(wide)
-             if all(names[int(p.argmax())] != "x" and p.max() >= GAP_TILE_MIN for p in probs[2 * k:2 * k + 2])
+    probs = _first_reads(image_bgr, [b for _, halves in wide for b in halves], low)
+    faces = [k for k, (d, _) in enumerate(wide) if all(_a_face(p, names) for p in probs[2 * k:2 * k + 2])
              and d.tile in (names[int(p.argmax())] for p in probs[2 * k:2 * k + 2])]
     odds = _tile_odds(image_bgr, [(b, False, 1.0) for k in faces for b in wide[k][1]])
     trials = []
@@ -1307,6 +1306,18 @@ def _split_wide(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool =
             for t, p in zip(trials[-1][1], probs[2 * k:2 * k + 2], strict=True):
                 _name_reading(t, p, 1.0, names)
     return _with_a_request([d for r in layout.rows for d in r], trials)[:2]
+
+
+def _first_reads(image_bgr: np.ndarray, boxes: list, low: bool = False) -> np.ndarray:
+    """The classifiers' first reading of upright crops of ``boxes`` (:func:`_probabilities`: no second reads of
+    doubtful crops, as most such boxes, tried where no tile was found, are tried in vain)."""
+    return _probabilities(crops_to_batch([crop_tile(image_bgr, box, False) for box in boxes]), low)
+
+
+def _a_face(p: np.ndarray, names: list[str]) -> bool:
+    """Whether class probabilities ``p`` read a face (no back) GAP_TILE_MIN surely: a tile the localisers missed, or a
+    box read anew, is taken only so."""
+    return names[int(p.argmax())] != "x" and p.max() >= GAP_TILE_MIN
 
 
 def _hand_row(groups: list) -> list:
@@ -1340,8 +1351,8 @@ def _join_narrow(image_bgr: np.ndarray, layout: Layout, groups: list, low: bool 
     if not pairs:
         return layout, groups
     names = classes()
-    probs = _probabilities(crops_to_batch([crop_tile(image_bgr, box, False) for _, _, box in pairs]), low)
-    faces = [k for k, p in enumerate(probs) if names[int(p.argmax())] != "x" and p.max() >= GAP_TILE_MIN]
+    probs = _first_reads(image_bgr, [box for _, _, box in pairs], low)
+    faces = [k for k, p in enumerate(probs) if _a_face(p, names)]
     odds = _tile_odds(image_bgr, [(pairs[k][2], False, 1.0) for k in faces])
     joined = []
     for k, q in zip(faces, odds, strict=True):
@@ -1442,7 +1453,7 @@ def _missed_tiles(image_bgr: np.ndarray, groups: list, low: bool = False, judged
     for (box, kind), p, q in zip(looked, probs, odds, strict=True):
         read = names[int(p.argmax())]
         back = read == "x" and p.max() >= KAN_BACK_MIN
-        face = read != "x" and p.max() >= GAP_TILE_MIN and (read != "5z" or min(p.max(), q) >= GAP_BLANK_SURE)
+        face = _a_face(p, names) and (read != "5z" or min(p.max(), q) >= GAP_BLANK_SURE)
         if q >= VERIFY_MIN and (back if kind == LOOKED_KAN_BACK else face):
             d = Det(box=box, sideways=False, looked_for=kind)
             _name_reading(d, p, 1.0, names)
@@ -2450,6 +2461,8 @@ def vouched_by_shape(groups: list, request: dict | None) -> list[Det]:
     than its confidence says: over 13,100 photos of 72 sets (session 71) it took 4,022 tiles off the list, 3,996 of
     them read right (99.4%), where 81% of the 37,015 tiles the confidence listed were (models/TRAINING-LOG.md, "Tiles
     the hand's shape vouches for")."""
+    from companion.tiles import parse_tile
+
     if not groups or request is None or not _is_complete(request):
         return []
     hand = [d for g in groups[-1] for d in g]
@@ -2460,7 +2473,7 @@ def vouched_by_shape(groups: list, request: dict | None) -> list[Det]:
         if (d.confidence < VOUCH_FROM or d.restored or d.looked_for or d.tile == "x" or d.tile.endswith("f")
                 or _twin_doubt(d)):
             continue
-        kind = "5" + d.tile[1] if d.tile[0] == "0" else d.tile
+        kind = classes()[parse_tile(d.tile).kind]  # a red five's kind is the five's
         like = [e for e in unsure if e.tile == d.tile]  # d among them
         if not _kinds_that_win(groups, d, possible, but=kind) and (
                 len(like) == 1 or not _kinds_that_win(groups, like, possible, but=kind)):
