@@ -1775,6 +1775,31 @@ def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_
     assert made == [looked_at[-1]]  # the level picture: only the window looked at
 
 
+def test_a_look_cuts_the_classifiers_crops_only_when_they_are_asked_for_and_once(monkeypatch: pytest.MonkeyPatch):
+    # the shipped verifier reads crops cut around shaped boxes, not the classifiers' crops: a look keeps its odds,
+    # and the classifiers' crop of a box is cut when first asked for (a tilted photo's first look, read again
+    # level, is never read by them), then kept: the same pixels as cut afresh, and not cut again
+    from companion.vision import pipeline
+    from companion.vision.preprocess import crop_tile, crops_to_batch
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    assert pipeline.verifier_shaped()
+    cut: list[tuple] = []
+    real = pipeline.crop_tile
+    monkeypatch.setattr(pipeline, "crop_tile", lambda image, box, sideways: cut.append(box) or real(image, box, sideways))
+    looked: dict = {}
+    found, _ = pipeline._localise_once(photo, looked=looked)
+    assert len(found) >= 10 and set(looked) == {(b, s) for b, s, _ in found}
+    assert cut == [] and all(crop is None for _, crop in looked.values())
+    batch = pipeline._crops_of(photo, found[:5], looked)
+    assert len(cut) == 5
+    np.testing.assert_array_equal(batch, crops_to_batch([crop_tile(photo, b, s) for b, s, _ in found[:5]]))
+    again = pipeline._crops_of(photo, found, looked)  # the first five kept, the rest cut now
+    assert len(cut) == len(found)
+    np.testing.assert_array_equal(again[:5], batch)
+    np.testing.assert_array_equal(again, crops_to_batch([crop_tile(photo, b, s) for b, s, _ in found]))
+
+
 def test_only_rows_that_are_turned_level_go_without_a_closer_look():
     # localise skips its closer look from COARSE_TILT on because _read turns such rows level (from DESKEW_MIN) and
     # looks at them there in their own window; below DESKEW_MIN nothing else would look closer at small tiles
@@ -3964,7 +3989,8 @@ def test_every_box_found_is_judged_by_the_verifier_once(monkeypatch: pytest.Monk
 
 def test_the_closer_looks_crops_are_the_photos_own():
     # far_hand's tiles are found in a window of the photo; the crops and odds kept for them are those the photo's
-    # own boxes give: cut afresh from the photo and read by the verifier, they come out the same
+    # own boxes give: cut afresh from the photo and read by the verifier, they come out the same (the classifiers'
+    # crops, which the shipped verifier does not read, are cut from the photo when asked for: _crops_of)
     import cv2
 
     from companion.vision import pipeline
@@ -3977,7 +4003,7 @@ def test_the_closer_looks_crops_are_the_photos_own():
     found = pipeline.localise(photo, looked=looked)
     assert len(found) == 14 and all((b, s) in looked for b, s, _ in found)
     fresh = crops_to_batch([crop_tile(photo, b, s) for b, s, _ in found])
-    assert np.array_equal(np.stack([looked[(b, s)][1] for b, s, _ in found]), fresh)
+    assert np.array_equal(pipeline._crops_of(photo, found, looked), fresh)
     odds = pipeline._tile_odds(photo, found, fresh)  # read anew: nothing known
     assert [looked[(b, s)][0] for b, s, _ in found] == pytest.approx(odds, abs=1e-5)
 

@@ -475,25 +475,34 @@ def _localise_once(image_bgr: np.ndarray, verify: bool = True, looked: dict | No
                    nets: list[str] | None = None, boxed: tuple[np.ndarray, float] | None = None,
                    ) -> tuple[list[tuple[tuple[float, float, float, float], bool, float]], float]:
     """The tiles the localisers (``nets``, else :func:`localisers`) find in one look (:func:`localise`); with
-    ``looked``, the verifier's odds of those kept and their crops go into it, keyed by (box, sideways): (odds,
-    crop as crops_to_batch gives it), so that neither :func:`verified` nor the classifiers need cut and read them
-    again (:func:`_crops_of`). ``boxed``: :func:`letterbox` of the photo where made already (by the other pair)."""
+    ``looked``, the verifier's odds of those kept go into it, keyed by (box, sideways): (odds, crop as
+    crops_to_batch gives it, or None), so that :func:`verified` need not read them again. The classifiers' crop
+    is cut here only for a verifier that reads it (not SHAPED_INPUT); else :func:`_crops_of` cuts it when it is
+    first asked for and keeps it there, so that neither the orienter nor the classifiers cut it twice, and a look
+    whose tiles are not read (a tilted photo's first look, one a closer look replaces) cuts none but the
+    verifier's. ``boxed``: :func:`letterbox` of the photo where made already (by the other pair)."""
     x, scale = boxed or letterbox(image_bgr)
     maps = np.mean([out[0] for out in run_nets(nets or localisers(), {"image": x})], axis=0)
     found = decode_maps(maps, scale, image_bgr.shape[:2])
     if not verify:
         return found, scale
-    batch = _crops_of(image_bgr, found) if found and model_path(VERIFIER).exists() else None
+    checked = bool(found) and model_path(VERIFIER).exists()
+    batch = _crops_of(image_bgr, found) if checked and not verifier_shaped() else None
     kept = [(i, q) for i, q in enumerate(_tile_odds(image_bgr, found, batch)) if q >= VERIFY_EARLY]
-    if looked is not None and batch is not None:
-        looked.update(((found[i][0], found[i][1]), (q, batch[i])) for i, q in kept)
+    if looked is not None and checked:
+        looked.update(((found[i][0], found[i][1]), (q, None if batch is None else batch[i])) for i, q in kept)
     return [found[i] for i, _ in kept], scale
 
 
 def _crops_of(image_bgr: np.ndarray, found: list, looked: dict | None = None) -> np.ndarray:
     """The crops of the boxes found, in one batch (crops_to_batch of crop_tile): taken from ``looked`` (see
-    :func:`_localise_once`) when it holds every box, else cut from the photo."""
+    :func:`_localise_once`) when it holds every box, those not cut yet cut from the photo and kept there; else all
+    cut from the photo."""
     if looked and found and all((b, s) in looked for b, s, _ in found):
+        uncut = [(b, s) for b, s, _ in found if looked[(b, s)][1] is None]
+        if uncut:
+            crops = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in dict.fromkeys(uncut)])
+            looked.update((key, (looked[key][0], crop)) for key, crop in zip(dict.fromkeys(uncut), crops, strict=True))
         return np.stack([looked[(b, s)][1] for b, s, _ in found])
     return crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
 
