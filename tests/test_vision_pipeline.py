@@ -3196,6 +3196,32 @@ def test_a_black_and_white_photo_is_said_so_first_and_every_five_in_it_listed(ca
     assert "colourless" not in recognize_image(photo, dora)["dora_photo"]
 
 
+def test_a_black_and_white_photo_is_said_to_be_too_bright_where_the_photo_in_colour_is():
+    # tilted_hand.jpg's ivory faces: 37% of a typical face's middle has every channel at BURNT or above in colour,
+    # under OVEREXPOSED; turned grey, the clipped red and green lift the blue's pixels to 250-252 grey, 58% of the
+    # middle, and the colour photo's verdict is kept only by counting from BURNT_GREY in a photo without colour.
+    # Made 1.2 times as bright, it is too bright in colour (80%), and so in black and white
+    import cv2
+
+    from companion.vision.pipeline import BURNT, BURNT_GREY, OVEREXPOSED, burnt_share, recognize_image
+
+    def grey(image: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+    photo = cv2.imread(str(FIXTURES / "tilted_hand.jpg"))
+    boxes = [t["box"] for t in json.loads((FIXTURES / "tilted_hand.json").read_text())["tiles"]]
+    assert burnt_share(photo, boxes) < OVEREXPOSED <= burnt_share(grey(photo), boxes, BURNT)
+    assert burnt_share(grey(photo), boxes, BURNT_GREY) < OVEREXPOSED
+    assert "overexposed" not in recognize_image(photo)
+    result = recognize_image(grey(photo))
+    assert result["colourless"] is True and "overexposed" not in result and "too bright" not in result["reason"]
+    bright = np.clip(photo.astype(np.float32) * 1.2, 0, 255).astype(np.uint8)
+    assert burnt_share(bright, boxes) >= OVEREXPOSED
+    result = recognize_image(grey(bright))
+    assert result["colourless"] is True and result["overexposed"] >= OVEREXPOSED
+    assert "the photo is too bright: " in result["reason"]
+
+
 def test_pale_backs_left_of_the_dora_indicators_are_read_as_backs_and_listed_for_a_check():
     # the fixture's dora row: two face-down tiles of a set with pale backs, then 2s 3m 1p (its label); the
     # classifiers take each back for a blank white dragon first (TRAINING-LOG "Backs left of the indicators")

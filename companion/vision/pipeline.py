@@ -83,6 +83,11 @@ ZOOM_OUT_BLIND = 3.0  # until they come to ZOOM_TARGET apart; a photo where none
 CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times their darkest (a lamp's colour cast;
 #                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
 BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white, whatever was printed there is gone
+BURNT_GREY = 253  # in a photo without colour (colourless()), this bright: its grey is a mix of the channels, and an
+#                  ivory face (B 240, G and R clipped) that the colour photo does not count reaches 251-252 grey. Of
+#                  1,200 evaluation photos turned grey, at 250 71 were said to be too bright where the colour photo
+#                  was not (0 the other way); at 253 17 and 4, all on the --bright sets (TRAINING-LOG "Too bright in
+#                  black and white")
 OVEREXPOSED = 0.55  # a photo whose typical tile face has this share of its middle burnt out is said to be too
 #                  bright (the evaluation photos: at most 0.53; of make_eval --bright's, 156 of 400 reach it and 105 of
 #                  those are misread; TRAINING-LOG "Overexposed photos")
@@ -1579,14 +1584,15 @@ def _tinted(picture: np.ndarray) -> tuple[int, int]:
     return cv2.countNonZero(cv2.compare(spread, GREY_SPREAD, cv2.CMP_GT)), spread.size
 
 
-def burnt_share(image_bgr: np.ndarray, boxes: list) -> float:
+def burnt_share(image_bgr: np.ndarray, boxes: list, level: int = BURNT) -> float:
     """How much of a typical tile face is burnt out: for each box (x1, y1, x2, y2), the share of its middle (15%
-    in from each side) that is BURNT or brighter in every channel; the median over the boxes (0 for none)."""
+    in from each side) that is ``level`` or brighter in every channel (BURNT; BURNT_GREY for a photo without
+    colour); the median over the boxes (0 for none)."""
     shares = []
     for box in boxes:
         middle = _sampled(_middle(image_bgr, box, 0.15))
         if middle.shape[0] * middle.shape[1] >= 10:
-            burnt = cv2.inRange(middle, (BURNT, BURNT, BURNT), (255, 255, 255))  # 255 where every channel is
+            burnt = cv2.inRange(middle, (level, level, level), (255, 255, 255))  # 255 where every channel is
             shares.append(cv2.countNonZero(burnt) / burnt.size)
     return float(np.median(shares)) if shares else 0.0
 
@@ -2316,7 +2322,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
             retake.append(f"the {where} has no colour (black and white), and red fives and the suits' inks are told "
                           "apart by their colours: tiles are misread more often, and every five is marked; take it "
                           "again in colour")
-        burnt = burnt_share(photo, _face_boxes(answer["tiles"]))
+        burnt = burnt_share(photo, _face_boxes(answer["tiles"]), BURNT_GREY if no_colour else BURNT)
         if burnt >= OVEREXPOSED:
             answer["overexposed"] = round(burnt, 2)
             retake.append(f"the {where} is too bright: {burnt:.0%} of a typical tile face is burnt out white, where "
