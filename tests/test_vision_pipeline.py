@@ -3965,7 +3965,10 @@ def test_photo_api_reads_the_photo_again_with_the_players_corrections(tmp_path: 
                           ({"add": "[[164, 139, 201, 182]]"}, "already"),
                           ({"turn": "[[164, 139"}, '"turn" must be a JSON list of boxes from the answer'),
                           ({"turn": "[[164, 139, 201]]"}, '"turn" must be a JSON list of boxes [x1, y1, x2, y2]'),
-                          ({"turn": "[[0, 0, 6, 6]]"}, "no tile lies at")):
+                          ({"turn": "[[0, 0, 6, 6]]"}, "no tile lies at"),
+                          # JSON as Python reads it lets NaN and Infinity through: no box, not one lying nowhere
+                          ({"add": "[[NaN, 139, 201, 182]]"}, '"add" must be a JSON list of boxes [x1, y1, x2, y2] (four finite'),
+                          ({"drop": "[[164, 139, Infinity, 182]]"}, '"drop" must be a JSON list of boxes [x1, y1, x2, y2] (four finite')):
         bad = post(**fields)
         assert bad.status_code == 400 and words in bad.get_json()["error"], (fields, bad.get_json())
 

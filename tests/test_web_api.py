@@ -520,6 +520,9 @@ def test_correction_of_a_photo_read_on_its_side_is_cut_the_way_the_tile_lies_the
     ({"tile": "5q", "box": "1,2,30,38"}, "tile"),
     ({"tile": "5m", "box": "1,2,300,38"}, "box"),     # outside the 60x40 photo
     ({"tile": "5m", "box": "a,b"}, "box"),
+    ({"tile": "5m", "box": "nan,2,30,38"}, "box"),
+    ({"tile": "5m", "box": "1,2,inf,38"}, "box"),    # no number of pixels (was a 500: OverflowError)
+    ({"tile": "5m", "box": "1,2,1e999,38"}, "box"),
 ])
 def test_bad_correction_is_400_and_saves_nothing(client, fake_vision, form, fragment):
     err = _error(client.post("/api/corrections", data={"image": (io.BytesIO(_png()), "a.png"), **form},

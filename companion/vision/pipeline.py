@@ -6,6 +6,7 @@ Each stage is a plain function with arrays in and arrays out; the ONNX sessions 
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -2113,10 +2114,12 @@ def _boxes_read(boxes: object, scale: int) -> object:
 
 
 def _are_boxes(boxes: object) -> bool:
-    """Whether ``boxes`` is a list of boxes [x1, y1, x2, y2], four numbers each, as an answer gives them."""
+    """Whether ``boxes`` is a list of boxes [x1, y1, x2, y2], four finite numbers each, as an answer gives them
+    (JSON as Python reads it lets NaN and Infinity through)."""
     return isinstance(boxes, (list, tuple)) and all(
         isinstance(box, (list, tuple)) and len(box) == 4
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box) for box in boxes)
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box)
+        for box in boxes)
 
 
 def _read_turned(image_bgr: np.ndarray, angle: float, fixes: dict[int, str] | None = None,
@@ -2153,8 +2156,8 @@ def _read_again(image_bgr: np.ndarray, dora_image: np.ndarray | None, fixes: dic
         raise InvalidRequestError(f"the winning tile must be given by its index among the tiles (0, 1, ...); not {win!r}")
     for key, boxes in vars(taps).items():
         if not _are_boxes(boxes):
-            raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] as the answer gives '
-                                      f"them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
+            raise InvalidRequestError(f'"{key}" must be a JSON list of boxes [x1, y1, x2, y2] (four finite numbers) as '
+                                      f"the answer gives them, e.g. [[812, 410, 868, 492]]; not {boxes!r}")
     height, width = image_bgr.shape[:2]
     k = scales[0]  # (the box and the photo's size as the sender knows them)
     for box in taps.add:

@@ -455,7 +455,7 @@ def save_correction():  # noqa: ANN201
     box_text = request.form.get("box", "")
     try:
         box = [int(round(float(v))) for v in box_text.replace("[", "").replace("]", "").split(",")]
-    except ValueError:
+    except (ValueError, OverflowError):  # (not a number, NaN; infinity)
         box = []
     turned = _turned_field()
     height, width = image.shape[:2]
