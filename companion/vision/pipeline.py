@@ -505,10 +505,10 @@ def _crops_of(image_bgr: np.ndarray, found: list, looked: dict | None = None) ->
     :func:`_localise_once`) when it holds every box, those not cut yet cut from the photo and kept there; else all
     cut from the photo."""
     if looked and found and all((b, s) in looked for b, s, _ in found):
-        uncut = [(b, s) for b, s, _ in found if looked[(b, s)][1] is None]
+        uncut = list(dict.fromkeys((b, s) for b, s, _ in found if looked[(b, s)][1] is None))  # (each once)
         if uncut:
-            crops = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in dict.fromkeys(uncut)])
-            looked.update((key, (looked[key][0], crop)) for key, crop in zip(dict.fromkeys(uncut), crops, strict=True))
+            crops = crops_to_batch([crop_tile(image_bgr, b, s) for b, s in uncut])
+            looked.update((key, (looked[key][0], crop)) for key, crop in zip(uncut, crops, strict=True))
         return np.stack([looked[(b, s)][1] for b, s, _ in found])
     return crops_to_batch([crop_tile(image_bgr, b, s) for b, s, _ in found])
 
