@@ -332,9 +332,10 @@ def test_two_short_rows_below_the_hand_are_left_out_but_a_row_of_three_is_taken_
     req, note = request_of(hand + row("1p", x=60, bottom=300) + row("2z 1p", x=200, bottom=390))
     assert req == {**HAND_REQUEST, "dora_indicators": []}
     assert "3 tile(s) below the hand row left out" in note
-    # three tiles: as many as a meld, so the row is read as the hand (and gives none), the rows above left out
+    # three tiles: as many as a meld, so the row is read as the hand (and gives none: 3 tiles, said before where the
+    # winning tile lies), the rows above left out
     req, reason = request_of(hand + row("5p 5p 5p", x=60, bottom=300))
-    assert req is None and "winning tile is not set apart" in reason
+    assert req is None and reason.startswith("3 tiles found in the hand") and "not set apart" not in reason
 
 
 def test_a_row_of_small_boxes_below_the_hand_is_left_out():
@@ -362,7 +363,20 @@ def test_a_row_of_small_boxes_below_the_hand_is_left_out():
 
 def test_a_photo_of_short_rows_only_keeps_its_bottom_row_as_the_hand():
     req, reason = request_of(row("1m 2m", bottom=100) + row("3m", bottom=200))
-    assert req is None and "not set apart" in reason and "below the hand" not in reason
+    assert req is None and reason.startswith("1 tiles found in the hand") and "below the hand" not in reason
+
+
+def test_a_hand_row_of_too_few_or_too_many_tiles_says_how_many_before_where_the_winning_tile_lies():
+    # no tile set apart at the end, and not 14 tiles (kans counted as 3): the count is what is wrong first (a photo of
+    # part of the hand, a tile missed or one too many), said as the page words it ("N tiles found in the hand");
+    # with 14 the winning tile is what is missing
+    for tiles, n in (("1m 2m 3m 4p 5p", 5), ("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z", 13),
+                     ("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z 3z", 15),
+                     ("1m 2m 3m 4p 5p 6p 7s 8s | 7p 8p 9ps", 11)):
+        req, reason = request_of(row(tiles))
+        assert req is None and reason == f"{n} tiles found in the hand (kans counted as 3); a winning hand has 14", tiles
+    req, reason = request_of(row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z"))
+    assert req is None and reason == "the winning tile is not set apart at the right end of the concealed tiles"
 
 
 def test_a_tile_far_above_the_hand_is_no_dora_indicator_but_one_close_above_is():

@@ -833,6 +833,11 @@ def _gap_above(hand: list[list[Det]], above: list[list[Det]]) -> float:
     return (top - median(d.box[3] for g in above for d in g)) / height
 
 
+def _count_reason(n: int) -> str:
+    """Why a hand row of ``n`` tiles (kans counted as 3) gives no request."""
+    return f"{n} tiles found in the hand (kans counted as 3); a winning hand has 14"
+
+
 def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, str]:
     """The scoring request (issue 2 format) from the grouped tiles, or None and the reason. With a request,
     the second value is "" or a note on rows left out of it (see :func:`nearest_rows`). A tile the player chose
@@ -905,7 +910,9 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
     elif len(concealed_groups) < 2 or len(concealed_groups[-1]) != 1:
         # a lone pair left beside four melds (a tanki wait) wins on either tile: nothing to set apart
         pair = len(flat) == 2 and _kind(flat[0].tile) == _kind(flat[1].tile)
-        if len(flat) + 3 * len(melds) != 14 or not (pair or win_tile_apart(flat)):
+        if len(flat) + 3 * len(melds) != 14:  # tiles missing or too many: said before where the winning tile lies
+            return None, _count_reason(len(flat) + 3 * len(melds))
+        if not (pair or win_tile_apart(flat)):
             return None, "the winning tile is not set apart at the right end of the concealed tiles"
         concealed_groups = [flat[:-1], flat[-1:]]
     concealed = [d.tile for g in concealed_groups for d in g]
@@ -913,7 +920,7 @@ def build_request(groups_by_row: list[list[list[Det]]]) -> tuple[dict | None, st
         return None, "unreadable tile in the hand"
     n = len(concealed) + 3 * len(melds)
     if n != 14:
-        return None, f"{n} tiles found in the hand (kans counted as 3); a winning hand has 14"
+        return None, _count_reason(n)
     request: dict = {"hand": _mpsz(concealed), "melds": melds, "win_tile": concealed[-1],
                      "dora_indicators": dora}
     if flowers:
