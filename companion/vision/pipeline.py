@@ -85,7 +85,7 @@ CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times the
 #                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
 BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white, whatever was printed there is gone
 BURNT_GREY = 253  # in a photo without colour (colourless()), this bright: its grey is a mix of the channels, and an
-#                  ivory face (B 240, G and R clipped) that the colour photo does not count reaches 251-252 grey. Of
+#                  ivory face (R and G clipped, B 212-236) that the colour photo does not count comes to 250-252. Of
 #                  1,200 evaluation photos turned grey, at 250 71 were said to be too bright where the colour photo
 #                  was not (0 the other way); at 253 17 and 4, all on the --bright sets (TRAINING-LOG "Too bright in
 #                  black and white")
