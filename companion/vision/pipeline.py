@@ -493,7 +493,7 @@ def _localise_once(image_bgr: np.ndarray, verify: bool = True, looked: dict | No
     if not verify:
         return found, scale
     checked = bool(found) and model_path(VERIFIER).exists()
-    batch = _crops_of(image_bgr, found) if checked and not verifier_shaped() else None
+    batch = _crops_of(image_bgr, found) if checked and verifier_input() != SHAPED_INPUT else None
     kept = [(i, q) for i, q in enumerate(_tile_odds(image_bgr, found, batch)) if q >= VERIFY_EARLY]
     if looked is not None and checked:
         looked.update(((found[i][0], found[i][1]), (q, None if batch is None else batch[i])) for i, q in kept)
@@ -1558,6 +1558,12 @@ def _sampled(middle: np.ndarray) -> np.ndarray:
     return middle[::k, ::k] if k > 1 else middle
 
 
+def _face_middles(image_bgr: np.ndarray, boxes: list) -> list[np.ndarray]:
+    """The middles of the face-up ``boxes`` (x1, y1, x2, y2) that :func:`burnt_share` and :func:`colourless` measure:
+    15% in from each side, sampled (:func:`_sampled`); views of the photo."""
+    return [_sampled(_middle(image_bgr, box, 0.15)) for box in boxes]
+
+
 def colourless(image_bgr: np.ndarray, boxes: list) -> bool:
     """Whether the photo has no colour (black and white: a phone's filter, a webcam seeing in infrared): at 99 of
     100 pixels of the tiles' faces (the middles of the face-up ``boxes``, x1, y1, x2, y2, as :func:`burnt_share`
@@ -1566,8 +1572,7 @@ def colourless(image_bgr: np.ndarray, boxes: list) -> bool:
     grey ones, and a hand of black ink on white faces is grey on a coloured cloth. Red fives and the suits' inks are
     told apart by their colours, so such a photo is misread far more often."""
     tinted = total = 0
-    for box in boxes:
-        middle = _sampled(_middle(image_bgr, box, 0.15))
+    for middle in _face_middles(image_bgr, boxes):
         if middle.size:
             t, n = _tinted(middle)
             tinted, total = tinted + t, total + n
@@ -1590,8 +1595,7 @@ def burnt_share(image_bgr: np.ndarray, boxes: list, level: int = BURNT) -> float
     in from each side) that is ``level`` or brighter in every channel (BURNT; BURNT_GREY for a photo without
     colour); the median over the boxes (0 for none)."""
     shares = []
-    for box in boxes:
-        middle = _sampled(_middle(image_bgr, box, 0.15))
+    for middle in _face_middles(image_bgr, boxes):
         if middle.shape[0] * middle.shape[1] >= 10:
             burnt = cv2.inRange(middle, (level, level, level), (255, 255, 255))  # 255 where every channel is
             shares.append(cv2.countNonZero(burnt) / burnt.size)
