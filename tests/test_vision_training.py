@@ -787,6 +787,33 @@ def test_scenes_seen_from_one_side_come_only_where_a_share_is_asked_for(banks, m
     assert not np.array_equal(plain["loc"], sided["loc"])
 
 
+def test_camera_turned_scenes_come_only_where_a_share_is_asked_for(banks, monkeypatch):
+    # train --turned: that share of the scenes is taken by a camera turned 9-30 degrees either way (TURNED); with
+    # none asked for, no draw is made for it, so every other recipe's scenes stay as they were
+    from companion.vision.pipeline import ONE_LOCALISER, row_angle
+    from training import scenes, train
+
+    asked = []
+    render = scenes.render_scene
+    monkeypatch.setattr(scenes, "render_scene", lambda *a, **kw: asked.append(kw.get("tilt")) or render(*a, **kw))
+    train._init(3, 2)
+    plain = train.gen_chunk((11, 3))
+    train._init(3, 2, turned=1.0)
+    turned = train.gen_chunk((11, 3))
+    train._init(3, 2)
+    assert asked == [None] * 3 + [train.TURNED] * 3 and train.TURNED == (9.0, 30.0)
+    assert not np.array_equal(plain["loc"], turned["loc"])
+
+    def slant(targets: list) -> float:  # the labelled tiles' rows, measured as the pipeline measures them
+        return abs(row_angle([(box, sideways, 1.0) for box, sideways, _ in targets]))
+
+    assert all(slant(t) < 9.5 for t in plain["targets"])
+    assert all(slant(t) > 8.5 for t in turned["targets"])
+    recipe = train.RECIPES["loc-turned"]
+    assert recipe["turned"] == 0.5 and train.OUTPUTS["loc-turned"] == "localiser-one" == ONE_LOCALISER
+    assert train.CONTINUES["loc-turned"] == "localiser-one.onnx" and "loc-turned" in train.OPTIONAL
+
+
 def test_sides_as_the_angle_shows_them_come_only_where_a_share_is_asked_for(banks, monkeypatch):
     # train --sides: that share of the scenes, at the usual angles (no pitch given), has the tiles' front sides as
     # high as the camera's angle shows them (render_scene's sides_rng) instead of the style's band; with none asked
