@@ -4,7 +4,7 @@ file is when it is a known format that OpenCV does not read, rather than only th
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from companion.errors import PhotoFileError
@@ -21,10 +21,29 @@ def is_heif(data: bytes) -> bool:
     return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
 
 
+def cut_short(data: bytes) -> str | None:
+    """The format ("JPEG", "PNG", "WebP") of a file of that format that ends before its picture does (a copy or an
+    upload broken off), else None: a JPEG whose segments run past its end or whose picture (the scan) has no end
+    marker after it (an EXIF thumbnail has its own, inside its segment), a PNG without its end chunk, a WebP
+    shorter than its header says. Asked only of a file that does not decode."""
+    if data[:3] == b"\xff\xd8\xff":
+        for marker, at, length in _segments(data):
+            if marker == 0xDA:  # the scan: the picture runs on to the end marker
+                return "JPEG" if data.rfind(b"\xff\xd9") < at else None
+            if marker is None or length < 2:
+                return None  # no JPEG segment there: broken, not cut short
+        return "JPEG"  # the segments run past the end
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-12:]:
+        return "PNG"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and int.from_bytes(data[4:8], "little") + 8 > len(data):
+        return "WebP"
+    return None
+
+
 def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
     """The photo's bytes decoded to a BGR array; else a PhotoFileError naming it (``name``: the file, as the user
-    knows it) with the code of the reason ("photo_empty", "photo_heic", "photo_unreadable") and the form field at
-    fault (``field``, for the web page)."""
+    knows it) with the code of the reason ("photo_empty", "photo_heic", "photo_cut_short", "photo_unreadable") and
+    the form field at fault (``field``, for the web page)."""
     if not data:
         raise PhotoFileError(f"{name} is empty (0 bytes), not a photo", "photo_empty", field=field)
     import cv2
@@ -33,6 +52,9 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None and is_heif(data[:16]):
         raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field)
+    if image is None and (kind := cut_short(data)):
+        raise PhotoFileError(f"{name} is a {kind} photo cut short: the file ends ({len(data)} bytes) before the picture "
+                             f"does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
     if image is None:
         raise PhotoFileError(f"{name} is not an image that can be read here (JPEG, PNG, WebP)", "photo_unreadable",
                              field=field)
@@ -69,10 +91,23 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
     JPEG or no frame header is found before the image data."""
     if data[:2] != b"\xff\xd8":
         return None
+    for marker, i, length in _segments(data):
+        if marker in _FRAMES and i + 9 <= len(data):
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker in (None, 0xDA) or length < 2:  # the scan begins, or a broken segment: no frame header before it
+            return None
+    return None
+
+
+def _segments(data: bytes) -> Iterator[tuple[int | None, int, int]]:
+    """A JPEG's segments after its start marker, up to and including the first scan's (0xDA): (marker, offset,
+    length) each, markers without a length given 2; (None, offset, 0) where no marker stands at the offset. Stops
+    at the end of ``data`` (a segment whose length runs past it is the last)."""
     i = 2
     while i + 4 <= len(data):
         if data[i] != 0xFF:
-            return None
+            yield None, i, 0
+            return
         marker = data[i + 1]
         if marker == 0xFF:  # fill byte
             i += 1
@@ -81,12 +116,10 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
             i += 2
             continue
         length = int.from_bytes(data[i + 2:i + 4], "big")
-        if marker in _FRAMES and i + 9 <= len(data):
-            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-        if marker == 0xDA or length < 2:  # the scan begins, or a broken length: no frame header before it
-            return None
+        yield marker, i, length
+        if marker == 0xDA or length < 2:
+            return
         i += 2 + length
-    return None
 
 
 def decode_to_read(data: bytes, name: str, field: str | None = None, scale: int | None = None) -> PhotoToRead:

@@ -13,6 +13,8 @@ from companion.photo_files import (
     HALF_SURE,
     HALF_TILE_MIN,
     READ_LONG_SIDE,
+    cut_short,
+    decode_photo,
     decode_to_read,
     jpeg_size,
     read_photo,
@@ -80,7 +82,44 @@ def test_a_broken_large_jpeg_is_refused_as_the_whole_decode_refuses_it():
     header_only = data[:data.index(b"\xff\xda")] + b"\xff\xda\x00\x0c" + bytes(40)
     with pytest.raises(PhotoFileError) as caught:
         decode_to_read(header_only, "IMG_0002.jpg")
-    assert caught.value.code == "photo_unreadable" and "IMG_0002.jpg" in str(caught.value)
+    assert caught.value.code == "photo_cut_short" and "IMG_0002.jpg" in str(caught.value)
+    garbled = data[:data.index(b"\xff\xda")] + b"\xff\xda\x00\x0c" + bytes(40) + b"\xff\xd9"  # ends, but is no picture
+    with pytest.raises(PhotoFileError) as caught:
+        decode_to_read(garbled, "IMG_0003.jpg")
+    assert caught.value.code == "photo_unreadable" and "IMG_0003.jpg" in str(caught.value)
+
+
+@pytest.mark.parametrize(("ext", "kind"), [(".jpg", "JPEG"), (".png", "PNG"), (".webp", "WebP")])
+@pytest.mark.parametrize("share", [0.3, 0.7, 0.99])
+def test_a_photo_cut_short_is_named_so(ext: str, kind: str, share: float):
+    # a copy or an upload broken off: the player is told to send it again, not that it is no image
+    image = cv2.imdecode(np.frombuffer(_jpeg(400, 300), np.uint8), cv2.IMREAD_COLOR)
+    whole = cv2.imencode(ext, image)[1].tobytes()
+    assert cut_short(whole) is None and decode_photo(whole, "IMG_0004" + ext).shape == image.shape
+    assert cut_short(whole[:20]) == kind  # cut within its header
+    part = whole[:int(len(whole) * share)]
+    with pytest.raises(PhotoFileError) as caught:
+        decode_photo(part, "IMG_0004" + ext, field="image")
+    error = caught.value
+    assert error.code == "photo_cut_short" and error.field == "image"
+    assert str(error) == (f"IMG_0004{ext} is a {kind} photo cut short: the file ends ({len(part)} bytes) before the "
+                          "picture does, so it was not copied or sent whole; send it again")
+
+
+def test_a_jpeg_cut_short_after_its_exif_thumbnail_is_named_so():
+    # a phone's JPEG carries a small JPEG (the thumbnail, with its own end marker) in its EXIF segment, before the
+    # picture's own scan
+    thumb = _jpeg(40, 30)
+    app1 = b"Exif\x00\x00" + thumb
+    main = _jpeg(400, 300)
+    data = main[:2] + b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1 + main[2:]
+    assert cut_short(data) is None and decode_photo(data, "IMG_0005.jpg").shape == (300, 400, 3)
+    part = data[:len(thumb) + (len(data) - len(thumb)) // 2]
+    assert b"\xff\xd9" in part and cut_short(part) == "JPEG"
+    with pytest.raises(PhotoFileError) as caught:
+        decode_photo(part, "IMG_0005.jpg")
+    assert caught.value.code == "photo_cut_short"
+    assert cut_short(b"%PDF-1.4 not a photo") is None
 
 
 def _reader(tile_width_on_photo: float, request: dict | None = None, confidences: tuple = (0.99,) * 5):  # noqa: ANN202

@@ -445,6 +445,16 @@ def test_recognize_refuses_a_file_that_is_not_an_image(client, fake_vision):
     assert "shape" not in fake_vision
 
 
+def test_recognize_names_a_photo_cut_short(client, fake_vision):
+    # an upload or a copy broken off: told to send it again (the page says it in German by the code), not that it
+    # is no image
+    whole = cv2.imencode(".jpg", np.full((120, 160, 3), 200, np.uint8))[1].tobytes()
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(whole[:len(whole) // 2]), "IMG_0007.JPG")},
+                             content_type="multipart/form-data"), 400, "photo_cut_short")
+    assert err["field"] == "image" and "(IMG_0007.JPG) is a JPEG photo cut short" in err["error"]
+    assert "send it again" in err["error"] and "shape" not in fake_vision
+
+
 # the first bytes of an iPhone photo: a 24-byte "ftyp" box, major brand "heic", then the brands it is compatible with
 HEIC_START = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
 
