@@ -521,6 +521,45 @@ def test_red_fives_are_red_in_every_kind_of_set_even_one_ink_sets():
     assert one_ink_seen
 
 
+def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(banks, monkeypatch):
+    # train --big-pins (the pins stage): most real sets print the two of circles as two circles about half the
+    # tile wide; the procedural sets drew them at a third. With big_pins their two and three are drawn from that
+    # size up to faces.BIG_PIN_RADIUS, each from the draw the usual size takes, so every other face stays as it was
+    from training import faces, train
+    from training.faces import BIG_PIN_RADIUS, FACE_W, PIN_RADIUS, build_bank
+
+    _, widened = banks
+    big = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2, n_maroon=2, big_pins=True)
+    assert big.styles() == widened.styles()
+    changed = set()
+    for style in widened.styles():
+        for cls, drawn in widened.faces[style].items():
+            if not all(np.array_equal(a, b) for a, b in zip(drawn, big.faces[style][cls], strict=True)):
+                changed.add(cls)
+    assert changed == {"2p", "3p"}
+
+    def ink_width(face: np.ndarray) -> int:  # the columns the circles' ink covers
+        return int((face[..., 3] > 128).any(axis=0).sum())
+
+    procedural = [s for s in widened.styles() if s.startswith("proc")]
+    for n in (2, 3):
+        before = [ink_width(widened.faces[s][f"{n}p"][0]) for s in procedural]
+        after = [ink_width(big.faces[s][f"{n}p"][0]) for s in procedural]
+        assert np.mean(after) > np.mean(before) + 0.1 * FACE_W * (BIG_PIN_RADIUS[n] - PIN_RADIUS[n])
+        assert max(after) <= FACE_W  # on the face
+    assert max(ink_width(big.faces[s]["2p"][0]) for s in procedural) >= 2 * 0.22 * FACE_W  # half the width, near
+    assert BIG_PIN_RADIUS[2] * FACE_W <= 0.5 * 0.414 * faces.FACE_H  # the two circles do not overlap (PIN_LAYOUT)
+
+    given = []
+    monkeypatch.setattr(train, "build_bank", lambda *a, **kw: given.append(kw.get("big_pins")))
+    train._init(3, 2)
+    train._init(3, 2, big_pins=True)
+    assert given == [False, True]
+    recipe = train.RECIPES["pins"]
+    assert recipe == {**train.ONE_LABELS, "seed": 12, "big_pins": True} and train.OUTPUTS["pins"] == "classifier-one"
+    assert train.CONTINUES["pins"] == "classifier-one.pt" and "pins" in train.OPTIONAL
+
+
 def test_fives_apart_leaves_no_set_printing_its_plain_fives_in_a_reddish_ink():
     # faces.fives_apart (train --fives-apart, the reds stage). A one-ink set of dark red (140, 20, 25) drew its
     # plain fives nearly as red as its red fives (200, 25, 30): 115 points of redness (red less the larger of
@@ -989,9 +1028,9 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "focus", "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
-                                                  "loc-low-student", "loc-quick", "loc-slim", "loc-student", "low",
-                                                  "low-student",
-                                                  "one-labels", "orient", "orient-quick", "phone", "reds", "shake",
+                                                  "loc-low-student", "loc-quick", "loc-slim", "loc-student",
+                                                  "loc-turned", "low", "low-student",
+                                                  "one-labels", "orient", "orient-quick", "phone", "pins", "reds", "shake",
                                                   "slim", "student", "verify", "verify-quick", "wear", "yaw"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}

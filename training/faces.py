@@ -367,6 +367,9 @@ PIN_LAYOUT = {
     9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.22, 0.5, 0.78)],
 }
 PIN_RADIUS = {1: 0.36, 2: 0.17, 3: 0.15, 4: 0.17, 5: 0.16, 6: 0.14, 7: 0.13, 8: 0.12, 9: 0.13}
+# a set drawn with big_pins draws its two and three of circles with radii up to these (of the face's width): as large
+# as leaves the circles apart at PIN_LAYOUT's spacing (0.55 and 0.43 of the width), as most real sets print them
+BIG_PIN_RADIUS = {2: 0.27, 3: 0.2}
 
 
 def _pin_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
@@ -417,7 +420,10 @@ def _pin(p: Painter, pal: Palette, x: float, y: float, r: float, col: tuple) -> 
 def draw_pin(pal: Palette, n: int, red: bool) -> np.ndarray:
     p = Painter()
     cols = _pin_colours(pal, n, red)
-    rad = PIN_RADIUS[n] * pal.rng.uniform(0.9, 1.08)
+    if getattr(pal, "big_pins", False) and n in BIG_PIN_RADIUS:  # one draw, as below: the set's other faces stay
+        rad = pal.rng.uniform(PIN_RADIUS[n] * 0.9, BIG_PIN_RADIUS[n])
+    else:
+        rad = PIN_RADIUS[n] * pal.rng.uniform(0.9, 1.08)
     for (x, y), col in zip(PIN_LAYOUT[n], cols, strict=True):
         x = 0.5 + (x - 0.5) * 0.92
         y = 0.5 + (y - 0.5) * 0.9
@@ -842,8 +848,9 @@ def fives_apart(pal: Palette) -> None:
 
 def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
                    wide: bool = False, maroon: bool = False, flower_art: bool = False,
-                   apart: bool = False) -> dict[str, np.ndarray]:
+                   apart: bool = False, big_pins: bool = False) -> dict[str, np.ndarray]:
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
+    pal.big_pins = big_pins
     if apart:
         fives_apart(pal)
     if maroon:
@@ -868,11 +875,13 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
 
 
 def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0,
-               n_maroon: int = 0, flower_art: bool = False, apart: bool = False) -> FaceBank:
+               n_maroon: int = 0, flower_art: bool = False, apart: bool = False, big_pins: bool = False) -> FaceBank:
     """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette), n_wide sets
     (WidePalette) and n_maroon WidePalette sets with red fives in dark reds, the last three each from their
     own random stream. ``flower_art`` draws the procedural sets' flowers and seasons with draw_flower_art; every
-    other face stays as it was. ``apart`` draws the one-ink sets of a reddish ink in blue (fives_apart)."""
+    other face stays as it was. ``apart`` draws the one-ink sets of a reddish ink in blue (fives_apart).
+    ``big_pins``: the procedural sets draw their two and three of circles from their usual size up to
+    BIG_PIN_RADIUS."""
     rng = np.random.default_rng(seed)
     bank = FaceBank()
     add_fluffy(bank)
@@ -880,20 +889,22 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varie
         add_uni(bank)
     fonts = _fonts()
     for i in range(n_procedural):
-        for cls, face in procedural_set(rng, fonts, flower_art=flower_art, apart=apart).items():
+        for cls, face in procedural_set(rng, fonts, flower_art=flower_art, apart=apart, big_pins=big_pins).items():
             bank.add(f"proc{i:03d}", cls, face)
     vrng = np.random.default_rng(seed + 7919)
     for i in range(n_varied):
-        for cls, face in procedural_set(vrng, fonts, varied=True, flower_art=flower_art, apart=apart).items():
+        for cls, face in procedural_set(vrng, fonts, varied=True, flower_art=flower_art, apart=apart,
+                                              big_pins=big_pins).items():
             bank.add(f"procv{i:03d}", cls, face)
     wrng = np.random.default_rng(seed + 104729)
     for i in range(n_wide):
-        for cls, face in procedural_set(wrng, fonts, wide=True, flower_art=flower_art, apart=apart).items():
+        for cls, face in procedural_set(wrng, fonts, wide=True, flower_art=flower_art, apart=apart,
+                                              big_pins=big_pins).items():
             bank.add(f"procw{i:03d}", cls, face)
     mrng = np.random.default_rng(seed + 1299709)
     for i in range(n_maroon):
         for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True,
-                                              flower_art=flower_art, apart=apart).items():
+                                              flower_art=flower_art, apart=apart, big_pins=big_pins).items():
             bank.add(f"procr{i:03d}", cls, face)
     return bank
 
