@@ -809,19 +809,28 @@ def test_the_yaw_stage_is_the_shake_stage_with_scenes_seen_from_one_side_after_t
         assert yaw[ours] == shipped[theirs], ours
 
 
-def test_scenes_seen_from_one_side_come_only_where_a_share_is_asked_for(banks, monkeypatch):
-    # train --yaw: that share of the scenes is photographed from one side (YAW); with none asked for no draw is
-    # made for it, so a seed's scenes are the ones it always made and every other recipe's scenes stay as before
+def _scenes_with_and_without(monkeypatch, given: str, **share: float) -> tuple[list, dict, dict]:
+    """What render_scene was given as ``given`` for three scenes of a chunk made without a share and three made
+    with ``share`` (train._init's keyword), and the two chunks."""
     from training import scenes, train
 
     asked = []
     render = scenes.render_scene
-    monkeypatch.setattr(scenes, "render_scene", lambda *a, **kw: asked.append(kw.get("yaw")) or render(*a, **kw))
+    monkeypatch.setattr(scenes, "render_scene", lambda *a, **kw: asked.append(kw.get(given)) or render(*a, **kw))
     train._init(3, 2)
     plain = train.gen_chunk((11, 3))
-    train._init(3, 2, yaw=1.0)
-    sided = train.gen_chunk((11, 3))
+    train._init(3, 2, **share)
+    shared = train.gen_chunk((11, 3))
     train._init(3, 2)
+    return asked, plain, shared
+
+
+def test_scenes_seen_from_one_side_come_only_where_a_share_is_asked_for(banks, monkeypatch):
+    # train --yaw: that share of the scenes is photographed from one side (YAW); with none asked for no draw is
+    # made for it, so a seed's scenes are the ones it always made and every other recipe's scenes stay as before
+    from training import train
+
+    asked, plain, sided = _scenes_with_and_without(monkeypatch, "yaw", yaw=1.0)
     assert asked == [None] * 3 + [train.YAW] * 3
     assert not np.array_equal(plain["loc"], sided["loc"])
 
@@ -830,16 +839,9 @@ def test_camera_turned_scenes_come_only_where_a_share_is_asked_for(banks, monkey
     # train --turned: that share of the scenes is taken by a camera turned 9-30 degrees either way (TURNED); with
     # none asked for, no draw is made for it, so every other recipe's scenes stay as they were
     from companion.vision.pipeline import ONE_LOCALISER, row_angle
-    from training import scenes, train
+    from training import train
 
-    asked = []
-    render = scenes.render_scene
-    monkeypatch.setattr(scenes, "render_scene", lambda *a, **kw: asked.append(kw.get("tilt")) or render(*a, **kw))
-    train._init(3, 2)
-    plain = train.gen_chunk((11, 3))
-    train._init(3, 2, turned=1.0)
-    turned = train.gen_chunk((11, 3))
-    train._init(3, 2)
+    asked, plain, turned = _scenes_with_and_without(monkeypatch, "tilt", turned=1.0)
     assert asked == [None] * 3 + [train.TURNED] * 3 and train.TURNED == (9.0, 30.0)
     assert not np.array_equal(plain["loc"], turned["loc"])
 
