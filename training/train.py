@@ -811,7 +811,11 @@ RECIPES = {
     # classifier-one in --out (OPTIONAL)
     "focus": {**ONE_LABELS, "focus": 0.15},
     # the one-labels stage (seed 12) on sets that draw their two and three of circles up to as large as real sets
-    # print them (faces.BIG_PIN_RADIUS) (OPTIONAL)
+    # print them (faces.BIG_PIN_RADIUS). Since session 73 the shipped classifier-one is two such runs (seeds 12 and
+    # 13; train-pins.json, train-pins-b.json) on from session 63's averaged: 9804 requests over the card's 72 sets
+    # against 9774, the two of circles misread 214 times instead of 417; the one-labels stage once more at seed 12,
+    # its control, read 39 fewer than the shipped net on 21 sets, 4,100 photos (TRAINING-LOG "Two and three of circles as large as real sets
+    # print them"). It needs classifier-one in --out (OPTIONAL)
     "pins": {**ONE_LABELS, "seed": 12, "big_pins": True},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
@@ -1086,7 +1090,9 @@ def main(argv: list[str] | None = None) -> int:
                          "or --init, trained on with low-angle photos: the low-angle pair, localiser-low and "
                          "localiser-b-low), loc-low-student (one net taught by that pair in --out, written as "
                          "localiser-low-hand), loc-student (one net taught by the usual pair in --out, written as "
-                         "localiser-one), loc-turned (localiser-one in --out, or --init, trained on with half its "
+                         "localiser-one), pins (the one-labels stage with the procedural sets' two and three of "
+                         "circles drawn as large as real sets print them, written over classifier-one), loc-turned "
+                         "(localiser-one in --out, or --init, trained on with half its "
                          "scenes taken by a camera turned 9-30 degrees; not shipped), verify (the verifier: tile or "
                          "something else on "
                          "the table), orient (the orienter: which way up a tile stands); and the --quick plan's "
