@@ -801,6 +801,27 @@ def test_score_by_photo_that_should_be_taken_again_says_why_first(server, tmp_pa
         assert not page.text_content("#photo-overlay p.grow").startswith(words)
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "The photo has too few pixels to show a hand"),
+                                             ("de", "Das Foto hat zu wenige Pixel, um eine Hand zu zeigen")])
+def test_score_by_photo_of_a_thumbnail_asks_for_the_photo_at_full_size(server, tmp_path, lang, words):
+    # 120 x 90 px, no tile in it (recognize_image's "small_photo"): the page says so first, in the player's language;
+    # as the dora photo, in the dora strip
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    import cv2
+    import numpy as np
+
+    thumb = tmp_path / "thumb.jpg"
+    cv2.imwrite(str(thumb), np.full((90, 120, 3), (60, 110, 40), np.uint8))
+    with _photo_dialog(sync_api, server, "Dan", thumb, lang=lang) as page:
+        page.wait_for_function("w => document.querySelector('#photo-overlay p.grow').textContent.startsWith(w)",
+                               arg=words)
+        page.set_input_files("[data-dora-input]", str(thumb))
+        page.set_input_files("[data-photo-input]", str(Path(__file__).resolve().parent / "fixtures" / "vision"
+                                                        / "won_melds_dora.jpg"))
+        page.wait_for_selector(".dora-strip .error")
+        assert ("too few pixels" if lang == "en" else "zu wenige Pixel") in page.text_content(".dora-strip .error")
+
+
 @pytest.mark.parametrize(("lang", "first", "then"), [
     ("en", "The hand runs off the photo at its left edge", "No hand read: 13 tiles in the hand row"),
     ("de", "Die Hand reicht am linken Rand über das Foto hinaus", "Keine Hand gelesen: 13 Steine in der Handreihe")])

@@ -643,6 +643,51 @@ def test_an_empty_table_gives_no_tiles_and_says_why():
     assert result["request"] is None and result["reason"] == "no tiles found"
 
 
+@pytest.mark.parametrize(("size", "scale", "said"), [((300, 200), 1, [300, 200]), ((160, 120), 2, [320, 240]),
+                                                    ((200, 150), 2, None), ((336, 252), 1, None)])
+def test_a_photo_too_small_to_show_a_hand_says_so_where_no_tile_is_found(size: tuple, scale: int, said: list | None):
+    # a thumbnail sent in place of the photo: 14 tiles at least SMALL_TILE (24 px) wide need 336 px across. Where no
+    # tile is found in a photo shorter than that (as taken: a photo read at half size counts twice its pixels), the
+    # answer says how small it is first; "no tiles found" follows
+    from companion.vision import recognize_image
+
+    cloth = np.zeros((size[1], size[0], 3), np.uint8)
+    cloth[:] = (60, 110, 40)
+    result = recognize_image(cloth, scale=scale)
+    assert result["tiles"] == [] and result["request"] is None and result.get("small_photo") == said
+    if said:
+        assert result["reason"] == (f"the photo is only {said[0]} x {said[1]} px, too small to show a hand (its 14 "
+                                    "tiles need about 336 px across); send the photo at its full size, or take it "
+                                    "again; no tiles found")
+    else:
+        assert result["reason"] == "no tiles found"
+
+
+def test_a_small_photo_whose_tiles_are_found_says_they_are_small_instead():
+    # the same hand shrunk to 250 px: its tiles are found, 14 px wide, and that is what the answer says
+    import cv2
+
+    from companion.vision import recognize_image
+    from companion.vision.pipeline import load_image
+
+    image = load_image(FIXTURES / "closed_dora.jpg")
+    result = recognize_image(cv2.resize(image, (250, round(250 * image.shape[0] / image.shape[1])),
+                                        interpolation=cv2.INTER_AREA))
+    assert result["tiles"] and "small_photo" not in result and result["small_tiles"] < 24
+
+
+def test_recognize_json_carries_small_photo(tmp_path: Path, capsys):
+    import cv2
+
+    from companion.cli import main
+
+    thumb = tmp_path / "thumb.jpg"
+    cv2.imwrite(str(thumb), np.full((90, 120, 3), (60, 110, 40), np.uint8))
+    assert main(["recognize", str(thumb), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["small_photo"] == [120, 90] and line["reason"].startswith("the photo is only 120 x 90 px")
+
+
 def test_save_correction_keeps_a_labelled_crop(tmp_path: Path):
     from companion.vision import save_correction
     from companion.vision.pipeline import load_image

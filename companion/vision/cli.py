@@ -103,7 +103,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             if "reason" in result:
                 out["reason"] = result["reason"]
             for key in ("left_out", "dora_row", "not_tiles", "colourless", "overexposed", "blurred", "small_tiles",
-                        "flat_tiles", "at_edge", "dora_photo", "completed", "named", "offered"):
+                        "small_photo", "flat_tiles", "at_edge", "dora_photo", "completed", "named", "offered"):
                 if result.get(key):
                     out[key] = result[key]
             if "dora_photo" in out:

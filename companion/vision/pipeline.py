@@ -125,6 +125,9 @@ BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window t
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
 HAND_TILES = 14  # tiles of a whole hand without kans (_no_gap_either_way)
+SMALL_PHOTO = HAND_TILES * SMALL_TILE  # a photo shorter than this on its long side (px), in which no tile is found,
+#                                        is said to be too small: a hand's 14 tiles cannot lie in it SMALL_TILE wide
+#                                        (a thumbnail sent in place of the photo)
 TURNED_MAX_ROWS = 6  # a turned read finding more rows is over (hand, wall, discards: 5; a hand on its side: 14+)
 TURN_CHECK = 0.6  # upright reads less sure than this are read again, turned and re-cut (classify); 0.8 until
 #                   session 13: 1 more held-out request of 800, 5-9% slower (TRAINING-LOG, "Slimmed nets")
@@ -2336,7 +2339,12 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                           "ink may be lost; take it again with less light (on a phone or tablet: tap a tile to set "
                           "the exposure)")
         width = tile_width(dets)
-        if 0 < width < SMALL_TILE:  # (as read: a photo read k times smaller, under SMALL_TILE * k of its pixels)
+        shown = [round(n * k) for n in photo.shape[1::-1]]  # (w, h) as taken
+        if not dets and max(shown) < SMALL_PHOTO:
+            answer["small_photo"] = shown
+            retake.append(f"the {where} is only {shown[0]} x {shown[1]} px, too small to show a hand (its 14 tiles "
+                          f"need about {SMALL_PHOTO:.0f} px across); send the photo at its full size, or take it again")
+        elif 0 < width < SMALL_TILE:  # (as read: a photo read k times smaller, under SMALL_TILE * k of its pixels)
             answer["small_tiles"] = round(width * k, 1)
             retake.append(f"the tiles in the {where} are only {width * k:.0f} px wide, too small to be read surely; "
                           "take it again from closer, the hand across most of the picture")

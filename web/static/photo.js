@@ -136,7 +136,10 @@
       }
       status.className = "grow";
       if (result.dora_photo) drawDora();
-      if (!result.tiles || !result.tiles.length) { status.textContent = t("no_tiles"); return; }
+      if (!result.tiles || !result.tiles.length) {
+        status.textContent = t(result.small_photo ? "photo_too_few_pixels" : "no_tiles"); // a thumbnail: why, first
+        return;
+      }
       describe();
       const draw = () => drawBoxes(img);
       // a photo taken upright is taller than the sheet: the tiles are brought into view once drawn
@@ -167,6 +170,7 @@
       if (photo.overexposed) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_bright")}`));
       if (photo.blurred) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_blurred")}`));
       if (photo.small_tiles) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_small")}`));
+      if (photo.small_photo) doraStrip.append(el("span", { class: "error" }, ` ${t("dora_photo_too_few_pixels")}`));
     }
     // a tile of the dora photo tapped: the palette of tiles for it (its crop kept for fine-tuning, as the hand's)
     function pickDora(i) {
