@@ -657,8 +657,8 @@ def test_a_photo_too_small_to_show_a_hand_says_so_where_no_tile_is_found(size: t
     assert result["tiles"] == [] and result["request"] is None and result.get("small_photo") == said
     if said:
         assert result["reason"] == (f"the photo is only {said[0]} x {said[1]} px, too small to show a hand (its 14 "
-                                    "tiles need about 336 px across); send the photo at its full size, or take it "
-                                    "again; no tiles found")
+                                    "tiles need about 336 px across); send it at its full size, or take it again; "
+                                    "no tiles found")
     else:
         assert result["reason"] == "no tiles found"
 
