@@ -256,6 +256,7 @@ class Palette:
         self.fa_glyph = "發" if rng.random() < 0.8 else "发"
         self.haku = int(rng.integers(3))
         self.font = None
+        self.big_pins = False  # two and three of circles drawn up to BIG_PIN_RADIUS (procedural_set's big_pins; no draw)
 
 
 INKS_MORE = {"brown": (95, 55, 25), "purple": (85, 35, 115), "teal": (10, 95, 105), "orange": (210, 90, 20)}
@@ -420,7 +421,7 @@ def _pin(p: Painter, pal: Palette, x: float, y: float, r: float, col: tuple) -> 
 def draw_pin(pal: Palette, n: int, red: bool) -> np.ndarray:
     p = Painter()
     cols = _pin_colours(pal, n, red)
-    if getattr(pal, "big_pins", False) and n in BIG_PIN_RADIUS:  # one draw, as below: the set's other faces stay
+    if pal.big_pins and n in BIG_PIN_RADIUS:  # one draw, as below: the set's other faces stay
         rad = pal.rng.uniform(PIN_RADIUS[n] * 0.9, BIG_PIN_RADIUS[n])
     else:
         rad = PIN_RADIUS[n] * pal.rng.uniform(0.9, 1.08)

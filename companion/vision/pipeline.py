@@ -2342,8 +2342,8 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
         shown = [round(n * k) for n in photo.shape[1::-1]]  # (w, h) as taken
         if not dets and max(shown) < SMALL_PHOTO:
             answer["small_photo"] = shown
-            shows = (f"a hand (its 14 tiles need about {SMALL_PHOTO:.0f} px across)" if where == "photo" else
-                     "its tiles")
+            shows = (f"a hand (its {HAND_TILES} tiles need about {SMALL_PHOTO:.0f} px across)" if where == "photo"
+                     else "its tiles")
             retake.append(f"the {where} is only {shown[0]} x {shown[1]} px, too small to show {shows}; send it at "
                           "its full size, or take it again")
         elif 0 < width < SMALL_TILE:  # (as read: a photo read k times smaller, under SMALL_TILE * k of its pixels)
