@@ -560,6 +560,44 @@ def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(ban
     assert train.CONTINUES["pins"] == "classifier-one.pt" and "pins" in train.OPTIONAL
 
 
+def test_whole_eights_outlines_the_eight_of_bamboos_middle_sticks_where_the_set_outlines_its_sticks(banks,
+                                                                                                   monkeypatch):
+    # train --whole-eights (the eights stage): a set that draws its bamboo sticks as outlines (sou_style 1 and 3)
+    # drew its eight's four leaning middle sticks filled, unlike any real set, and the held-out drawings' outlined
+    # eight was the commonest misread (as 4p). With whole_eights they are drawn as the set draws its upright sticks;
+    # nothing else changes, and every other face of every set stays as it was
+    from training import train
+    from training.faces import VariedPalette, build_bank, draw_sou
+
+    _, widened = banks
+    whole = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2, n_maroon=2, whole_eights=True)
+    changed = set()
+    for style in widened.styles():
+        for cls, drawn in widened.faces[style].items():
+            if not all(np.array_equal(a, b) for a, b in zip(drawn, whole.faces[style][cls], strict=True)):
+                changed.add(cls)
+    assert changed == {"8s"}
+
+    def middle_ink(sou_style: int, whole_eights: bool) -> int:  # the upper middle sticks' inked pixels
+        pal = VariedPalette(np.random.default_rng(1))
+        pal.sou_style, pal.whole_eights = sou_style, whole_eights
+        alpha = draw_sou(pal, 8, False)[..., 3] > 128
+        h, w = alpha.shape
+        return int(alpha[int(0.1 * h):int(0.45 * h), int(0.3 * w):int(0.7 * w)].sum())
+
+    for outlined in (1, 3):
+        assert middle_ink(outlined, True) < 0.6 * middle_ink(outlined, False)
+    assert 0.9 < middle_ink(0, True) / middle_ink(0, False) < 1.1  # filled sticks stay filled
+
+    given = []
+    monkeypatch.setattr(train, "build_bank", lambda *a, **kw: given.append(kw.get("whole_eights")))
+    train._init(3, 2)
+    train._init(3, 2, whole_eights=True)
+    assert given == [False, True]
+    assert train.RECIPES["eights"] == {**train.RECIPES["pins"], "seed": 16, "whole_eights": True}
+    assert train.OUTPUTS["eights"] == "classifier-one" and "eights" in train.OPTIONAL
+
+
 def test_fives_apart_leaves_no_set_printing_its_plain_fives_in_a_reddish_ink():
     # faces.fives_apart (train --fives-apart, the reds stage). A one-ink set of dark red (140, 20, 25) drew its
     # plain fives nearly as red as its red fives (200, 25, 30): 115 points of redness (red less the larger of
@@ -1026,8 +1064,8 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "flowers",
-                                                  "focus", "glare", "glare2",
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "eights",
+                                                  "flowers", "focus", "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
                                                   "loc-low-student", "loc-quick", "loc-slim", "loc-student",

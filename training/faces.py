@@ -257,6 +257,7 @@ class Palette:
         self.haku = int(rng.integers(3))
         self.font = None
         self.big_pins = False  # two and three of circles drawn up to BIG_PIN_RADIUS (procedural_set's big_pins; no draw)
+        self.whole_eights = False  # the eight of bamboo's middle sticks drawn as its others (_eights_middle; no draw)
 
 
 INKS_MORE = {"brown": (95, 55, 25), "purple": (85, 35, 115), "teal": (10, 95, 105), "orange": (210, 90, 20)}
@@ -657,6 +658,51 @@ def _bird(p: Painter, pal: Palette) -> None:
     p.line([(0.52, 0.74), (0.55, 0.9)], pal.red, 0.02)
 
 
+def _leaning_stick(p: Painter, pal: Palette, foot: tuple[float, float], head: tuple[float, float], col: tuple) -> None:
+    """A stick from ``foot`` to ``head`` (fractions of the face) drawn as the set draws its upright ones
+    (:func:`_stick`): filled with a light joint across its middle, or outlined, with a line down its middle or
+    with joints across (sou_style 0, 1, 3)."""
+    w = max(0.035, 0.06 + 0.03 * pal.weight)
+    (x0, y0), (x1, y1) = foot, head
+    dx, dy = (x1 - x0) * FACE_W, (y1 - y0) * FACE_H  # along the stick, in pixels: the face is not square
+    length = float(np.hypot(dx, dy))
+    nx, ny = -dy / length * w / 2, dx / length * w / 2 * FACE_W / FACE_H  # half its width across it, as fractions
+
+    def across(t: float, reach: float = 1.0, line: float = 0.016, ink: tuple = col) -> None:
+        cx, cy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        p.line([(cx - nx * reach, cy - ny * reach), (cx + nx * reach, cy + ny * reach)], ink, line)
+
+    if pal.sou_style == 0:
+        p.line([foot, head], col, w)
+        across(0.5, 1.0, 0.012, (250, 250, 245, 255))
+        return
+    for side in (-1, 1):
+        p.line([(x0 + side * nx, y0 + side * ny), (x1 + side * nx, y1 + side * ny)], col, 0.016 if pal.sou_style == 1
+               else 0.012)
+    for t in (0.0, 1.0):
+        across(t)
+    if pal.sou_style == 1:
+        p.line([foot, head], col, 0.01)
+    else:
+        for t in (0.33, 0.67):
+            across(t, 1.3)
+
+
+def _eights_middle(p: Painter, pal: Palette, x: float, y: float, h: float, col: tuple) -> None:
+    """One of the eight of bamboo's four middle sticks as real sets print it: drawn as the set draws its upright
+    sticks (before whole_eights it was a filled stroke even in sets that outline them, as no real set does), it
+    leans from beside its outer stick's foot to the middle of the face, where it meets its mirror image: a W over
+    an M."""
+    w = max(0.035, 0.06 + 0.03 * pal.weight)
+    left = x < 0.5
+    top = y < 0.5
+    foot_x = 0.5 + (0.3 - 0.5) * 0.95 if left else 0.5 + (0.7 - 0.5) * 0.95
+    head_x = 0.5 - w * 0.55 if left else 0.5 + w * 0.55
+    foot = (foot_x, y + h / 2 if top else y - h / 2)
+    head = (head_x, y - h / 2 if top else y + h / 2)
+    _leaning_stick(p, pal, foot, head, col)
+
+
 def draw_sou(pal: Palette, n: int, red: bool) -> np.ndarray:
     p = Painter()
     if n == 1:
@@ -667,8 +713,10 @@ def draw_sou(pal: Palette, n: int, red: bool) -> np.ndarray:
         for (x, y), col in zip(SOU_LAYOUT[n], cols, strict=True):
             x = 0.5 + (x - 0.5) * 0.95
             y = 0.5 + (y - 0.5) * 0.92
-            if n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7:
-                # the eight's middle sticks lean into an M/W shape
+            if n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7 and pal.whole_eights:
+                _eights_middle(p, pal, x, y, h, col)
+            elif n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7:
+                # the eight's middle sticks lean into an M/W shape, filled whatever the set's sticks
                 dx = 0.07 if x < 0.5 else -0.07
                 dy = -1 if y < 0.5 else 1
                 p.line([(x - dx, y - dy * h / 2), (x + dx, y + dy * h / 2)], col, 0.06 + 0.03 * pal.weight)
@@ -849,9 +897,10 @@ def fives_apart(pal: Palette) -> None:
 
 def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
                    wide: bool = False, maroon: bool = False, flower_art: bool = False,
-                   apart: bool = False, big_pins: bool = False) -> dict[str, np.ndarray]:
+                   apart: bool = False, big_pins: bool = False, whole_eights: bool = False) -> dict[str, np.ndarray]:
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
     pal.big_pins = big_pins
+    pal.whole_eights = whole_eights
     if apart:
         fives_apart(pal)
     if maroon:
@@ -876,36 +925,36 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
 
 
 def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0,
-               n_maroon: int = 0, flower_art: bool = False, apart: bool = False, big_pins: bool = False) -> FaceBank:
+               n_maroon: int = 0, flower_art: bool = False, apart: bool = False, big_pins: bool = False,
+               whole_eights: bool = False) -> FaceBank:
     """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette), n_wide sets
     (WidePalette) and n_maroon WidePalette sets with red fives in dark reds, the last three each from their
     own random stream. ``flower_art`` draws the procedural sets' flowers and seasons with draw_flower_art; every
     other face stays as it was. ``apart`` draws the one-ink sets of a reddish ink in blue (fives_apart).
     ``big_pins``: the procedural sets draw their two and three of circles from their usual size up to
-    BIG_PIN_RADIUS."""
+    BIG_PIN_RADIUS. ``whole_eights``: their eights of bamboo draw the four leaning middle sticks as they draw their
+    upright ones, outlined where those are, and meeting in the middle (_eights_middle)."""
     rng = np.random.default_rng(seed)
+    drawn = {"flower_art": flower_art, "apart": apart, "big_pins": big_pins, "whole_eights": whole_eights}
     bank = FaceBank()
     add_fluffy(bank)
     if with_uni:
         add_uni(bank)
     fonts = _fonts()
     for i in range(n_procedural):
-        for cls, face in procedural_set(rng, fonts, flower_art=flower_art, apart=apart, big_pins=big_pins).items():
+        for cls, face in procedural_set(rng, fonts, **drawn).items():
             bank.add(f"proc{i:03d}", cls, face)
     vrng = np.random.default_rng(seed + 7919)
     for i in range(n_varied):
-        for cls, face in procedural_set(vrng, fonts, varied=True, flower_art=flower_art, apart=apart,
-                                              big_pins=big_pins).items():
+        for cls, face in procedural_set(vrng, fonts, varied=True, **drawn).items():
             bank.add(f"procv{i:03d}", cls, face)
     wrng = np.random.default_rng(seed + 104729)
     for i in range(n_wide):
-        for cls, face in procedural_set(wrng, fonts, wide=True, flower_art=flower_art, apart=apart,
-                                              big_pins=big_pins).items():
+        for cls, face in procedural_set(wrng, fonts, wide=True, **drawn).items():
             bank.add(f"procw{i:03d}", cls, face)
     mrng = np.random.default_rng(seed + 1299709)
     for i in range(n_maroon):
-        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True,
-                                              flower_art=flower_art, apart=apart, big_pins=big_pins).items():
+        for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True, **drawn).items():
             bank.add(f"procr{i:03d}", cls, face)
     return bank
 

@@ -58,10 +58,11 @@ _VERIFY_MODELS: str | None = None  # the folder whose localisers the verifier's 
 def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
           n_maroon: int = 0, flower_art: bool = False, apart: bool = False, low: float = 0.0,
           yaw: float = 0.0, sides: float = 0.0, wear: float = 0.0, turned: float = 0.0,
-          big_pins: bool = False) -> None:
+          big_pins: bool = False, whole_eights: bool = False) -> None:
     global _BANK, _FAR, _CLUTTER, _LOW, _YAW, _SIDES, _WEAR, _TURNED
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide,
-                       n_maroon=n_maroon, flower_art=flower_art, apart=apart, big_pins=big_pins)
+                       n_maroon=n_maroon, flower_art=flower_art, apart=apart, big_pins=big_pins,
+                       whole_eights=whole_eights)
     _FAR = far
     _CLUTTER = clutter
     _LOW = low
@@ -126,12 +127,12 @@ def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, in
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
              far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0, flower_art: bool = False,
              apart: bool = False, low: float = 0.0, yaw: float = 0.0, sides: float = 0.0, wear: float = 0.0,
-             turned: float = 0.0, big_pins: bool = False) -> dict:
+             turned: float = 0.0, big_pins: bool = False, whole_eights: bool = False) -> dict:
     check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
               initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art, apart, low,
-                        yaw, sides, wear, turned, big_pins)) as pool:
+                        yaw, sides, wear, turned, big_pins, whole_eights)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -711,7 +712,8 @@ DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
             "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "sides": 0.0,
-            "wear": 0.0, "focus": 0.0, "teachers": (), "turned": 0.0, "big_pins": False}
+            "wear": 0.0, "focus": 0.0, "teachers": (), "turned": 0.0, "big_pins": False,
+            "whole_eights": False}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 ONE_LABELS = {**GLARE, "seed": 8, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3}  # continues classifier-one
@@ -817,6 +819,9 @@ RECIPES = {
     # its control, read 39 fewer than the shipped net on 21 sets, 4,100 photos (TRAINING-LOG "Two and three of circles as large as real sets
     # print them"). It needs classifier-one in --out (OPTIONAL)
     "pins": {**ONE_LABELS, "seed": 12, "big_pins": True},
+    # the same (seed 16) on sets that also draw their eight of bamboo's middle sticks meeting, outlined where the set
+    # outlines its sticks (faces._eights_middle), as real sets print it (OPTIONAL)
+    "eights": {**ONE_LABELS, "seed": 16, "big_pins": True, "whole_eights": True},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -866,7 +871,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier-low",
            "yaw": "classifier", "low-student": "classifier-low", "student": "classifier-one",
            "one-labels": "classifier-one", "wear": "classifier-one", "focus": "classifier-one",
-           "pins": "classifier-one",
+           "pins": "classifier-one", "eights": "classifier-one",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
            "loc-low": "localiser-low", "loc-b-low": "localiser-b-low",
@@ -877,7 +882,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
              "camera": "classifier.pt", "shake": "classifier.pt", "low": "classifier.pt", "yaw": "classifier.pt",
              "low-student": "classifier-low.pt", "student": "classifier.pt",
              "one-labels": "classifier-one.pt", "wear": "classifier-one.pt", "focus": "classifier-one.pt",
-             "pins": "classifier-one.pt",
+             "pins": "classifier-one.pt", "eights": "classifier-one.pt",
              "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx",
              "loc-low": "localiser.onnx", "loc-b-low": "localiser-b.onnx", "loc-low-student": "localiser-low.onnx",
@@ -932,7 +937,7 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "focus", "pins",
-            "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
+            "eights", "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -969,13 +974,14 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
                          f"{', '.join(missing)} is not there: put the nets it learns from into {out} first")
     key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
            cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"], cfg["low"], cfg["yaw"],
-           cfg["sides"], cfg["wear"], cfg["turned"], cfg["big_pins"])
+           cfg["sides"], cfg["wear"], cfg["turned"], cfg["big_pins"], cfg["whole_eights"])
     if scenes.get("key") != key:
         scenes.clear()  # the last scenes go before new ones are made
         (seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart, low, yaw, sides, wear, turned,
-         big_pins) = key
+         big_pins, whole_eights) = key
         scenes.update(key=key, data=generate(seed, n, styles, workers, varied, wide, far, clutter, maroon,
-                                             flower_art, apart, low, yaw, sides, wear, turned, big_pins))
+                                             flower_art, apart, low, yaw, sides, wear, turned, big_pins,
+                                             whole_eights))
         print(f"{name}: generated {n} scenes in {time.time() - t0:.0f}s", flush=True)
     data = scenes["data"]
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
@@ -991,6 +997,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
             "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"], "big_pins": cfg["big_pins"],
+            "whole_eights": cfg["whole_eights"],
             "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "yaw": cfg["yaw"], "sides": cfg["sides"],
             "wear": cfg["wear"], "clutter": cfg["clutter"], "turned": cfg["turned"],
             "glare": cfg["glare"],
@@ -1091,7 +1098,8 @@ def main(argv: list[str] | None = None) -> int:
                          "localiser-b-low), loc-low-student (one net taught by that pair in --out, written as "
                          "localiser-low-hand), loc-student (one net taught by the usual pair in --out, written as "
                          "localiser-one), pins (the one-labels stage with the procedural sets' two and three of "
-                         "circles drawn as large as real sets print them, written over classifier-one), loc-turned "
+                         "circles drawn as large as real sets print them, written over classifier-one), eights (the "
+                         "same with their eight of bamboo's middle sticks meeting, as real sets print it), loc-turned "
                          "(localiser-one in --out, or --init, trained on with half its "
                          "scenes taken by a camera turned 9-30 degrees; not shipped), verify (the verifier: tile or "
                          "something else on "
@@ -1117,6 +1125,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-pins", dest="big_pins", action=argparse.BooleanOptionalAction,
                     help="draw the procedural sets' two and three of circles from their usual size up to as large as "
                          "leaves the circles apart (faces.BIG_PIN_RADIUS), as most real sets print them")
+    ap.add_argument("--whole-eights", dest="whole_eights", action=argparse.BooleanOptionalAction,
+                    help="draw the procedural sets' eight of bamboo with its middle sticks meeting, a W over an M, "
+                         "outlined where the set outlines its sticks (faces._eights_middle), as real sets print it")
     ap.add_argument("--low-res", type=float,
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
     ap.add_argument("--far", type=float,
