@@ -2517,7 +2517,9 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
     """A photo of a won hand shows a winning hand, so where the tiles as read make none (or no request at all: a
     covered tile read as a back), a hand tile no net could read (read with less than SHAPE_UNREAD, or as a white
     dragon or a back with less than SHAPE_BLANK: a face whose ink a finger, glare or shadow hides reads as a blank
-    one) is read as the tile the hand's shape names: where of every such tile read as every other kind just one
+    one; or so however surely where a tap of the player's put it there or kept it, the localisers having missed it
+    or the verifier having taken it for no tile: a finger's face can read as surely blank as a white dragon's) is
+    read as the tile the hand's shape names: where of every such tile read as every other kind just one
     reading makes a winning hand, that tile is read so (its ``confidence`` the classifiers' for it, so that it is
     listed as uncertain) and returned first. Where the readings that win are of one such tile but several kinds (the
     hidden tile of a two-sided wait), those kinds lead its ``alternatives`` (the page offers them first when it is
@@ -2531,7 +2533,7 @@ def named_by_shape(groups: list, request: dict | None) -> tuple[list[Det], list[
     won = request is not None and _is_complete(request) is not False
     unread = [d for g in groups[-1] for d in g if not d.checked and not d.tile.endswith("f")
               and (d.looked_for == LOOKED_OFFERED or not won and (
-                  d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and d.confidence < SHAPE_BLANK)))]
+                  d.confidence < SHAPE_UNREAD or (d.tile in ("5z", "x") and (d.confidence < SHAPE_BLANK or d.restored))))]
     possible = could_win(groups)
     winning = [(d, kind) for d in unread for kind in _kinds_that_win(groups, d, possible, SHAPE_MELDS_MAX)]
     if not winning or any(d is not winning[0][0] for d, _ in winning) or (won and len(winning) == 1):
