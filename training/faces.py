@@ -713,13 +713,13 @@ def draw_sou(pal: Palette, n: int, red: bool) -> np.ndarray:
         for (x, y), col in zip(SOU_LAYOUT[n], cols, strict=True):
             x = 0.5 + (x - 0.5) * 0.95
             y = 0.5 + (y - 0.5) * 0.92
-            if n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7 and pal.whole_eights:
-                _eights_middle(p, pal, x, y, h, col)
-            elif n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7:
-                # the eight's middle sticks lean into an M/W shape, filled whatever the set's sticks
-                dx = 0.07 if x < 0.5 else -0.07
-                dy = -1 if y < 0.5 else 1
-                p.line([(x - dx, y - dy * h / 2), (x + dx, y + dy * h / 2)], col, 0.06 + 0.03 * pal.weight)
+            if n == 8 and pal.sou_style != 2 and 0.3 < x < 0.7:  # the eight's middle sticks lean into an M/W shape
+                if pal.whole_eights:
+                    _eights_middle(p, pal, x, y, h, col)
+                else:  # filled, whatever the set's sticks
+                    dx = 0.07 if x < 0.5 else -0.07
+                    dy = -1 if y < 0.5 else 1
+                    p.line([(x - dx, y - dy * h / 2), (x + dx, y + dy * h / 2)], col, 0.06 + 0.03 * pal.weight)
             else:
                 _stick(p, pal, x, y, h, col)
     _corner(p, pal, ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0), str(n))

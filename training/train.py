@@ -1104,7 +1104,8 @@ def main(argv: list[str] | None = None) -> int:
                          "localiser-low-hand), loc-student (one net taught by the usual pair in --out, written as "
                          "localiser-one), pins (the one-labels stage with the procedural sets' two and three of "
                          "circles drawn as large as real sets print them, written over classifier-one), eights (the "
-                         "same with their eight of bamboo's middle sticks meeting, as real sets print it), loc-turned "
+                         "same with their eight of bamboo's leaning middle sticks drawn as their upright ones, "
+                         "outlined where those are, as real sets print it), loc-turned "
                          "(localiser-one in --out, or --init, trained on with half its "
                          "scenes taken by a camera turned 9-30 degrees; not shipped), verify (the verifier: tile or "
                          "something else on "
@@ -1131,8 +1132,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="draw the procedural sets' two and three of circles from their usual size up to as large as "
                          "leaves the circles apart (faces.BIG_PIN_RADIUS), as most real sets print them")
     ap.add_argument("--whole-eights", dest="whole_eights", action=argparse.BooleanOptionalAction,
-                    help="draw the procedural sets' eight of bamboo with its middle sticks meeting, a W over an M, "
-                         "outlined where the set outlines its sticks (faces._eights_middle), as real sets print it")
+                    help="draw the procedural sets' eight of bamboo with its four leaning middle sticks as the set "
+                         "draws its upright ones, outlined where those are, meeting in a W over an M "
+                         "(faces._eights_middle), as real sets print it")
     ap.add_argument("--low-res", type=float,
                     help="share of classifier crops shrunk and scaled back up (small, soft tiles)")
     ap.add_argument("--far", type=float,
