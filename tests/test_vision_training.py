@@ -521,6 +521,23 @@ def test_red_fives_are_red_in_every_kind_of_set_even_one_ink_sets():
     assert one_ink_seen
 
 
+def _classes_redrawn(before, after) -> set[str]:
+    """The classes of which some face of some style differs between two FaceBanks of the same styles."""
+    return {cls for style in before.styles() for cls, drawn in before.faces[style].items()
+            if not all(np.array_equal(a, b) for a, b in zip(drawn, after.faces[style][cls], strict=True))}
+
+
+def _banks_asked_for(monkeypatch, flag: str) -> list:
+    """What train._init gives build_bank as ``flag``, without it and with it set."""
+    from training import train
+
+    given = []
+    monkeypatch.setattr(train, "build_bank", lambda *a, **kw: given.append(kw.get(flag)))
+    train._init(3, 2)
+    train._init(3, 2, **{flag: True})
+    return given
+
+
 def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(banks, monkeypatch):
     # train --big-pins (the pins stage): most real sets print the two of circles as two circles about half the
     # tile wide; the procedural sets drew them at a third. With big_pins their two and three are drawn from that
@@ -531,11 +548,7 @@ def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(ban
     _, widened = banks
     big = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2, n_maroon=2, big_pins=True)
     assert big.styles() == widened.styles()
-    changed = set()
-    for style in widened.styles():
-        for cls, drawn in widened.faces[style].items():
-            if not all(np.array_equal(a, b) for a, b in zip(drawn, big.faces[style][cls], strict=True)):
-                changed.add(cls)
+    changed = _classes_redrawn(widened, big)
     assert changed == {"2p", "3p"}
 
     def ink_width(face: np.ndarray) -> int:  # the columns the circles' ink covers
@@ -550,11 +563,7 @@ def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(ban
     assert max(ink_width(big.faces[s]["2p"][0]) for s in procedural) >= 2 * 0.22 * FACE_W  # half the width, near
     assert BIG_PIN_RADIUS[2] * FACE_W <= 0.5 * 0.414 * faces.FACE_H  # the two circles do not overlap (PIN_LAYOUT)
 
-    given = []
-    monkeypatch.setattr(train, "build_bank", lambda *a, **kw: given.append(kw.get("big_pins")))
-    train._init(3, 2)
-    train._init(3, 2, big_pins=True)
-    assert given == [False, True]
+    assert _banks_asked_for(monkeypatch, "big_pins") == [False, True]
     recipe = train.RECIPES["pins"]
     assert recipe == {**train.ONE_LABELS, "seed": 12, "big_pins": True} and train.OUTPUTS["pins"] == "classifier-one"
     assert train.CONTINUES["pins"] == "classifier-one.pt" and "pins" in train.OPTIONAL
@@ -571,11 +580,7 @@ def test_whole_eights_outlines_the_eight_of_bamboos_middle_sticks_where_the_set_
 
     _, widened = banks
     whole = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_wide=2, n_maroon=2, whole_eights=True)
-    changed = set()
-    for style in widened.styles():
-        for cls, drawn in widened.faces[style].items():
-            if not all(np.array_equal(a, b) for a, b in zip(drawn, whole.faces[style][cls], strict=True)):
-                changed.add(cls)
+    changed = _classes_redrawn(widened, whole)
     assert changed == {"8s"}
 
     def middle_ink(sou_style: int, whole_eights: bool) -> int:  # the upper middle sticks' inked pixels
@@ -589,11 +594,7 @@ def test_whole_eights_outlines_the_eight_of_bamboos_middle_sticks_where_the_set_
         assert middle_ink(outlined, True) < 0.6 * middle_ink(outlined, False)
     assert 0.9 < middle_ink(0, True) / middle_ink(0, False) < 1.1  # filled sticks stay filled
 
-    given = []
-    monkeypatch.setattr(train, "build_bank", lambda *a, **kw: given.append(kw.get("whole_eights")))
-    train._init(3, 2)
-    train._init(3, 2, whole_eights=True)
-    assert given == [False, True]
+    assert _banks_asked_for(monkeypatch, "whole_eights") == [False, True]
     assert train.RECIPES["eights"] == {**train.RECIPES["pins"], "seed": 18, "whole_eights": True}
     assert train.OUTPUTS["eights"] == "classifier-one" and "eights" in train.OPTIONAL
 

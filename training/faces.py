@@ -468,8 +468,13 @@ def _sou_colours(pal: Palette, n: int, red: bool) -> list[tuple]:
     return cols
 
 
+def _stick_width(pal: Palette) -> float:
+    """A bamboo stick's width (of the face's width) in the set's stroke weight."""
+    return max(0.035, 0.06 + 0.03 * pal.weight)
+
+
 def _stick(p: Painter, pal: Palette, x: float, y: float, h: float, col: tuple, tilt: float = 0.0) -> None:
-    w = max(0.035, 0.06 + 0.03 * pal.weight)
+    w = _stick_width(pal)
     if pal.sou_style == 3:  # two outlines with joints, as engraved sets draw bamboo
         p.line([(x - w / 2, y - h / 2), (x - w / 2, y + h / 2)], col, 0.012)
         p.line([(x + w / 2, y - h / 2), (x + w / 2, y + h / 2)], col, 0.012)
@@ -662,7 +667,7 @@ def _leaning_stick(p: Painter, pal: Palette, foot: tuple[float, float], head: tu
     """A stick from ``foot`` to ``head`` (fractions of the face) drawn as the set draws its upright ones
     (:func:`_stick`): filled with a light joint across its middle, or outlined, with a line down its middle or
     with joints across (sou_style 0, 1, 3)."""
-    w = max(0.035, 0.06 + 0.03 * pal.weight)
+    w = _stick_width(pal)
     (x0, y0), (x1, y1) = foot, head
     dx, dy = (x1 - x0) * FACE_W, (y1 - y0) * FACE_H  # along the stick, in pixels: the face is not square
     length = float(np.hypot(dx, dy))
@@ -693,10 +698,10 @@ def _eights_middle(p: Painter, pal: Palette, x: float, y: float, h: float, col: 
     sticks (before whole_eights it was a filled stroke even in sets that outline them, as no real set does), it
     leans from beside its outer stick's foot to the middle of the face, where it meets its mirror image: a W over
     an M."""
-    w = max(0.035, 0.06 + 0.03 * pal.weight)
+    w = _stick_width(pal)
     left = x < 0.5
     top = y < 0.5
-    foot_x = 0.5 + (0.3 - 0.5) * 0.95 if left else 0.5 + (0.7 - 0.5) * 0.95
+    foot_x = 0.5 + (-0.19 if left else 0.19)  # beside the outer stick (SOU_LAYOUT's 0.2 and 0.8, drawn 0.95 as wide)
     head_x = 0.5 - w * 0.55 if left else 0.5 + w * 0.55
     foot = (foot_x, y + h / 2 if top else y - h / 2)
     head = (head_x, y - h / 2 if top else y + h / 2)

@@ -2339,8 +2339,7 @@ def _answer(reading: Reading, turn: int | None, low: bool, dora_image: np.ndarra
                           "ink may be lost; take it again with less light (on a phone or tablet: tap a tile to set "
                           "the exposure)")
         width = tile_width(dets)
-        shown = [round(n * k) for n in photo.shape[1::-1]]  # (w, h) as taken
-        if not dets and max(shown) < SMALL_PHOTO:
+        if not dets and max(shown := [round(n * k) for n in photo.shape[1::-1]]) < SMALL_PHOTO:  # (w, h) as taken
             answer["small_photo"] = shown
             shows = (f"a hand (its {HAND_TILES} tiles need about {SMALL_PHOTO:.0f} px across)" if where == "photo"
                      else "its tiles")
