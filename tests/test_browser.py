@@ -221,6 +221,7 @@ def photo_server(tmp_path, monkeypatch):
     module.turned = 0  # the answers say the photo was read turned by this many degrees
     module.lies_sideways = False  # how the corrected tile lies on the photo as taken, as the server must say
     module.alternatives = {}  # tile index -> the next likeliest readings the answer gives for it (else none)
+    module.dora_row = []  # indicators read in a row above the hand (the request's "dora_indicators")
 
     def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None, low_angle=None, **taps):
         # (taps: boxes put back, dropped, added or turned over, as sent; the stand-in reads the same tiles)
@@ -237,7 +238,12 @@ def photo_server(tmp_path, monkeypatch):
                  for i, c in enumerate(codes)]
         # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
         # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
-        answer = {"tiles": tiles, "request": {"hand": "".join(codes), "win_tile": codes[-1]}, "uncertain": [0, 5],
+        # as the pipeline does, the hand row's flowers and seasons are set apart from the hand
+        hand = [c for c in codes if not c.endswith("f")]
+        flowers = [c for c in codes if c.endswith("f")]
+        request = {"hand": "".join(hand), "win_tile": hand[-1], **({"flowers": flowers} if flowers else {}),
+                   **({"dora_indicators": module.dora_row} if module.dora_row else {})}
+        answer = {"tiles": tiles, "request": request, "uncertain": [0, 5],
                   **({"not_tiles": module.not_tiles} if module.not_tiles else {})}
         if dora is not None and module.dora_photo:  # as the pipeline does: corrected, sure, the face-up ones indicators
             fixed = [{**t, "tile": (dora_fixes or {}).get(i, t["tile"])} for i, t in enumerate(module.dora_photo["tiles"])]
@@ -453,20 +459,21 @@ def test_score_by_photo_reads_a_low_angle_answer_again_with_the_same_localisers(
     assert vision.taps == [{}, {"drop": [[595, 20, 635, 80]]}, {"drop": [[595, 20, 635, 80]]}]
 
 
-def _grey_photo(folder: Path, name: str = "hand.jpg") -> Path:
-    """A plain grey photo (100 x 660 px) written into ``folder``: the stand-in recogniser reads its own tiles from any."""
+def _grey_photo(folder: Path, name: str = "hand.jpg", width: int = 660) -> Path:
+    """A plain grey photo (100 px high, 660 wide unless ``width`` says) written into ``folder``: the stand-in
+    recogniser reads its own tiles from any (fourteen fit 660 px)."""
     import cv2
     import numpy as np
 
     photo = folder / name
-    cv2.imwrite(str(photo), np.full((100, 660, 3), 180, np.uint8))
+    cv2.imwrite(str(photo), np.full((100, width, 3), 180, np.uint8))
     return photo
 
 
-def _new_game(base: str) -> str:
+def _new_game(base: str, rules: str = "ema2016") -> str:
     import json
 
-    req = urllib.request.Request(base + "/api/games", data=json.dumps({"rules": "ema2016", "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
+    req = urllib.request.Request(base + "/api/games", data=json.dumps({"rules": rules, "players": ["Ann", "Bob", "Cid", "Dan"]}).encode(),
                                  headers={"Content-Type": "application/json"}, method="POST")
     return json.loads(urllib.request.urlopen(req, timeout=5).read())["id"]
 
@@ -496,6 +503,94 @@ def test_score_by_photo_of_a_closed_hand_won_by_tsumo_counts_menzen_tsumo(photo_
         page.click("[data-confirm]")
         page.wait_for_selector("#dialog", state="hidden")
         assert page.evaluate("window.Companion.state")["scores"] == {"Ann": 29300, "Bob": 31500, "Cid": 29600, "Dan": 29600}
+
+
+# seed 004 (Hong Kong): Bob sits South and self-draws 123m 456m 789m 555z 99m; with the orchid (2f, South's own
+# flower): self-drawn 1 + own flower 1 + mixed one suit 3 + dragon pung 1 = 6 fan, full doubling 2^6 = 64 at a base
+# unit of 1, half of it from each of the three on a self-draw: 32 each, Bob +96
+HK_HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "5z", "5z", "5z", "9m", "9m"]
+
+
+def test_score_by_photo_at_a_hong_kong_table_takes_the_flowers_over_and_names_them(photo_server):
+    # the photo page at a Hong Kong table: no dora photo is asked for, a flower is shown by the name sets print
+    # (and named in German), corrected with a tap, and handed over with the hand into the Hong Kong entry
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    from companion.tiles import parse_tiles
+
+    base, saved, tmp_path, vision = photo_server
+    vision.codes = HK_HAND + ["1f"]  # the orchid misread as the plum
+    vision.dora_row = ["4p"]  # a tile read above the hand: Hong Kong has no dora, and none is sent
+    photo = _grey_photo(tmp_path, width=720)  # room for a fifteenth tile
+    with _photo_dialog(sync_api, base, "Bob", photo, lang="de", rules="hongkong") as page:
+        page.wait_for_selector(".tilebox")
+        assert page.locator("[data-photo-input]").count() == 1 and page.locator("[data-dora-input]").count() == 0
+        assert page.text_content('.strip-tile >> nth=14') == "梅1"
+        page.click('.tilebox[data-index="14"]')
+        assert page.get_attribute('.palette [data-tile="2f"] .bonus', "title") == "Orchidee (Blume 2)"
+        assert page.get_attribute('.palette [data-tile="8f"] .bonus', "title") == "Winter (Jahreszeit 4)"
+        assert page.text_content('.palette [data-tile="6f"]') == "夏2"
+        _screenshot(page, "photo-hongkong-palette.png")
+        page.click('.palette [data-tile="2f"]')
+        page.wait_for_selector('.tilebox.fixed[data-index="14"]')
+        _screenshot(page, "photo-hongkong.png")
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value('[data-winner="Bob"] input[data-field="hand"]')
+        assert parse_tiles(hand) == parse_tiles("123456789m555z99m") and hand.endswith("9m")
+        assert page.input_value('[data-winner="Bob"] input[data-field="flowers"]') == "2f"
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        assert page.evaluate("window.Companion.state")["scores"] == {"Ann": -32, "Bob": 96, "Cid": -32, "Dan": -32}
+        assert saved == [((640, 20, 680, 80), "2f")]  # the correction kept for fine-tuning
+
+
+def test_score_by_photo_at_a_hong_kong_table_sets_the_flowers_apart_where_the_photo_gives_no_request(photo_server):
+    # the photo gives no request (the winning tile not set apart): every face-up tile of the hand row goes over as
+    # read, its flowers and seasons into their own field and not into the hand (HK_HAND's +96 above)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    from companion.tiles import parse_tiles
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = ["2f"] + HK_HAND[1:] + ["1m"]  # the orchid laid first; the photo's order is kept
+    vision.no_request = True
+    photo = _grey_photo(tmp_path, width=720)
+    with _photo_dialog(sync_api, base, "Bob", photo, rules="hongkong") as page:
+        page.wait_for_selector(".tilebox")
+        page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value('[data-winner="Bob"] input[data-field="hand"]')
+        assert sorted(parse_tiles(hand)) == sorted(parse_tiles("123456789m555z99m")) and hand.endswith("1m")
+        assert page.input_value('[data-winner="Bob"] input[data-field="flowers"]') == "2f"
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        assert page.evaluate("window.Companion.state")["scores"] == {"Ann": -32, "Bob": 96, "Cid": -32, "Dan": -32}
+
+
+def test_score_by_photo_at_a_classical_table_sends_no_dora_read_above_the_hand(photo_server):
+    # Gravon's classical book refuses dora indicators: a tile the recogniser read in a row above the hand is not sent
+    # with the hand, which goes over into the classical entry with its flower
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    from companion.tiles import parse_tiles
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = HK_HAND + ["6f"]
+    vision.dora_row = ["4p"]
+    photo = _grey_photo(tmp_path)
+    with _photo_dialog(sync_api, base, "Bob", photo, rules="classical") as page:
+        page.wait_for_selector(".tilebox")
+        assert page.locator("[data-dora-input]").count() == 0
+        with page.expect_response("**/api/score") as probe:
+            page.click("#photo-overlay .primary")
+        assert probe.value.status == 200 and "dora_indicators" not in probe.value.request.post_data_json
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value('[data-winner="Bob"] input[data-field="hand"]')
+        assert parse_tiles(hand) == parse_tiles("123456789m555z99m")
+        assert page.input_value('[data-winner="Bob"] input[data-field="flowers"]') == "6f"
 
 
 def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tiles_over(photo_server):
@@ -1242,10 +1337,10 @@ def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
 
 @contextlib.contextmanager
 def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discarder: str | None = None,  # noqa: ANN001, ANN202
-                  lang: str = "en", viewport: tuple[int, int] = (1280, 800)):
-    """A new EMA game on the tablet page, a win by ``winner`` entered by photo (self-drawn, or a ron off
-    ``discarder``), ``photo`` chosen (unless None)."""
-    with tablet(sync_api, f"{server}/?lang={lang}#/game/{_new_game(server)}", viewport) as page:
+                  lang: str = "en", viewport: tuple[int, int] = (1280, 800), rules: str = "ema2016"):
+    """A new game (EMA unless ``rules`` names other rules) on the tablet page, a win by ``winner`` entered by photo
+    (self-drawn, or a ron off ``discarder``), ``photo`` chosen (unless None)."""
+    with tablet(sync_api, f"{server}/?lang={lang}#/game/{_new_game(server, rules)}", viewport) as page:
         page.click('[data-action="win"]')
         page.click(f'#dialog .choice[data-value="{"ron" if discarder else "tsumo"}"]')
         page.click(f'[data-step="winner"] .choice[data-value="{winner}"]')

@@ -417,10 +417,11 @@
       const v = w.values[p] || (w.values[p] = { mode: fam === "riichi" ? "hanfu" : "hand" });
       const box = el("div", { class: "winner-block", "data-winner": p });
       const inner = el("div");
-      // han/fu is Riichi's count; the other families are entered by tiles or by what changes hands
+      // han/fu is Riichi's count; the other families are entered by tiles (typed or from a photo) or by what changes
+      // hands
       const modes = fam === "riichi"
         ? [["hanfu", t("han_fu")], ["points", t("points")], ["hand", t("hand_tiles")], ["photo", t("photo")]]
-        : [["hand", t("hand_tiles")], ["direct", fam === "classical" ? t("hand_values") : t("payments")]];
+        : [["hand", t("hand_tiles")], ["photo", t("photo")], ["direct", fam === "classical" ? t("hand_values") : t("payments")]];
       const tabs = choices(modes.map(([value, label]) => ({ value, label })), {
         selected: [v.mode], onchange: ([m]) => {
           if (!m) { tabs.repaint(); return; }
@@ -876,9 +877,12 @@
   }
 
   // ---------------------------------------------------------------- photo hand-off (photo.js)
+  // the indicators each family's requests take: Riichi dora and ura, the old Japanese book dora, the others none
+  const INDICATORS = { riichi: ["dora_indicators", "ura_indicators"], oldjapanese: ["dora_indicators"] };
   function openPhoto(player) {
     if (!window.CompanionPhoto) return;
-    window.CompanionPhoto.open({ player, tsumo: () => Boolean(winDialog.current && winDialog.current.w.tsumo), onTiles: (tiles) => {
+    const indicators = INDICATORS[family()] || [];
+    window.CompanionPhoto.open({ player, indicators, tsumo: () => Boolean(winDialog.current && winDialog.current.w.tsumo), onTiles: (tiles) => {
       const cur = winDialog.current;
       if (!cur) return;
       const v = cur.w.values[player] || (cur.w.values[player] = {});

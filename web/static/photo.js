@@ -9,7 +9,17 @@
   const PALETTE = [...SUITS.flatMap((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${n}${s}`)),
     ...[1, 2, 3, 4, 5, 6, 7].map((n) => `${n}z`), "0m", "0p", "0s", ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `${n}f`), "x"];
   const hasPicture = (code) => !/f$/.test(code);
-  const tileFace = (code) => (hasPicture(code) ? el("img", { src: `/static/tiles/${code}.png`, alt: code }) : el("span", {}, code));
+  // a flower or season as most sets print it: its name (plum, orchid, chrysanthemum, bamboo; spring, summer, autumn,
+  // winter) and its number, which is the seat it belongs to; named in the page's language for the finger that taps it
+  const BONUS_NAMES = "梅蘭菊竹春夏秋冬";
+  const bonusFace = (code) => {
+    const n = Number(code[0]);
+    const name = t(`bonus_${n}`);
+    return el("span", { class: "bonus", title: name, "aria-label": name },
+      el("b", {}, BONUS_NAMES[n - 1]), el("small", {}, String(((n - 1) % 4) + 1)));
+  };
+  const tileFace = (code) => (hasPicture(code) ? el("img", { src: `/static/tiles/${code}.png`, alt: code })
+    : /^[1-8]f$/.test(code) ? bonusFace(code) : el("span", {}, code));
 
   // split "123m55z" into ["1m","2m","3m","5z","5z"]
   function splitTiles(text) {
@@ -49,8 +59,10 @@
   let overlay = null;
 
   // player: the winner; tsumo(): whether the win entry says self-drawn (a closed hand's tsumo is a yaku of its own);
-  // onTiles: takes the tiles over into the win entry
-  function open({ player, tsumo = () => false, onTiles }) {
+  // onTiles: takes the tiles over into the win entry; indicators: the request's indicator keys the table's rules know
+  // (Riichi both, the old Japanese book dora only, Hong Kong and classical none: no dora photo is asked for there, and
+  // indicators read above the hand are not sent)
+  function open({ player, tsumo = () => false, onTiles, indicators = ["dora_indicators", "ura_indicators"] }) {
     close();
     let file = null;
     let result = null;
@@ -84,8 +96,8 @@
       if (file) recognise(file); else doraStrip.replaceChildren(el("span", {}, t("dora_photo_waiting")));
     });
 
-    const buttons = [el("label", { class: "secondary choice" }, t("take_photo"), input),
-      el("label", { class: "secondary choice" }, t("dora_photo"), doraInput)];
+    const buttons = [el("label", { class: "secondary choice" }, t("take_photo"), input)];
+    if (indicators.includes("dora_indicators")) buttons.push(el("label", { class: "secondary choice" }, t("dora_photo"), doraInput));
     input.style.display = "none";
     doraInput.style.display = "none";
     if (window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
@@ -428,18 +440,23 @@
     }
 
     // no request from the photo: every face-up tile (as corrected) of the hand row in the hand, the winning tile
-    // the one named (else the last); those of the dora row as the indicators; rows left out (wall, discards) not
+    // the one named (else the last), its flowers and seasons apart; those of the dora row as the indicators; rows
+    // left out (wall, discards) not
     function flatRequest() {
       const apart = new Set([...(result.left_out || []), ...(result.dora_row || [])]);
-      const faceUp = (i) => { const c = fixes[i] || result.tiles[i].tile; return c !== "x" && !/f$/.test(c); };
-      const hand = result.tiles.map((_, i) => i).filter((i) => !apart.has(i) && faceUp(i) && i !== win);
+      const code = (i) => fixes[i] || result.tiles[i].tile;
+      const faceUp = (i) => code(i) !== "x" && !/f$/.test(code(i));
+      const row = result.tiles.map((_, i) => i).filter((i) => !apart.has(i));
+      const hand = row.filter((i) => faceUp(i) && i !== win);
       if (win !== null && faceUp(win)) hand.push(win);
-      const tiles = hand.map((i) => fixes[i] || result.tiles[i].tile);
+      const tiles = hand.map(code);
+      const flowers = row.map(code).filter((c) => /^[1-8]f$/.test(c));
       const dora = (result.dora_row || []).filter(faceUp).map((i) => fixes[i] || result.tiles[i].tile);
       // and those of a dora photo (as corrected)
       const photo = result.dora_photo ? result.dora_photo.tiles.map((tile, i) => doraFixes[i] || tile.tile) : [];
       dora.push(...photo.filter((code) => code !== "x"));
-      return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1], dora_indicators: joinTiles(dora) };
+      return { hand: joinTiles(tiles), win_tile: tiles[tiles.length - 1], dora_indicators: joinTiles(dora),
+        ...(flowers.length ? { flowers } : {}) };
     }
 
     // the photo's request as read (indicators as lists), null where it gives none; with corrections, the server
@@ -484,7 +501,8 @@
       postPhotos("/api/photos", keep).catch((err) => console.warn("photo not kept:", err.message));
     }
 
-    // the tiles into the win entry: the hand with its winning tile last (the entry's convention), melds, dora
+    // the tiles into the win entry: the hand with its winning tile last (the entry's convention), melds, flowers and
+    // seasons, dora
     function handOver(req) {
       const tiles = splitTiles(req.hand);
       const k = tiles.lastIndexOf(req.win_tile);
@@ -492,6 +510,7 @@
       onTiles({
         hand: joinTiles(tiles),
         melds: (req.melds || []).map((m) => (m.type === "ankan" ? `a${m.tiles}` : m.tiles)).join(" "),
+        flowers: Array.isArray(req.flowers) ? joinTiles(req.flowers) : req.flowers || "",
         dora: req.dora_indicators || "",
         ura: req.ura_indicators || "",
       });
@@ -509,6 +528,9 @@
       let read;
       try { read = await requestToScore(); } catch (err) { scoreFailed(err.message, null); return; }
       const req = read ? textIndicators(JSON.parse(JSON.stringify(read))) : flatRequest();
+      // indicators the table's rules do not know (a dora row read above a Hong Kong hand) are not sent: Gravon's
+      // classical book refuses them
+      for (const key of ["dora_indicators", "ura_indicators"]) if (!indicators.includes(key)) delete req[key];
       const st = C.state;
       // the game's rules value, house rules for valuing hands included, as the table will score the win
       const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
