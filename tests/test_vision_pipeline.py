@@ -1267,6 +1267,25 @@ def test_zoom_region_frames_small_tiles_so_they_come_to_the_target_size():
     assert zoom_region(row[:1], 512 / 2000, (1500, 2000, 3)) is None  # one tile: no spacing to read
 
 
+def test_the_level_band_holds_the_rows_and_little_of_the_table():
+    # hand-worked: 14 touching tiles 40 x 52 px (centres 40 apart) from x 300 to 860, y 400..452, on a level picture
+    # 1400 wide and 1000 tall. With room (2 tiles at either end, 3 above for a dora row, 1.5 below): x 220..940,
+    # y 280..512. Width: the rows' 720, or 40 * 512 / 24 = 853.3 to bring the tiles no closer than ZOOM_TARGET; height
+    # the rows' 232 (at least 853.3 / 4). Centred on the rows: x 580 -+ 426.7 -> 153..1007, y 396 -+ 116 -> 280..512
+    from companion.vision.pipeline import LEVEL_BAND_ASPECT, ZOOM_TARGET, _level_band
+
+    assert (ZOOM_TARGET, LEVEL_BAND_ASPECT) == (24.0, 4.0)
+    row = [((300 + 40 * i, 400, 340 + 40 * i, 452), False, 0.9) for i in range(14)]
+    assert _level_band(row, (1000, 1400, 3)) == (153, 280, 1007, 512)
+    # on a picture 900 x 260 the band (853.3 x 232) would hold more than 0.8 of it: the picture is looked at whole
+    assert _level_band(row, (260, 900, 3)) is None
+    # tiles 20 px tall: the rows with room are 200 px tall (y 280..480), less than a quarter of the width: 213.3
+    # tall about their middle, y 380 -+ 106.7 -> 273..487
+    low = [((300 + 40 * i, 400, 340 + 40 * i, 420), False, 0.9) for i in range(14)]
+    assert _level_band(low, (1000, 1400, 3)) == (153, 273, 1007, 487)
+    assert _level_band(row[:1], (1000, 1400, 3)) is None  # one tile: no spacing to read
+
+
 def _four_times(image: np.ndarray) -> np.ndarray:
     """The picture four times as wide and tall, each pixel a 4 x 4 block (a 12 MP photo's tiles are that large)."""
     return np.repeat(np.repeat(image, 4, axis=0), 4, axis=1)
@@ -1820,6 +1839,53 @@ def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_
     assert made == [looked_at[-1]]  # the level picture: only the window looked at
 
 
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_slanting_hand_is_looked_for_level_in_a_band_around_its_rows_unless_its_tiles_look_flat(
+        flat: bool, monkeypatch: pytest.MonkeyPatch):
+    # tilted_hand.jpg on a table twice as wide and tall, as above: its upright tiles look about 1.3 times as tall as
+    # wide, so on the level picture its rows are looked for in a band around them (as wide as the rows with room
+    # for two tiles at either end, as tall as the hand row with room for a dora row above, at most LEVEL_BAND_ASPECT
+    # times as wide as tall): the localiser reads the rows and little of the empty table. Where the tiles look
+    # flatter than LEVEL_BAND_FROM (as from a low angle; here the threshold raised above them), the window has the
+    # level picture's own shape, as before session 75. Both read as labelled
+    import cv2
+
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    label = json.loads((FIXTURES / "tilted_hand.json").read_text())
+    h, w = photo.shape[:2]
+    table = [round(v) for v in cv2.mean(photo)[:3]]
+    wide = cv2.copyMakeBorder(photo, h // 2, h // 2, w // 2, w // 2, cv2.BORDER_CONSTANT, value=table)
+    looked_at: list[tuple[int, ...]] = []
+    real = pipeline._localise_once
+
+    def counted(image_bgr, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
+        looked_at.append(image_bgr.shape[:2])
+        return real(image_bgr, *given, **named)
+
+    angles: list[float] = []
+    turn = pipeline.straighten
+
+    def recorded(image_bgr, angle, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
+        angles.append(angle)
+        return turn(image_bgr, angle, *given, **named)
+
+    monkeypatch.setattr(pipeline, "_localise_once", counted)
+    monkeypatch.setattr(pipeline, "straighten", recorded)
+    if flat:
+        monkeypatch.setattr(pipeline, "LEVEL_BAND_FROM", 9.0)
+    result = pipeline.recognize_image(wide, turns=False)
+    assert [t["tile"] for t in result["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert _norm(result["request"]) == _norm(label["request"])
+    assert len(looked_at) == 2 and len(angles) == 1
+    (height, width), (_, level_width, level_height) = looked_at[1], pipeline._canvas(wide.shape, angles[0])
+    if flat:
+        assert width / height == pytest.approx(level_width / level_height, rel=0.01)
+    else:
+        assert 2 * height < width <= pipeline.LEVEL_BAND_ASPECT * height
+
+
 def test_a_look_cuts_the_classifiers_crops_only_when_they_are_asked_for_and_once(monkeypatch: pytest.MonkeyPatch):
     # the shipped verifier reads crops cut around shaped boxes, not the classifiers' crops: a look keeps its odds,
     # and the classifiers' crop of a box is cut when first asked for (a tilted photo's first look, read again
@@ -1895,11 +1961,13 @@ def test_the_level_pictures_letterbox_made_from_the_photos_own_is_the_level_pict
 
 
 def test_a_photo_read_turned_level_is_letterboxed_once(monkeypatch: pytest.MonkeyPatch):
-    # tilted_hand.jpg is looked at again on the whole level picture: its localisers' input is turned from the
-    # photo's letterbox, so the photo is the only picture shrunk for them (the camera-turned sets 3-7% faster:
-    # models/TRAINING-LOG.md, "The level look from the photo's own letterbox"); it reads exactly either way
+    # tilted_hand.jpg, its tiles taken for flat ones (LEVEL_BAND_FROM above them: no band around its rows), is
+    # looked at again on the whole level picture: its localisers' input is turned from the photo's letterbox, so
+    # the photo is the only picture shrunk for them (the camera-turned sets 3-7% faster: models/TRAINING-LOG.md,
+    # "The level look from the photo's own letterbox"); it reads exactly either way
     from companion.vision import pipeline
 
+    monkeypatch.setattr(pipeline, "LEVEL_BAND_FROM", 9.0)
     photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
     shrunk: list = []
     letterbox = pipeline.letterbox

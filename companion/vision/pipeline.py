@@ -123,6 +123,10 @@ MIDDLE_MOST = 64  # face_colour(), burnt_share() and smear() measure a tile's mi
 #                   wider one (a 12 MP photo's tiles are 100-250 px wide) is sampled (_sampled) or shrunk (smear)
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
+LEVEL_BAND_FROM = 0.95  # a photo turned level whose upright tiles look at least this tall for their width (as taken,
+#                        median; about 1.05 from above, 0.82 from 24-37 degrees) is looked at there in a band around
+#                        its rows (_level_band), a flatter one in a window of the level picture's shape
+LEVEL_BAND_ASPECT = 4.0  # that band is at most this many times as wide as tall
 LONG_ROW = 6  # a row this long: the photo is not on its side (_turns_to_try)
 HAND_TILES = 14  # tiles of a whole hand without kans (_no_gap_either_way)
 SMALL_PHOTO = HAND_TILES * SMALL_TILE  # a photo shorter than this on its long side (px), in which no tile is found,
@@ -585,11 +589,7 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
         return None
     spacing = _spacing(found)  # photo pixels
     H, W = shape[:2]
-    # the tiles found, with room for ones missed at either end and for a dora row above
-    x0 = min(b[0] for b, _, _ in found) - 2 * spacing
-    x1 = max(b[2] for b, _, _ in found) + 2 * spacing
-    y0 = min(b[1] for b, _, _ in found) - 3 * spacing
-    y1 = max(b[3] for b, _, _ in found) + 1.5 * spacing
+    x0, y0, x1, y1 = _with_room(found, spacing)
     band = _band(x0, y0, x1, y1, spacing, W, H)
     if band is not None:
         return band
@@ -597,6 +597,34 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     if gain < ZOOM_MIN_GAIN:
         return None
     w, h = W / gain, H / gain
+    cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
+    cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
+    return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
+
+
+def _with_room(found: list, spacing: float) -> tuple[float, float, float, float]:
+    """The box around the tiles found (photo pixels) with room for tiles missed at either end of their rows and for
+    a dora row above (tiles ``spacing`` apart)."""
+    return (min(b[0] for b, _, _ in found) - 2 * spacing, min(b[1] for b, _, _ in found) - 3 * spacing,
+            max(b[2] for b, _, _ in found) + 2 * spacing, max(b[3] for b, _, _ in found) + 1.5 * spacing)
+
+
+def _level_band(found: list, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """The window of the level picture (of ``shape``) that :func:`_look_again` looks at for the tiles ``found`` on
+    it: as wide as their rows with room (:func:`_with_room`), or wider where that would bring them more than
+    ZOOM_TARGET localiser px apart, as tall as their rows need and at most LEVEL_BAND_ASPECT times as wide as tall
+    (and no larger than the picture); None where it would hold
+    most of the picture (it is looked at whole). The localiser then sees the rows, not the empty table above and
+    below them that a window of the picture's shape holds (the camera-turned photos about 1.09x as fast)."""
+    if len(found) < 2:
+        return None
+    spacing = _spacing(found)
+    H, W = shape[:2]
+    x0, y0, x1, y1 = _with_room(found, spacing)
+    w = min(float(W), max(x1 - x0, spacing * LOC_LONG / ZOOM_TARGET))
+    h = min(float(H), max(y1 - y0, w / LEVEL_BAND_ASPECT))
+    if w * h > 0.8 * W * H:
+        return None
     cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
     cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
     return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
@@ -914,15 +942,18 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
 
     looked: dict = {}
     if stretch == 1.0 and len(found) > 1:
-        # turned level only (stretched, flat photos read fewer requests so): where the first look's tiles, on the
-        # level canvas, are small for the localiser, their window is looked at straight away (the camera-turned set
-        # 12% faster, 4 localiser passes a photo to 3: TRAINING-LOG "The level look straight at the window"), and
-        # only that part of the canvas is made (a 12 MP photo's whole turn took 31% of its time: "Only the window
-        # of the level picture made"); the whole picture is made and looked at only where it finds fewer tiles
+        # turned level only (stretched, flat photos read fewer requests so): the first look's tiles, on the level
+        # canvas, are looked for straight away in a band around their rows where they do not look flat (since
+        # session 75, _level_band: the camera-turned sets 1.05-1.11x as fast, TRAINING-LOG "The level look in a band
+        # around the rows"), else where they are small for the localiser in a window of the canvas's shape (12%
+        # faster, 4 localiser passes a photo to 3: "The level look straight at the window"); only that part of the
+        # canvas is made (a 12 MP photo's whole turn took 31% of its time: "Only the window of the level picture
+        # made"); the whole picture is made and looked at where there is no such window or it finds fewer tiles
         m, nw, nh = _canvas(source.shape, angle, stretch, scale)
         ahead = (m @ np.linalg.inv(np.vstack([block, [0.0, 0.0, 1.0]])))[:2]  # the photo onto the canvas
         known = [(_box_back(b, ahead, nw, nh), s, sc) for b, s, sc in found]
-        region = zoom_region(known, LOC_LONG / max(nw, nh), (nh, nw))
+        region = (_level_band(known, (nh, nw)) if _upright_aspect(found) >= LEVEL_BAND_FROM
+                  else zoom_region(known, LOC_LONG / max(nw, nh), (nh, nw)))
         if region is not None:
             view, inverse = made(region)
             closer, _ = _localise_once(view, True, looked, nets)
