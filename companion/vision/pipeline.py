@@ -613,9 +613,9 @@ def _level_band(found: list, shape: tuple[int, ...]) -> tuple[int, int, int, int
     """The window of the level picture (of ``shape``) that :func:`_look_again` looks at for the tiles ``found`` on
     it: as wide as their rows with room (:func:`_with_room`), or wider where that would bring them more than
     ZOOM_TARGET localiser px apart, as tall as their rows need and at most LEVEL_BAND_ASPECT times as wide as tall
-    (and no larger than the picture); None where it would hold
-    most of the picture (it is looked at whole). The localiser then sees the rows, not the empty table above and
-    below them that a window of the picture's shape holds (the camera-turned photos about 1.09x as fast)."""
+    (and no larger than the picture); None where it would hold most of the picture (it is looked at whole). The
+    localiser then sees the rows, not the empty table above and below them that a window of the picture's shape
+    holds (the camera-turned sets 1.05-1.09x as fast)."""
     if len(found) < 2:
         return None
     spacing = _spacing(found)
@@ -944,7 +944,7 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     if stretch == 1.0 and len(found) > 1:
         # turned level only (stretched, flat photos read fewer requests so): the first look's tiles, on the level
         # canvas, are looked for straight away in a band around their rows where they do not look flat (since
-        # session 75, _level_band: the camera-turned sets 1.05-1.11x as fast, TRAINING-LOG "The level look in a band
+        # session 75, _level_band: the camera-turned sets 1.05-1.09x as fast, TRAINING-LOG "The level look in a band
         # around the rows"), else where they are small for the localiser in a window of the canvas's shape (12%
         # faster, 4 localiser passes a photo to 3: "The level look straight at the window"); only that part of the
         # canvas is made (a 12 MP photo's whole turn took 31% of its time: "Only the window of the level picture
