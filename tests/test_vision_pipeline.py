@@ -1793,6 +1793,34 @@ def test_a_large_photo_is_made_smaller_before_it_is_stretched_or_turned_level_an
         assert 4 * lt["box"][0] <= cx <= 4 * lt["box"][2] and 4 * lt["box"][1] <= cy <= 4 * lt["box"][3]
 
 
+def _tilted_hand_on_a_wide_table() -> tuple[np.ndarray, dict]:
+    """tilted_hand.jpg in the middle of a plain table (its mean colour) twice as wide and tall, and its label."""
+    import cv2
+
+    from companion.vision import pipeline
+
+    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
+    h, w = photo.shape[:2]
+    table = [round(v) for v in cv2.mean(photo)[:3]]
+    wide = cv2.copyMakeBorder(photo, h // 2, h // 2, w // 2, w // 2, cv2.BORDER_CONSTANT, value=table)
+    return wide, json.loads((FIXTURES / "tilted_hand.json").read_text())
+
+
+def _looks_counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """The shapes of the pictures the localisers look at from now on (``pipeline._localise_once``), in order."""
+    from companion.vision import pipeline
+
+    looked_at: list[tuple[int, ...]] = []
+    real = pipeline._localise_once
+
+    def counted(image_bgr, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
+        looked_at.append(image_bgr.shape[:2])
+        return real(image_bgr, *given, **named)
+
+    monkeypatch.setattr(pipeline, "_localise_once", counted)
+    return looked_at
+
+
 @pytest.mark.parametrize("coarse_tilt", [None, 90.0])
 def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_window_its_tiles_mark(
         coarse_tilt: float | None, monkeypatch: pytest.MonkeyPatch):
@@ -1803,22 +1831,10 @@ def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_
     # level picture; read as labelled. With COARSE_TILT above their slant the first look looks closer, as it did
     # until session 53: three looks. Only the window of the level picture is made (turning a whole 12 MP photo took
     # 31% of a camera-turned photo's time)
-    import cv2
-
     from companion.vision import pipeline
 
-    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
-    label = json.loads((FIXTURES / "tilted_hand.json").read_text())
-    h, w = photo.shape[:2]
-    table = [round(v) for v in cv2.mean(photo)[:3]]
-    wide = cv2.copyMakeBorder(photo, h // 2, h // 2, w // 2, w // 2, cv2.BORDER_CONSTANT, value=table)
-    looked_at: list[tuple[int, ...]] = []
-    real = pipeline._localise_once
-
-    def counted(image_bgr, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
-        looked_at.append(image_bgr.shape[:2])
-        return real(image_bgr, *given, **named)
-
+    wide, label = _tilted_hand_on_a_wide_table()
+    looked_at = _looks_counted(monkeypatch)
     made: list[tuple[int, ...]] = []
     turn = pipeline.straighten
 
@@ -1827,7 +1843,6 @@ def test_a_slanting_hand_small_in_the_photo_is_looked_for_level_straight_in_the_
         made.append(picture.shape[:2])
         return picture, back
 
-    monkeypatch.setattr(pipeline, "_localise_once", counted)
     monkeypatch.setattr(pipeline, "straighten", recorded)
     if coarse_tilt is not None:
         monkeypatch.setattr(pipeline, "COARSE_TILT", coarse_tilt)
@@ -1848,22 +1863,10 @@ def test_a_slanting_hand_is_looked_for_level_in_a_band_around_its_rows_unless_it
     # times as wide as tall): the localiser reads the rows and little of the empty table. Where the tiles look
     # flatter than LEVEL_BAND_FROM (as from a low angle; here the threshold raised above them), the window has the
     # level picture's own shape, as before session 75. Both read as labelled
-    import cv2
-
     from companion.vision import pipeline
 
-    photo = pipeline.load_image(FIXTURES / "tilted_hand.jpg")
-    label = json.loads((FIXTURES / "tilted_hand.json").read_text())
-    h, w = photo.shape[:2]
-    table = [round(v) for v in cv2.mean(photo)[:3]]
-    wide = cv2.copyMakeBorder(photo, h // 2, h // 2, w // 2, w // 2, cv2.BORDER_CONSTANT, value=table)
-    looked_at: list[tuple[int, ...]] = []
-    real = pipeline._localise_once
-
-    def counted(image_bgr, *given, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
-        looked_at.append(image_bgr.shape[:2])
-        return real(image_bgr, *given, **named)
-
+    wide, label = _tilted_hand_on_a_wide_table()
+    looked_at = _looks_counted(monkeypatch)
     angles: list[float] = []
     turn = pipeline.straighten
 
@@ -1871,7 +1874,6 @@ def test_a_slanting_hand_is_looked_for_level_in_a_band_around_its_rows_unless_it
         angles.append(angle)
         return turn(image_bgr, angle, *given, **named)
 
-    monkeypatch.setattr(pipeline, "_localise_once", counted)
     monkeypatch.setattr(pipeline, "straighten", recorded)
     if flat:
         monkeypatch.setattr(pipeline, "LEVEL_BAND_FROM", 9.0)
