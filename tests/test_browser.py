@@ -593,6 +593,27 @@ def test_score_by_photo_at_a_classical_table_sends_no_dora_read_above_the_hand(p
         assert page.input_value('[data-winner="Bob"] input[data-field="flowers"]') == "6f"
 
 
+def test_score_by_photo_at_an_old_japanese_table_keeps_the_dora(photo_server):
+    # the old Japanese book has dora (and no ura): the dora photo is offered, and the indicators read above the hand
+    # go into the score check and the entry's dora field (seed 001's hand of the typed test, 234m 234p 234s 666p
+    # 55s, here self-drawn on the 3m)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = ["2m", "4m", "2p", "3p", "4p", "2s", "3s", "4s", "6p", "6p", "6p", "5s", "5s", "3m"]
+    vision.dora_row = ["4p"]
+    photo = _grey_photo(tmp_path)
+    with _photo_dialog(sync_api, base, "Bob", photo, rules="oldjapanese") as page:
+        page.wait_for_selector(".tilebox")
+        assert page.locator("[data-dora-input]").count() == 1
+        with page.expect_response("**/api/score") as probe:
+            page.click("#photo-overlay .primary")
+        sent = probe.value.request.post_data_json
+        assert probe.value.status == 200 and sent["dora_indicators"] == "4p"
+        page.wait_for_selector("#photo-overlay", state="detached")
+        assert page.input_value('[data-winner="Bob"] input[data-field="dora"]') == "4p"
+
+
 def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tiles_over(photo_server):
     # the same hand won by ron has no yaku: the page says so where the player looks (the footer), and the
     # tiles can still go to the win entry; a palette left open closes when another photo is taken
