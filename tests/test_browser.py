@@ -570,6 +570,24 @@ def test_score_by_photo_at_a_hong_kong_table_sets_the_flowers_apart_where_the_ph
         assert page.evaluate("window.Companion.state")["scores"] == {"Ann": -32, "Bob": 96, "Cid": -32, "Dan": -32}
 
 
+def test_the_palettes_ten_columns_stay_equal_on_a_phone_with_the_flowers_names(photo_server):
+    # a phone held upright, 390 px wide: the flowers' printed names are wider than the plain "1f" were, and columns
+    # sized by their content squeezed the two columns that held only pictures to slivers (the pictures, sized by
+    # the column, ask for no width of their own)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = HK_HAND + ["1f"]
+    photo = _grey_photo(tmp_path, width=720)
+    with _photo_dialog(sync_api, base, "Bob", photo, lang="de", rules="hongkong", viewport=(390, 844)) as page:
+        page.wait_for_selector(".tilebox")
+        page.click('.tilebox[data-index="14"]')
+        widths = page.eval_on_selector_all(".palette [data-tile]", "bs => bs.map(b => b.getBoundingClientRect().width)")
+        assert len(widths) == 46 and max(widths) - min(widths) < 1
+        box = page.eval_on_selector(".palette", "p => p.getBoundingClientRect().right")
+        assert all(page.eval_on_selector_all(".palette button", f"bs => bs.map(b => b.getBoundingClientRect().right <= {box} + 0.5)"))
+
+
 def test_score_by_photo_at_a_classical_table_sends_no_dora_read_above_the_hand(photo_server):
     # Gravon's classical book refuses dora indicators: a tile the recogniser read in a row above the hand is not sent
     # with the hand, which goes over into the classical entry with its flower
