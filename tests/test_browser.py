@@ -588,48 +588,40 @@ def test_the_palettes_ten_columns_stay_equal_on_a_phone_with_the_flowers_names(p
         assert all(page.eval_on_selector_all(".palette button", f"bs => bs.map(b => b.getBoundingClientRect().right <= {box} + 0.5)"))
 
 
-def test_score_by_photo_at_a_classical_table_sends_no_dora_read_above_the_hand(photo_server):
-    # Gravon's classical book refuses dora indicators: a tile the recogniser read in a row above the hand is not sent
-    # with the hand, which goes over into the classical entry with its flower
+# seed 001's hand of the old Japanese typed test, 234m 234p 234s 666p 55s, here self-drawn on the 3m
+OLD_JAPANESE_HAND = ["2m", "4m", "2p", "3p", "4p", "2s", "3s", "4s", "6p", "6p", "6p", "5s", "5s", "3m"]
+
+
+@pytest.mark.parametrize(("rules", "codes", "dora"), [
+    ("classical", HK_HAND + ["6f"], None),  # Gravon's classical book has no dora and refuses them
+    ("oldjapanese", OLD_JAPANESE_HAND, "4p"),  # the old Japanese book has dora (and no ura)
+])
+def test_score_by_photo_sends_the_indicators_read_above_the_hand_only_where_the_rules_have_dora(
+        photo_server, rules: str, codes: list[str], dora: str | None):
+    # a tile read in a row above the hand: where the table's rules have dora, the dora photo is offered and the
+    # indicator goes into the score check and the entry's dora field; where they have none, neither, and the check
+    # passes (Gravon's scorer answers 400 to dora indicators). The hand and its flowers go into the family's entry
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
 
     from companion.tiles import parse_tiles
 
     base, _, tmp_path, vision = photo_server
-    vision.codes = HK_HAND + ["6f"]
+    vision.codes = codes
     vision.dora_row = ["4p"]
     photo = _grey_photo(tmp_path)
-    with _photo_dialog(sync_api, base, "Bob", photo, rules="classical") as page:
+    with _photo_dialog(sync_api, base, "Bob", photo, rules=rules) as page:
         page.wait_for_selector(".tilebox")
-        assert page.locator("[data-dora-input]").count() == 0
+        assert page.locator("[data-dora-input]").count() == (dora is not None)
         with page.expect_response("**/api/score") as probe:
             page.click("#photo-overlay .primary")
-        assert probe.value.status == 200 and "dora_indicators" not in probe.value.request.post_data_json
+        assert probe.value.status == 200 and probe.value.request.post_data_json.get("dora_indicators") == dora
         page.wait_for_selector("#photo-overlay", state="detached")
         hand = page.input_value('[data-winner="Bob"] input[data-field="hand"]')
-        assert parse_tiles(hand) == parse_tiles("123456789m555z99m")
-        assert page.input_value('[data-winner="Bob"] input[data-field="flowers"]') == "6f"
-
-
-def test_score_by_photo_at_an_old_japanese_table_keeps_the_dora(photo_server):
-    # the old Japanese book has dora (and no ura): the dora photo is offered, and the indicators read above the hand
-    # go into the score check and the entry's dora field (seed 001's hand of the typed test, 234m 234p 234s 666p
-    # 55s, here self-drawn on the 3m)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
-
-    base, _, tmp_path, vision = photo_server
-    vision.codes = ["2m", "4m", "2p", "3p", "4p", "2s", "3s", "4s", "6p", "6p", "6p", "5s", "5s", "3m"]
-    vision.dora_row = ["4p"]
-    photo = _grey_photo(tmp_path)
-    with _photo_dialog(sync_api, base, "Bob", photo, rules="oldjapanese") as page:
-        page.wait_for_selector(".tilebox")
-        assert page.locator("[data-dora-input]").count() == 1
-        with page.expect_response("**/api/score") as probe:
-            page.click("#photo-overlay .primary")
-        sent = probe.value.request.post_data_json
-        assert probe.value.status == 200 and sent["dora_indicators"] == "4p"
-        page.wait_for_selector("#photo-overlay", state="detached")
-        assert page.input_value('[data-winner="Bob"] input[data-field="dora"]') == "4p"
+        assert parse_tiles(hand) == parse_tiles("".join(c for c in codes if not c.endswith("f")))
+        assert page.input_value('[data-winner="Bob"] input[data-field="flowers"]') == "".join(
+            c for c in codes if c.endswith("f"))
+        if dora is not None:
+            assert page.input_value('[data-winner="Bob"] input[data-field="dora"]') == dora
 
 
 def test_score_by_photo_that_scores_nothing_says_why_and_can_still_hand_the_tiles_over(photo_server):
