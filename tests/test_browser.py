@@ -236,13 +236,13 @@ def photo_server(tmp_path, monkeypatch):
         tiles = [{"tile": c, "box": [10 + 45 * i, top, 50 + 45 * i, top + 60], "confidence": 0.5 if i == 0 else 0.98,
                   "sideways": False, "group": 0, "alternatives": [] if i in (fixes or {}) else module.alternatives.get(i, [])}
                  for i, c in enumerate(codes)]
-        # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
-        # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
         # as the pipeline does, the hand row's flowers and seasons are set apart from the hand
         hand = [c for c in codes if not c.endswith("f")]
         flowers = [c for c in codes if c.endswith("f")]
         request = {"hand": "".join(hand), "win_tile": hand[-1], **({"flowers": flowers} if flowers else {}),
                    **({"dora_indicators": module.dora_row} if module.dora_row else {})}
+        # as the pipeline does, it lists the unsure tiles: the first (low confidence) and the sixth (a sure
+        # read that was changed to make the hand win); the page marks what it lists, whatever the confidence
         answer = {"tiles": tiles, "request": request, "uncertain": [0, 5],
                   **({"not_tiles": module.not_tiles} if module.not_tiles else {})}
         if dora is not None and module.dora_photo:  # as the pipeline does: corrected, sure, the face-up ones indicators
