@@ -570,6 +570,28 @@ def test_score_by_photo_at_a_hong_kong_table_sets_the_flowers_apart_where_the_ph
         assert page.evaluate("window.Companion.state")["scores"] == {"Ann": -32, "Bob": 96, "Cid": -32, "Dan": -32}
 
 
+def test_score_by_photo_of_a_hong_kong_win_on_a_discard_names_the_discarder(photo_server):
+    # a win on Cid's discard: the Hong Kong scorer needs the discarder's seat to check the hand (without it the
+    # check answers 400). Seed 004: HK_HAND with the orchid won on a discard: own flower 1 + mixed one suit 3 + dragon
+    # pung 1 = 5 fan, 2^5 = 32, all of it from the discarder
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = HK_HAND + ["2f"]
+    photo = _grey_photo(tmp_path, width=720)
+    with _photo_dialog(sync_api, base, "Bob", photo, discarder="Cid", rules="hongkong") as page:
+        page.wait_for_selector(".tilebox")
+        with page.expect_response("**/api/score") as probe:
+            page.click("#photo-overlay .primary")
+        sent = probe.value.request.post_data_json
+        assert probe.value.status == 200 and sent["discarder"] == "W" and "tsumo" not in sent  # Cid sits West
+        page.wait_for_selector("#photo-overlay", state="detached")
+        page.wait_for_selector("[data-confirm]:not([disabled])")
+        page.click("[data-confirm]")
+        page.wait_for_selector("#dialog", state="hidden")
+        assert page.evaluate("window.Companion.state")["scores"] == {"Ann": 0, "Bob": 32, "Cid": -32, "Dan": 0}
+
+
 def test_the_palettes_ten_columns_stay_equal_on_a_phone_with_the_flowers_names(photo_server):
     # a phone held upright, 390 px wide: the flowers' printed names are wider than the plain "1f" were, and columns
     # sized by their content squeezed the two columns that held only pictures to slivers (the pictures, sized by

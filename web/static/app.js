@@ -882,7 +882,9 @@
   function openPhoto(player) {
     if (!window.CompanionPhoto) return;
     const indicators = INDICATORS[family()] || [];
-    window.CompanionPhoto.open({ player, indicators, tsumo: () => Boolean(winDialog.current && winDialog.current.w.tsumo), onTiles: (tiles) => {
+    const entry = () => (winDialog.current ? winDialog.current.w : {});
+    window.CompanionPhoto.open({ player, indicators, tsumo: () => Boolean(entry().tsumo),
+      discarder: () => (entry().discarder ? state.seat_winds[entry().discarder] : null), onTiles: (tiles) => {
       const cur = winDialog.current;
       if (!cur) return;
       const v = cur.w.values[player] || (cur.w.values[player] = {});

@@ -59,10 +59,13 @@
   let overlay = null;
 
   // player: the winner; tsumo(): whether the win entry says self-drawn (a closed hand's tsumo is a yaku of its own);
+  // discarder(): the seat wind of the player the entry says discarded the winning tile (null: none named; the Hong
+  // Kong and old Japanese scorers need it for a win on a discard);
   // onTiles: takes the tiles over into the win entry; indicators: the request's indicator keys the table's rules know
   // (Riichi both, the old Japanese book dora only, Hong Kong and classical none: no dora photo is asked for there, and
   // indicators read above the hand are not sent)
-  function open({ player, tsumo = () => false, onTiles, indicators = ["dora_indicators", "ura_indicators"] }) {
+  function open({ player, tsumo = () => false, discarder = () => null, onTiles,
+    indicators = ["dora_indicators", "ura_indicators"] }) {
     close();
     let file = null;
     let result = null;
@@ -536,6 +539,7 @@
       const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
       if ((st.riichi_declared || []).includes(player)) probe.riichi = true;
       if (tsumo()) probe.tsumo = true;
+      else if (discarder()) probe.discarder = discarder();
       try {
         await C.api("POST", "/api/score", probe);
       } catch (err) {
