@@ -597,6 +597,13 @@ def zoom_region(found: list, scale: float, shape: tuple[int, ...]) -> tuple[int,
     if gain < ZOOM_MIN_GAIN:
         return None
     w, h = W / gain, H / gain
+    return _window_about(x0, y0, x1, y1, w, h, W, H)
+
+
+def _window_about(x0: float, y0: float, x1: float, y1: float, w: float, h: float, W: int, H: int,
+                  ) -> tuple[int, int, int, int]:
+    """A window ``w`` x ``h`` centred on the box x0..x1, y0..y1, shifted into the picture (``W`` x ``H``) where it
+    would run off it, in whole pixels that hold it."""
     cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
     cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
     return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
@@ -625,9 +632,7 @@ def _level_band(found: list, shape: tuple[int, ...]) -> tuple[int, int, int, int
     h = min(float(H), max(y1 - y0, w / LEVEL_BAND_ASPECT))
     if w * h > 0.8 * W * H:
         return None
-    cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
-    cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
-    return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
+    return _window_about(x0, y0, x1, y1, w, h, W, H)
 
 
 def _band(x0: float, y0: float, x1: float, y1: float, spacing: float, W: int, H: int,
@@ -645,9 +650,7 @@ def _band(x0: float, y0: float, x1: float, y1: float, spacing: float, W: int, H:
     h = w / BAND_ASPECT
     if y1 - y0 > h or H / w < ZOOM_MIN_GAIN:
         return None
-    cx = min(max((x0 + x1) / 2, w / 2), W - w / 2)
-    cy = min(max((y0 + y1) / 2, h / 2), H - h / 2)
-    return int(cx - w / 2), int(cy - h / 2), int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
+    return _window_about(x0, y0, x1, y1, w, h, W, H)
 
 
 def _spacing(found: list) -> float:
