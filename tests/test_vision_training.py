@@ -538,6 +538,26 @@ def _banks_asked_for(monkeypatch, flag: str) -> list:
     return given
 
 
+def test_a_stage_hands_each_of_its_scene_settings_to_generate_under_its_own_name(tmp_path, monkeypatch):
+    # run_recipe passes the scene settings (train.SCENE_KEYS) to generate() by position: the eights stage's, as its
+    # recipe and CLS_SCENES / ONE_LABELS set them, arrive under generate's names for them
+    import inspect
+
+    from training import train
+
+    got: dict = {}
+    fake = {"loc": np.zeros((1, 3, 4, 4), np.uint8), "targets": [], "crops": np.zeros((1, 64, 48, 3), np.uint8),
+            "ys": np.zeros(1, np.int64)}
+    takes = inspect.signature(train.generate)
+    monkeypatch.setattr(train, "generate", lambda *args, **kw: got.update(takes.bind(*args, **kw).arguments) or fake)
+    monkeypatch.setattr(train, "train_classifier", lambda *args, **kw: None)
+    (tmp_path / "classifier-one.pt").write_bytes(b"")
+    train.run_recipe("eights", {**train.DEFAULTS, **train.RECIPES["eights"]}, tmp_path, 1, {})
+    assert got == {"seed": 18, "n_scenes": 3000, "n_proc_styles": 80, "workers": 1, "n_varied": 40, "n_wide": 80,
+                   "far": 0.0, "clutter": 0.0, "n_maroon": 40, "flower_art": False, "apart": True, "low": 0.0,
+                   "yaw": 0.3, "sides": 0.0, "wear": 0.0, "turned": 0.0, "big_pins": True, "whole_eights": True}
+
+
 def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(banks, monkeypatch):
     # train --big-pins (the pins stage): most real sets print the two of circles as two circles about half the
     # tile wide; the procedural sets drew them at a third. With big_pins their two and three are drawn from that

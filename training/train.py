@@ -945,6 +945,12 @@ OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "on
             "eights", "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
 
 
+# the recipe settings that make a stage's scenes, in the order generate() takes them after the seed (its workers
+# between styles and varied): two stages whose settings agree on these share their scenes
+SCENE_KEYS = ("scenes", "styles", "varied", "wide", "far", "clutter", "maroon", "flower_art", "apart", "low", "yaw",
+              "sides", "wear", "turned", "big_pins", "whole_eights")
+
+
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
     """One model trained from its own scenes, its settings recorded in out/train-<name>.json. ``scenes`` keeps
     the last scenes generated between calls (the glare stage trains on the cls recipe's scenes again: made
@@ -977,16 +983,11 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
     if missing := [t.name for t in teachers if not t.exists()]:
         raise SystemExit(f"the {name} stage learns from {', '.join(cfg['teachers'])} in {out}, and "
                          f"{', '.join(missing)} is not there: put the nets it learns from into {out} first")
-    key = (cfg["seed"] + (0 if classifier else 7), cfg["scenes"], cfg["styles"], cfg["varied"], cfg["wide"],
-           cfg["far"], cfg["clutter"], cfg["maroon"], cfg["flower_art"], cfg["apart"], cfg["low"], cfg["yaw"],
-           cfg["sides"], cfg["wear"], cfg["turned"], cfg["big_pins"], cfg["whole_eights"])
+    key = (cfg["seed"] + (0 if classifier else 7), *(cfg[k] for k in SCENE_KEYS))
     if scenes.get("key") != key:
         scenes.clear()  # the last scenes go before new ones are made
-        (seed, n, styles, varied, wide, far, clutter, maroon, flower_art, apart, low, yaw, sides, wear, turned,
-         big_pins, whole_eights) = key
-        scenes.update(key=key, data=generate(seed, n, styles, workers, varied, wide, far, clutter, maroon,
-                                             flower_art, apart, low, yaw, sides, wear, turned, big_pins,
-                                             whole_eights))
+        seed, n, styles, *more = key
+        scenes.update(key=key, data=generate(seed, n, styles, workers, *more))
         print(f"{name}: generated {n} scenes in {time.time() - t0:.0f}s", flush=True)
     data = scenes["data"]
     print(f"{name}: {len(data['loc'])} scenes, {len(data['ys'])} crops", flush=True)
