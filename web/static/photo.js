@@ -8,7 +8,7 @@
   const SUITS = ["m", "p", "s"];
   const PALETTE = [...SUITS.flatMap((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${n}${s}`)),
     ...[1, 2, 3, 4, 5, 6, 7].map((n) => `${n}z`), "0m", "0p", "0s", ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `${n}f`), "x"];
-  const hasPicture = (code) => !/f$/.test(code);
+  const isBonus = (code) => /f$/.test(code); // a flower or season (1f-8f): set apart from the hand, no picture
   // a flower or season as most sets print it: its name (plum, orchid, chrysanthemum, bamboo; spring, summer, autumn,
   // winter) and its number, which is the seat it belongs to; named in the page's language for the finger that taps it
   const BONUS_NAMES = "梅蘭菊竹春夏秋冬";
@@ -18,8 +18,7 @@
     return el("span", { class: "bonus", title: name, "aria-label": name },
       el("b", {}, BONUS_NAMES[n - 1]), el("small", {}, String(((n - 1) % 4) + 1)));
   };
-  const tileFace = (code) => (hasPicture(code) ? el("img", { src: `/static/tiles/${code}.png`, alt: code })
-    : /^[1-8]f$/.test(code) ? bonusFace(code) : el("span", {}, code));
+  const tileFace = (code) => (isBonus(code) ? bonusFace(code) : el("img", { src: `/static/tiles/${code}.png`, alt: code }));
 
   // split "123m55z" into ["1m","2m","3m","5z","5z"]
   function splitTiles(text) {
@@ -448,12 +447,12 @@
     function flatRequest() {
       const apart = new Set([...(result.left_out || []), ...(result.dora_row || [])]);
       const code = (i) => fixes[i] || result.tiles[i].tile;
-      const faceUp = (i) => code(i) !== "x" && !/f$/.test(code(i));
+      const faceUp = (i) => code(i) !== "x" && !isBonus(code(i));
       const row = result.tiles.map((_, i) => i).filter((i) => !apart.has(i));
       const hand = row.filter((i) => faceUp(i) && i !== win);
       if (win !== null && faceUp(win)) hand.push(win);
       const tiles = hand.map(code);
-      const flowers = row.map(code).filter((c) => /^[1-8]f$/.test(c));
+      const flowers = row.map(code).filter(isBonus);
       const dora = (result.dora_row || []).filter(faceUp).map((i) => fixes[i] || result.tiles[i].tile);
       // and those of a dora photo (as corrected)
       const photo = result.dora_photo ? result.dora_photo.tiles.map((tile, i) => doraFixes[i] || tile.tile) : [];
@@ -538,8 +537,9 @@
       // the game's rules value, house rules for valuing hands included, as the table will score the win
       const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
       if ((st.riichi_declared || []).includes(player)) probe.riichi = true;
+      const from = discarder();
       if (tsumo()) probe.tsumo = true;
-      else if (discarder()) probe.discarder = discarder();
+      else if (from) probe.discarder = from;
       try {
         await C.api("POST", "/api/score", probe);
       } catch (err) {
