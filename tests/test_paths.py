@@ -28,7 +28,7 @@ def test_every_file_the_page_and_the_recogniser_read_is_shipped_as_data():
     patterns = [(target, pattern) for target, globs in data_files.items() for pattern in globs]
     needed = [p for folder in ("web/templates", "web/static") for p in (ROOT / folder).rglob("*") if p.is_file()]
     needed += [p for p in (ROOT / "models").iterdir()
-               if p.suffix in (".onnx", ".md", ".json", ".pt") or p.name == "SHA256SUMS"]  # .pt: fine-tune
+               if p.suffix in (".onnx", ".md", ".json", ".pt", ".jpg") or p.name == "SHA256SUMS"]  # .pt, .jpg: fine-tune
     missing = []
     for path in needed:
         rel = path.relative_to(ROOT).as_posix()

@@ -865,6 +865,67 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     assert (out / "classifier-one.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
 
 
+def test_anchor_crops_are_read_a_row_a_class_and_a_broken_mosaic_is_named(tmp_path: Path):
+    import cv2
+
+    from companion.vision import pipeline
+    from companion.vision.finetune import ANCHORS_PER_CLASS, anchor_mosaic, load_anchors
+    from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch
+
+    names = pipeline.classes()
+    # every crop painted with its class and its place in the row, so each can be told where it came back
+    crops = np.zeros((len(names), 3, CROP_H, CROP_W, 3), np.uint8)
+    for k in range(len(names)):
+        for j in range(3):
+            crops[k, j] = (5 * k, 80 * j, 200)
+    path = tmp_path / "anchors.png"  # (lossless here; the shipped one is a JPEG)
+    cv2.imwrite(str(path), anchor_mosaic(crops))
+    anchors = load_anchors(path)
+    assert len(anchors.crops) == 3 * len(names) and anchors.ys.tolist() == [k for k in range(len(names)) for _ in "abc"]
+    assert anchors.crops[3 * names.index("1f") + 2][0, 0].tolist() == [5 * names.index("1f"), 160, 200]
+    assert load_anchors(tmp_path / "none.jpg") is None  # a models folder without them: the fine-tune as before
+    cv2.imwrite(str(path), np.zeros((CROP_H * 5, CROP_W * 3, 3), np.uint8))
+    with pytest.raises(ValueError, match="not an anchor mosaic of 46 rows"):
+        load_anchors(path)
+    shipped = load_anchors()  # models/anchors.jpg
+    assert shipped.crops.shape == (len(names) * ANCHORS_PER_CLASS, CROP_H, CROP_W, 3)
+    # the shipped classifier reads its own anchors (training scenes) as labelled
+    read = pipeline._probabilities(crops_to_batch(list(shipped.crops))).argmax(axis=1)
+    assert (read == shipped.ys).mean() > 0.9
+
+
+def test_a_finetune_on_corrections_of_one_class_keeps_reading_the_others(tmp_path: Path, monkeypatch):
+    # a Hong Kong club corrects only its flowers (the nets read its other tiles right): trained on those alone,
+    # a fine-tune learnt to read every tile as a flower; half of each batch from the anchors keeps the rest
+    pytest.importorskip("torch")
+    import torch
+
+    from companion.vision import finetune as ft
+    from companion.vision import pipeline
+    from companion.vision.nets import classifier_from
+    from companion.vision.preprocess import crop_tile, crops_to_batch
+
+    photo, other = PHOTOS[0], PHOTOS[1]
+    image = pipeline.load_image(photo)
+    for t in json.loads(photo.with_suffix(".json").read_text())["tiles"][:8]:  # all taken for the plum
+        pipeline.save_correction(image, t["box"], "1f", tmp_path / "corr", sideways=t["sideways"])
+    tiles = json.loads(other.with_suffix(".json").read_text())["tiles"]
+    picture = pipeline.load_image(other)
+    batch = crops_to_batch([crop_tile(picture, tuple(t["box"]), t["sideways"]) for t in tiles])
+    truth = [pipeline.classes().index(t["tile"]) for t in tiles]
+
+    def read_after(folder: Path) -> np.ndarray:
+        ft.finetune(tmp_path / "corr", folder, steps=40)
+        net = classifier_from(torch.load(folder / "classifier-one.pt")).eval()
+        with torch.no_grad():
+            return net(torch.from_numpy(batch)).argmax(1).numpy()
+
+    kept = read_after(tmp_path / "anchored")
+    assert (kept == truth).mean() >= 0.9
+    monkeypatch.setattr(ft, "load_anchors", lambda path=None: None)  # as before session 76
+    assert (read_after(tmp_path / "alone") == truth).mean() < 0.5  # most of them read as flowers or backs
+
+
 def test_finetune_on_photos_checked_on_the_page_trains_on_every_tile_of_them(tmp_path: Path):
     # the photos kept from the page (save_checked_photo) hold the club's whole set, the tiles read right too
     pytest.importorskip("torch")

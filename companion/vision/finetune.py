@@ -1,9 +1,10 @@
 """Adapt the shipped classifiers (and the verifier and the orienter) to a club's own tiles from crops saved by
 `save_correction` and the photos kept by `save_checked_photo` (PyTorch needed).
 
-Only the club's own crops are at hand there (no synthetic scenes), so the fine-tune starts from the shipped
-weights, trains at a low learning rate for a few hundred steps, which moves the weights little enough that other
-classes are kept.
+The fine-tune starts from the shipped weights and trains at a low learning rate for a few hundred steps. A low
+rate alone does not keep the classes the club's crops lack: a club that corrects only its flowers taught the nets to
+read every tile as one. So the classifiers rehearse the anchor crops shipped beside them (models/anchors.jpg,
+training/anchors.py: every class from the training scenes), half of each batch (:func:`load_anchors`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,40 @@ import numpy as np
 
 from companion.vision import pipeline
 from companion.vision.preprocess import CROP_H, CROP_W
+
+ANCHORS = "anchors.jpg"  # in the models folder: the crops every fine-tune rehearses (training/anchors.py)
+ANCHORS_PER_CLASS = 32
+
+
+class Anchors(NamedTuple):
+    """The anchor crops and their classes (:func:`load_anchors`)."""
+
+    crops: np.ndarray
+    ys: np.ndarray
+
+
+def anchor_mosaic(crops: np.ndarray) -> np.ndarray:
+    """(classes, n, H, W, 3) crops as one picture: a row of n crops a class, in the order of ``pipeline.classes()``."""
+    return np.concatenate([np.concatenate(list(row), axis=1) for row in crops], axis=0)
+
+
+def load_anchors(path: Path | None = None) -> Anchors | None:
+    """The anchor crops of the models folder (``ANCHORS``, as :func:`anchor_mosaic` lays them out), one class a row;
+    None where there is no such file. A fine-tune draws half of each batch from them, so that a club's crops of a few
+    classes (its flowers, the only tiles it corrects) do not teach the nets to read every tile as one of those
+    (models/TRAINING-LOG.md, "A club's flowers by fine-tuning")."""
+    path = Path(path) if path is not None else pipeline.MODELS_DIR / ANCHORS
+    if not path.exists():
+        return None
+    mosaic = cv2.imread(str(path))
+    names = pipeline.classes()
+    if mosaic is None or mosaic.shape[0] != len(names) * CROP_H or mosaic.shape[1] % CROP_W:
+        raise ValueError(f"{path} is not an anchor mosaic of {len(names)} rows of {CROP_W} x {CROP_H} crops "
+                         "(python -m training.anchors remakes it)")
+    per_row = mosaic.shape[1] // CROP_W
+    crops = mosaic.reshape(len(names), CROP_H, per_row, CROP_W, 3).transpose(0, 2, 1, 3, 4)
+    return Anchors(np.ascontiguousarray(crops.reshape(-1, CROP_H, CROP_W, 3)),
+                   np.repeat(np.arange(len(names), dtype=np.int64), per_row))
 
 
 def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +183,8 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     shipped would halve the adaptation, and a twin left so would read the club's set as shipped. Where the checked
     photos list boxes that are no tiles, the verifier is adapted too, to those and to the photos' tiles
     (:func:`_finetune_verifier`); where they say which way round they were read (``turned``), the orienter is
-    adapted to their upright tiles (:func:`_finetune_orienter`)."""
+    adapted to their upright tiles (:func:`_finetune_orienter`). The classifiers rehearse the anchor crops of the
+    models folder beside the club's, where it has them (:func:`load_anchors`)."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} is a file, not a models folder to write the fine-tuned nets to (--out)")
@@ -213,12 +249,16 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
     rng = np.random.default_rng(seed)
     net = classifier_from(torch.load(pipeline.MODELS_DIR / f"{name}.pt"))
     before = _accuracy(net, crops, ys)
+    anchors = load_anchors()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-4, weight_decay=1e-4)
     for _ in range(steps):
         idx = rng.integers(0, len(ys), min(64, max(8, len(ys))))
-        x = _augment(rng, crops[idx])
+        x, y = crops[idx], ys[idx]
+        if anchors is not None:  # as many anchors again, over every class (load_anchors)
+            more = rng.integers(0, len(anchors.ys), len(idx))
+            x, y = np.concatenate([x, anchors.crops[more]]), np.concatenate([y, anchors.ys[more]])
         net.train()
-        loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(x)), torch.from_numpy(ys[idx]))
+        loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(_augment(rng, x))), torch.from_numpy(y))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -226,7 +266,7 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
     after = _accuracy(net, crops, ys)
     torch.save(net.state_dict(), out / f"{name}.pt")
     target = _export(net, out, name, "logits")
-    fast = _requantize(target, crops)
+    fast = _requantize(target, crops if anchors is None else np.concatenate([crops, anchors.crops]))
     pipeline.forget_sessions(name)
     return f"{name}: accuracy on them {before:.0%} -> {after:.0%}; wrote {target}{_kept(out, name)}{fast}"
 
