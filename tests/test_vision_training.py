@@ -1832,3 +1832,26 @@ def test_the_shipped_low_angle_twin_is_two_low_stage_runs_on_it_averaged_each_ma
 
     _averaged_runs_made_as({**DEFAULTS, **RECIPES["low"]}, "low", "classifier-low",
                            ("train-low-labels.json", "train-low-labels-b.json"), [10, 11])
+
+
+def test_anchor_crops_take_their_count_of_every_class_and_name_a_class_too_rare(monkeypatch):
+    # models/anchors.jpg: a row a class, ANCHORS_PER_CLASS crops each, every crop of its row's class
+    from training import anchors
+    from training.faces import ALL_CLASSES
+
+    rng = np.random.default_rng(0)
+    ys = rng.permutation(np.repeat(np.arange(len(ALL_CLASSES)), 40))
+    crops = np.zeros((len(ys), 64, 48, 3), np.uint8)
+    crops[:, 0, 0, 0] = ys  # each crop carries its class in one pixel, and which crop it is in two more
+    crops[:, 0, 1, 0], crops[:, 0, 2, 0] = np.arange(len(ys)) % 256, np.arange(len(ys)) // 256
+    monkeypatch.setattr(anchors, "generate", lambda *a, **k: {"crops": crops, "ys": ys})
+    got = anchors.anchor_crops(seed=3, scenes=10)
+    assert got.shape == (len(ALL_CLASSES), anchors.ANCHORS_PER_CLASS, 64, 48, 3)
+    assert (got[:, :, 0, 0, 0] == np.arange(len(ALL_CLASSES))[:, None]).all()
+    assert all(len({c.tobytes() for c in row}) == anchors.ANCHORS_PER_CLASS for row in got)  # none drawn twice
+    assert (anchors.anchor_crops(seed=3, scenes=10) == got).all()  # the seed draws the same crops
+    assert not (anchors.anchor_crops(seed=4, scenes=10) == got).all()
+    short = ys != ALL_CLASSES.index("0s")
+    monkeypatch.setattr(anchors, "generate", lambda *a, **k: {"crops": crops[short], "ys": ys[short]})
+    with pytest.raises(SystemExit, match="only 0 crops of 0s in 10 scenes"):
+        anchors.anchor_crops(seed=3, scenes=10)

@@ -8,7 +8,7 @@ learns to read every tile as one of those: on 34 corrected flowers, the held-out
 whole hands right (models/TRAINING-LOG.md, "A club's flowers by fine-tuning"). So half of each fine-tune batch is
 drawn from these crops instead: ANCHORS_PER_CLASS tiles of every class, cut from training scenes (the training
 styles only, never the held-out one) as the pipeline cuts them, one row a class in the order of
-`pipeline.classes()`, stored as one JPEG (a few MB; the nets read JPEG photos).
+`pipeline.classes()`, stored as one JPEG (1.5 MB; the nets read JPEG photos).
 """
 
 from __future__ import annotations
