@@ -852,7 +852,7 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     out.mkdir()
     (out / "classifier-one.int8.onnx").write_bytes(b"stale copy of an older classifier")
     report = finetune(tmp_path / "corr", out, steps=3)
-    assert "6 corrected crops" in report
+    assert "6 corrected crops (beside 1472 anchor crops of every class)" in report
     # the classifiers that read are adapted: since session 57 the one taught by the usual pair, which reads in its
     # place (a pair read would be adapted both, since the pipeline averages them: one left alone would halve the
     # change), and the low-angle twin, which reads the low-angle localisers' crops

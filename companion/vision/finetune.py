@@ -208,9 +208,10 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
         if len(things):
             said.append(f"{len(things)} box(es) on them that are no tile")
     crops, ys = np.concatenate([c for c, _ in parts]), np.concatenate([y for _, y in parts])
+    anchors = load_anchors()  # (a broken file is said before anything is written)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    lines = [_finetune_one(name, crops, ys, out, steps, seed) for name in names]
+    lines = [_finetune_one(name, crops, ys, out, steps, seed, anchors) for name in names]
     if len(things):  # only kept photos list them
         lines.append(_finetune_verifier(tiles, things, out, steps, seed) if pipeline.model_path(pipeline.VERIFIER).exists()
                      else f"{pipeline.VERIFIER}: none in {pipeline.MODELS_DIR}, so the boxes that are no tile taught nothing")
@@ -220,7 +221,8 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     if copied:
         lines.append(f"copied the {copied} other model file(s) from {pipeline.MODELS_DIR}, so that {out} is a whole "
                      f"models folder (COMPANION_MODELS={out})")
-    return f"fine-tuned on {' and '.join(said)} in {time.time() - t0:.0f}s: " + "; ".join(lines)
+    beside = f" (beside {len(anchors.ys)} anchor crops of every class)" if anchors is not None else ""
+    return f"fine-tuned on {' and '.join(said)}{beside} in {time.time() - t0:.0f}s: " + "; ".join(lines)
 
 
 def _the_rest(out: Path) -> int:
@@ -240,7 +242,10 @@ def _the_rest(out: Path) -> int:
     return copied
 
 
-def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps: int, seed: int) -> str:
+def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps: int, seed: int,
+                  anchors: Anchors | None = None) -> str:
+    """The classifier ``name`` trained on from its shipped weights on the club's ``crops``, each batch with as many
+    ``anchors`` beside them where given (:func:`load_anchors`), and written to ``out`` with its int8 copy."""
     import torch
 
     from companion.vision.nets import classifier_from
@@ -249,7 +254,6 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
     rng = np.random.default_rng(seed)
     net = classifier_from(torch.load(pipeline.MODELS_DIR / f"{name}.pt"))
     before = _accuracy(net, crops, ys)
-    anchors = load_anchors()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-4, weight_decay=1e-4)
     for _ in range(steps):
         idx = rng.integers(0, len(ys), min(64, max(8, len(ys))))
