@@ -865,7 +865,7 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     assert (out / "classifier-one.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
 
 
-def test_anchor_crops_are_read_a_row_a_class_and_a_broken_mosaic_is_named(tmp_path: Path):
+def test_anchor_crops_are_read_a_row_a_class_and_a_broken_mosaic_is_named(tmp_path: Path, monkeypatch):
     import cv2
 
     from companion.vision import pipeline
@@ -883,7 +883,7 @@ def test_anchor_crops_are_read_a_row_a_class_and_a_broken_mosaic_is_named(tmp_pa
     anchors = load_anchors(path)
     assert len(anchors.crops) == 3 * len(names) and anchors.ys.tolist() == [k for k in range(len(names)) for _ in "abc"]
     assert anchors.crops[3 * names.index("1f") + 2][0, 0].tolist() == [5 * names.index("1f"), 160, 200]
-    assert load_anchors(tmp_path / "none.jpg") is None  # a models folder without them: the fine-tune as before
+    assert load_anchors(tmp_path / "none.jpg") is None  # no such file: none (the fine-tune as before them)
     cv2.imwrite(str(path), np.zeros((CROP_H * 5, CROP_W * 3, 3), np.uint8))
     with pytest.raises(ValueError, match="not an anchor mosaic of 46 rows"):
         load_anchors(path)
@@ -892,6 +892,9 @@ def test_anchor_crops_are_read_a_row_a_class_and_a_broken_mosaic_is_named(tmp_pa
     # the shipped classifier reads its own anchors (training scenes) as labelled
     read = pipeline._probabilities(crops_to_batch(list(shipped.crops))).argmax(axis=1)
     assert (read == shipped.ys).mean() > 0.9
+    # a club's own models folder (a fine-tune's --out, read with COMPANION_MODELS) holds none: the shipped ones
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path / "club-models")
+    assert (load_anchors().crops == shipped.crops).all()
 
 
 def test_a_finetune_on_corrections_of_one_class_keeps_reading_the_others(tmp_path: Path, monkeypatch):

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from companion.paths import shipped
 from companion.vision import pipeline
 from companion.vision.preprocess import CROP_H, CROP_W
 
@@ -39,11 +40,17 @@ def anchor_mosaic(crops: np.ndarray) -> np.ndarray:
 
 
 def load_anchors(path: Path | None = None) -> Anchors | None:
-    """The anchor crops of the models folder (``ANCHORS``, as :func:`anchor_mosaic` lays them out), one class a row;
-    None where there is no such file. A fine-tune draws half of each batch from them, so that a club's crops of a few
-    classes (its flowers, the only tiles it corrects) do not teach the nets to read every tile as one of those
+    """The anchor crops (``ANCHORS``, as :func:`anchor_mosaic` lays them out), one class a row: ``path``, else the
+    models folder's, else the shipped ones (a folder that a fine-tune with ``--out`` or a training run wrote, read
+    with COMPANION_MODELS, holds none, and a second fine-tune there needs them as much as the first); None where
+    there is no such file. A fine-tune draws half of each batch from them, so that a club's crops of a few classes
+    (its flowers, the only tiles it corrects) do not teach the nets to read every tile as one of those
     (models/TRAINING-LOG.md, "A club's flowers by fine-tuning")."""
-    path = Path(path) if path is not None else pipeline.MODELS_DIR / ANCHORS
+    if path is None:
+        path = pipeline.MODELS_DIR / ANCHORS
+        if not path.exists():
+            path = shipped("models") / ANCHORS
+    path = Path(path)
     if not path.exists():
         return None
     mosaic = cv2.imread(str(path))
