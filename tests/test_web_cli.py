@@ -101,3 +101,21 @@ def test_serve_without_its_models_keeps_the_table_and_says_why_once(monkeypatch,
     err = capsys.readouterr().err
     assert err.count("note: the recognition models were not loaded ahead of the first photo") == 1
     assert "localiser-one.onnx is missing" in err and "Traceback" not in err
+
+
+def test_serve_says_what_is_kept_for_a_finetune_and_the_command(monkeypatch, tmp_path, capsys):
+    # the page keeps each correction and each checked photo, but only `companion train --finetune` teaches them
+    _serve_with(monkeypatch, tmp_path, lambda: [])
+    assert "kept for adapting" not in capsys.readouterr().out  # nothing kept yet: nothing said
+    inst = tmp_path / "inst"
+    for name in ("a.png", "b.png"):
+        (inst / "corrections" / "2f").mkdir(parents=True, exist_ok=True)
+        (inst / "corrections" / "2f" / name).write_bytes(b"png")
+    (inst / "corrections" / "labels.jsonl").write_text("{}\n")  # (the log beside the crops is no crop)
+    (inst / "photos").mkdir()
+    (inst / "photos" / "p1.json").write_text("{}")
+    (inst / "photos" / "p1.jpg").write_bytes(b"jpg")
+    _serve_with(monkeypatch, tmp_path, lambda: [])
+    out = capsys.readouterr().out
+    assert "2 corrected tile(s), 1 checked photo(s)" in out
+    assert (f"companion train --finetune --corrections {inst / 'corrections'} --photos {inst / 'photos'}") in out

@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import sys
 import threading
+from pathlib import Path
 
 DEFAULT_PORT = 8000
 
@@ -74,6 +75,20 @@ def warm_up() -> None:
         print(f"note: the recognition models were not loaded ahead of the first photo: {exc}", file=sys.stderr)
 
 
+def kept_for_finetune(corrections: str, photos: str) -> str:
+    """What the page has kept for ``companion train --finetune`` (the tiles corrected, as labelled crops in
+    ``corrections``, and the photos checked, with their labels, in ``photos``) and the command that adapts the
+    recogniser to them; "" where nothing is kept. A club's corrections teach the nets its set, its flowers first
+    (models/TRAINING-LOG.md, "A club's flowers by fine-tuning"), but only once someone runs that command."""
+    crops = sum(1 for _ in Path(corrections).glob("*/*.png")) if os.path.isdir(corrections) else 0
+    checked = sum(1 for _ in Path(photos).glob("*.json")) if os.path.isdir(photos) else 0
+    if not crops and not checked:
+        return ""
+    flags = (f" --corrections {corrections}" if crops else "") + (f" --photos {photos}" if checked else "")
+    return (f"kept for adapting the recogniser to this club's tiles: {crops} corrected tile(s), {checked} checked "
+            f"photo(s); with the train extra: companion train --finetune{flags}")
+
+
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"error: --port must be between 1 and 65535, not {args.port}", file=sys.stderr)
@@ -94,6 +109,8 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Mahjong Companion - data in {app.config['DATABASE']}")
     for url in urls(args.host, args.port):
         print(f"  open on the tablet: {url}")
+    if kept := kept_for_finetune(app.config["CORRECTIONS_DIR"], app.config["PHOTOS_DIR"]):
+        print(f"  {kept}")
     sys.stdout.flush()
     threading.Thread(target=warm_up, name="companion-warm-up", daemon=True).start()
     try:
