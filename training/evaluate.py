@@ -113,7 +113,7 @@ def read_label(path: Path) -> dict:
 
 def load_folder(folder: Path, limit: int = 0) -> list[tuple[Path, dict]]:
     """(photo, label) for every labelled photo in ``folder``, by name; a NAME.json is taken before a NAME.txt."""
-    from companion.vision.examples import labelled_photos
+    from companion.kept import labelled_photos
 
     folder = Path(folder)
     if not folder.is_dir():
@@ -154,7 +154,7 @@ def write_drafts(folder: Path, read=None) -> int:  # noqa: ANN001
     """NAME.txt drafts (:func:`draft_text`) for the photos in ``folder`` that have no label; how many written.
     ``read(image_bgr)`` gives recognize_image's answer; by default each photo's file is read as ``companion
     recognize`` reads it (:func:`_answer_as_read`, the shipped models)."""
-    from companion.vision.examples import labelled_photos
+    from companion.kept import labelled_photos
 
     folder = Path(folder)
     if not folder.is_dir():

@@ -28,21 +28,6 @@ from companion.vision.pipeline import TURN_DEGREES
 # a tile more than ~100 px wide gains nothing; a 12 MP tablet photo would take several times the space
 LONG_SIDE = 2048
 QUALITY = 92
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")  # in any case: phones name their photos IMG_0042.JPG
-
-
-def labelled_photos(folder: Path) -> tuple[list[tuple[Path, Path]], list[Path]]:
-    """The photos in ``folder`` with the label file of their name (NAME.json taken before a NAME.txt), in name
-    order, and the photos that have none. Kept photos, evaluation sets and typed labels are all such folders."""
-    files = sorted(Path(folder).iterdir())
-    labels: dict[str, Path] = {}
-    for f in files:
-        if f.suffix.lower() in (".json", ".txt") and (f.stem not in labels or f.suffix.lower() == ".json"):
-            labels[f.stem] = f
-    photos = [f for f in files if f.suffix.lower() in PHOTO_SUFFIXES]
-    return [(f, labels[f.stem]) for f in photos if f.stem in labels], [f for f in photos if f.stem not in labels]
-
-
 def _checked_box(t: Any, where: str, width: int, height: int) -> dict:
     """{"box": [x1, y1, x2, y2] as floats, "sideways": bool} of one entry of a label, ``t``, whose box must be
     numbers of positive size inside a width x height photo; else InvalidRequestError naming ``where``."""

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from companion.kept import checked_photos, correction_files
 from companion.paths import shipped
 from companion.vision import pipeline
 from companion.vision.preprocess import CROP_H, CROP_W
@@ -69,15 +70,12 @@ def load_corrections(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     crops, ys = [], []
     if not Path(folder).is_dir():
         raise FileNotFoundError(f"corrections folder {folder} does not exist")
-    for sub in sorted(Path(folder).iterdir()):
-        if not sub.is_dir() or sub.name not in names:
+    for f, tile in correction_files(folder):
+        img = cv2.imread(str(f))
+        if img is None:
             continue
-        for f in sorted(sub.glob("*.png")) + sorted(sub.glob("*.jpg")):
-            img = cv2.imread(str(f))
-            if img is None:
-                continue
-            crops.append(cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
-            ys.append(names.index(sub.name))
+        crops.append(cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
+        ys.append(names.index(tile))
     if not crops:
         raise ValueError(f"no labelled crops in {folder} (expected <tile>/<file>.png, as the photo page saves them)")
     return np.stack(crops), np.array(ys, np.int64)
@@ -132,14 +130,12 @@ def _kept_crops(folder: Path, shaped: bool = False) -> KeptCrops:
     they stood upside down (for the orienter): each photo and label read once. With ``shaped`` (a verifier that
     reads crops cut around :func:`preprocess.shaped_box`), the boxes that are no tile and the tiles once more are
     cut so, for the verifier."""
-    from companion.vision.examples import labelled_photos
-
     names = pipeline.classes()
     if not Path(folder).is_dir():
         raise FileNotFoundError(f"photos folder {folder} does not exist")
     crops, ys, photos, things, upright, checked = [], [], 0, [], [], []
-    for photo, label_file in labelled_photos(folder)[0]:
-        image = cv2.imread(str(photo)) if label_file.suffix.lower() == ".json" else None
+    for photo, label_file in checked_photos(folder):
+        image = cv2.imread(str(photo))
         if image is None:
             continue
         try:
@@ -190,8 +186,8 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     shipped would halve the adaptation, and a twin left so would read the club's set as shipped. Where the checked
     photos list boxes that are no tiles, the verifier is adapted too, to those and to the photos' tiles
     (:func:`_finetune_verifier`); where they say which way round they were read (``turned``), the orienter is
-    adapted to their upright tiles (:func:`_finetune_orienter`). The classifiers rehearse the anchor crops of the
-    models folder beside the club's, where it has them (:func:`load_anchors`)."""
+    adapted to their upright tiles (:func:`_finetune_orienter`). The classifiers rehearse the anchor crops beside the
+    club's (:func:`load_anchors`: the models folder's, else the shipped ones)."""
     out = Path(out) if out is not None else pipeline.MODELS_DIR
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} is a file, not a models folder to write the fine-tuned nets to (--out)")

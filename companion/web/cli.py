@@ -9,7 +9,6 @@ import socket
 import sqlite3
 import sys
 import threading
-from pathlib import Path
 
 DEFAULT_PORT = 8000
 
@@ -80,8 +79,10 @@ def kept_for_finetune(corrections: str, photos: str) -> str:
     ``corrections``, and the photos checked, with their labels, in ``photos``) and the command that adapts the
     recogniser to them; "" where nothing is kept. A club's corrections teach the nets its set, its flowers first
     (models/TRAINING-LOG.md, "A club's flowers by fine-tuning"), but only once someone runs that command."""
-    crops = sum(1 for _ in Path(corrections).glob("*/*.png")) if os.path.isdir(corrections) else 0
-    checked = sum(1 for _ in Path(photos).glob("*.json")) if os.path.isdir(photos) else 0
+    from companion.kept import checked_photos, correction_files
+
+    crops = len(correction_files(corrections)) if os.path.isdir(corrections) else 0
+    checked = len(checked_photos(photos)) if os.path.isdir(photos) else 0
     if not crops and not checked:
         return ""
     flags = (f" --corrections {corrections}" if crops else "") + (f" --photos {photos}" if checked else "")
