@@ -1,8 +1,9 @@
 """Where the page keeps what adapts the recogniser to a club's tiles, as files: each corrected tile as a crop under
 ``corrections/<tile>/`` and each checked photo as ``photos/NAME.jpg`` with its label ``NAME.json`` (or a typed
 ``NAME.txt``). The fine-tune reads them (companion.vision.finetune), training/evaluate.py measures on such folders,
-and ``companion serve`` counts them as it starts; this module needs neither OpenCV nor the models, so that the
-count costs the start only a look at two folders."""
+and ``companion serve`` counts them as it starts and the page shows them (GET /api/kept), beside what the last
+fine-tune was taught (its :data:`FINETUNE_RECORD`); this module needs neither OpenCV nor the models, so that the
+count costs only a look at two folders."""
 
 from __future__ import annotations
 
@@ -35,3 +36,51 @@ def correction_files(folder: Path) -> list[tuple[Path, str]]:
     a folder named after a tile at a time; files elsewhere (the log beside them) are passed over."""
     return [(f, sub.name) for sub in sorted(Path(folder).iterdir()) if sub.is_dir() and sub.name in ALL_CLASSES
             for f in sorted(sub.glob("*.png")) + sorted(sub.glob("*.jpg"))]
+
+
+FINETUNE_RECORD = "finetune.json"  # written by the fine-tune into the models folder it wrote: when, and on what
+
+
+def kept_counts(corrections: Path, photos: Path, since: float | None = None) -> dict:
+    """How much the page has kept in ``corrections`` and ``photos`` (either may not exist yet): {"corrections": n,
+    "by_tile": {tile: n, ...}, "photos": n}; with ``since`` (a time, as time.time() gives it) only the files saved
+    after it count."""
+    crops = correction_files(corrections) if Path(corrections).is_dir() else []
+    checked = checked_photos(photos) if Path(photos).is_dir() else []
+    if since is not None:
+        crops = [(f, tile) for f, tile in crops if f.stat().st_mtime > since]
+        checked = [(photo, label) for photo, label in checked if max(photo.stat().st_mtime, label.stat().st_mtime) > since]
+    by_tile: dict[str, int] = {}
+    for _, tile in crops:
+        by_tile[tile] = by_tile.get(tile, 0) + 1
+    return {"corrections": len(crops), "by_tile": by_tile, "photos": len(checked)}
+
+
+def finetune_command(corrections: Path, photos: Path, kept: dict) -> str | None:
+    """The command that adapts the recogniser to what is kept in ``corrections`` and ``photos`` (``kept``: their
+    :func:`kept_counts`; a folder that holds nothing is left out), quoted for a shell, into the models folder the
+    recogniser reads (named where it is not the shipped one: COMPANION_MODELS); None where nothing is kept."""
+    from shlex import quote
+
+    from companion.paths import models_folder, shipped
+
+    if not kept["corrections"] and not kept["photos"]:
+        return None
+    models = models_folder()
+    named = f"COMPANION_MODELS={quote(str(models))} " if models != shipped("models") else ""
+    flags = (f" --corrections {quote(str(corrections))}" if kept["corrections"] else "") + (
+        f" --photos {quote(str(photos))}" if kept["photos"] else "")
+    return f"{named}companion train --finetune{flags}"
+
+
+def last_finetune(models: Path) -> dict | None:
+    """The record the last fine-tune wrote into ``models`` (:data:`FINETUNE_RECORD`: "time" as time.time() gave it
+    when it read the kept files, "corrections" and "photos" it was taught), or None where none was written there
+    or the record cannot be read."""
+    import json
+
+    try:
+        record = json.loads((Path(models) / FINETUNE_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and isinstance(record.get("time"), (int, float)) else None

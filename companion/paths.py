@@ -7,6 +7,7 @@ install (``pip install .`` or a wheel) puts them under ``<prefix>/share/mahjong-
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,3 +22,9 @@ def shipped(name: str) -> Path:
         return here
     installed = _SHARED / name
     return installed if installed.is_dir() else here
+
+
+def models_folder() -> Path:
+    """The models folder the recogniser reads: the one COMPANION_MODELS names (a fine-tune's or a training run's
+    folder), else the shipped one (also where it is set empty)."""
+    return Path(os.environ.get("COMPANION_MODELS") or shipped("models"))

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -851,6 +853,8 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "classifier-one.int8.onnx").write_bytes(b"stale copy of an older classifier")
+    (out / "classifier-low.pt").write_bytes(b"older weights")
+    before = time.time()
     report = finetune(tmp_path / "corr", out, steps=3)
     assert "6 corrected crops (beside 1472 anchor crops of every class)" in report
     # the classifiers that read are adapted: since session 57 the one taught by the usual pair, which reads in its
@@ -863,6 +867,65 @@ def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
         # the pipeline prefers the int8 file, so the fine-tune must replace it, never leave the old one in front
         assert (out / f"{name}.int8.onnx").stat().st_size > 100_000
     assert (out / "classifier-one.base.int8.onnx").read_bytes() == b"stale copy of an older classifier"
+    # the weights a later fine-tune starts from are set aside too, and the record says what was taught and when
+    assert (out / "classifier-low.base.pt").read_bytes() == b"older weights"
+    record = json.loads((out / "finetune.json").read_text())
+    assert (record["corrections"], record["photos"], record["steps"]) == (6, 0, 3)
+    assert before <= record["time"] <= time.time()
+    # companion train --restore puts back what it set aside, and the record goes
+    from companion.cli import main
+
+    assert main(["train", "--restore", "--out", str(out)]) == 0
+    assert (out / "classifier-one.int8.onnx").read_bytes() == b"stale copy of an older classifier"
+    assert (out / "classifier-low.pt").read_bytes() == b"older weights"
+    assert not list(out.glob("*.base.*")) and not (out / "finetune.json").exists()
+
+
+def test_restore_puts_back_the_files_a_finetune_set_aside_and_says_when_there_are_none(tmp_path: Path, capsys):
+    # companion train --restore needs no PyTorch: it moves NAME.base.* back over NAME.*
+    from companion.cli import main
+
+    models = tmp_path / "models"
+    models.mkdir()
+    for name, now, was in (("verifier.onnx", b"tuned v", b"shipped v"), ("classifier-one.int8.onnx", b"tuned c", b"c"),
+                           ("classifier-one.pt", b"tuned w", b"w")):
+        (models / name).write_bytes(now)
+        (models / name.replace(".", ".base.", 1)).write_bytes(was)
+    (models / "localiser-one.int8.onnx").write_bytes(b"never tuned")
+    (models / "finetune.json").write_text('{"time": 1.0}')
+    assert main(["train", "--restore", "--out", str(models)]) == 0
+    assert "put back the 3 model file(s)" in capsys.readouterr().out
+    assert {f.name: f.read_bytes() for f in models.iterdir()} == {
+        "verifier.onnx": b"shipped v", "classifier-one.int8.onnx": b"c", "classifier-one.pt": b"w",
+        "localiser-one.int8.onnx": b"never tuned"}
+    assert main(["train", "--restore", "--out", str(models)]) == 2  # a second time: nothing set aside
+    assert "nothing to put back" in capsys.readouterr().err
+    assert main(["train", "--restore", "--out", str(tmp_path / "none")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["train", "--restore", "--finetune"]) == 2
+    assert "without --finetune" in capsys.readouterr().err
+
+
+def test_a_finetune_finished_in_the_models_folder_is_read_from_the_next_photo_on(tmp_path: Path, monkeypatch):
+    # a server keeps its sessions open; a fine-tune into its models folder (companion train --finetune, the
+    # page's card says so) must be read without a restart, and only once its record says every file is whole
+    from companion.vision import pipeline
+
+    monkeypatch.setattr(pipeline, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(pipeline, "_adapted_seen", {})
+    other = (str(tmp_path.parent / "x.onnx"), 1)  # a net of another folder: its own record says for it
+    monkeypatch.setattr(pipeline, "_sessions", {(str(tmp_path / "x.onnx"), 1): "open", other: "open"})
+    assert not pipeline.read_adapted_nets() and len(pipeline._sessions) == 2  # the first look: what was opened stays
+    assert not pipeline.read_adapted_nets() and len(pipeline._sessions) == 2  # nothing written since
+    (tmp_path / "finetune.json").write_text('{"time": 1.0}')
+    assert pipeline.read_adapted_nets() and list(pipeline._sessions) == [other]  # a fine-tune finished: opened anew
+    pipeline._sessions[(str(tmp_path / "x.onnx"), 1)] = "open"
+    assert not pipeline.read_adapted_nets() and len(pipeline._sessions) == 2
+    os.utime(tmp_path / "finetune.json", ns=(0, 10**18))  # a second fine-tune
+    assert pipeline.read_adapted_nets() and list(pipeline._sessions) == [other]
+    pipeline._sessions[(str(tmp_path / "x.onnx"), 1)] = "open"
+    (tmp_path / "finetune.json").unlink()  # companion train --restore
+    assert pipeline.read_adapted_nets() and list(pipeline._sessions) == [other]
 
 
 def test_anchor_crops_are_read_a_row_a_class_and_a_broken_mosaic_is_named(tmp_path: Path, monkeypatch):

@@ -47,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t.add_argument("--out", type=Path, default=None,
                    help="models folder to write (default: the shipped one); another folder gets the models not "
                         "fine-tuned copied too, to be read with COMPANION_MODELS=OUT")
+    t.add_argument("--restore", action="store_true",
+                   help="put back the models a fine-tune replaced in the models folder (or --out): the files it set "
+                        "aside as NAME.base.*; the kept corrections and photos stay (no PyTorch needed)")
     t.set_defaults(func=cmd_train)
 
 
@@ -265,6 +268,18 @@ def _has_gui(cv2) -> bool:  # noqa: ANN001
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.restore:
+        if args.finetune:
+            print("error: --restore puts back what a fine-tune replaced; give it without --finetune", file=sys.stderr)
+            return 2
+        from companion.vision.finetune import restore
+
+        try:
+            print(restore(args.out))
+        except (ValueError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     if not args.finetune:
         print("full training runs from the source tree: python -m training.train --out models/\n"
               "to adapt the shipped classifier to saved corrections: companion train --finetune", file=sys.stderr)

@@ -13,13 +13,14 @@ import json
 import shutil
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
 import cv2
 import numpy as np
 
-from companion.kept import checked_photos, correction_files
+from companion.kept import FINETUNE_RECORD, checked_photos, correction_files
 from companion.paths import shipped
 from companion.vision import pipeline
 from companion.vision.preprocess import CROP_H, CROP_W
@@ -198,16 +199,20 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     if corrections is None and photos is None:
         raise ValueError("nothing to fine-tune on: name a corrections folder, a photos folder, or both")
     parts, said = [], []
+    read_at = time.time()  # (a file kept after this is not taught: the record says so, FINETUNE_RECORD)
+    taught = {"corrections": 0, "photos": 0}
     if corrections is not None:
         crops, ys = load_corrections(corrections)
         parts.append((crops, ys))
         said.append(f"{len(ys)} corrected crops")
+        taught["corrections"] = len(ys)
     # the kept photos' tiles (cut as the verifier reads them), the boxes that are no tile, the upright tiles
     tiles, things, upright = None, (), ()
     if photos is not None:
         crops, ys, n, things, upright, tiles = _kept_crops(photos, pipeline.verifier_shaped())
         parts.append((crops, ys))
         said.append(f"{len(ys)} tiles of {n} checked photo(s)")
+        taught["photos"] = n
         if len(things):
             said.append(f"{len(things)} box(es) on them that are no tile")
     crops, ys = np.concatenate([c for c, _ in parts]), np.concatenate([y for _, y in parts])
@@ -224,8 +229,17 @@ def finetune(corrections: Path | None, out: Path | None = None, steps: int = 300
     if copied:
         lines.append(f"copied the {copied} other model file(s) from {pipeline.MODELS_DIR}, so that {out} is a whole "
                      f"models folder (COMPANION_MODELS={out})")
+    _record(out, read_at, taught, steps)
     beside = f" (beside {len(anchors.ys)} anchor crops of every class)" if anchors is not None else ""
     return f"fine-tuned on {' and '.join(said)}{beside} in {time.time() - t0:.0f}s: " + "; ".join(lines)
+
+
+def _record(out: Path, read_at: float, taught: dict, steps: int) -> None:
+    """What the fine-tune was taught, and when it read the kept files, as ``out``/FINETUNE_RECORD: the page counts
+    the corrections kept since (companion.kept.last_finetune, GET /api/kept)."""
+    when = datetime.fromtimestamp(read_at).astimezone().isoformat(timespec="seconds")
+    (out / FINETUNE_RECORD).write_text(json.dumps({"time": read_at, "when": when, **taught, "steps": steps}) + "\n",
+                                       encoding="utf-8")
 
 
 def _the_rest(out: Path) -> int:
@@ -271,6 +285,7 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
         opt.step()
     net.eval()
     after = _accuracy(net, crops, ys)
+    _set_aside(out / f"{name}.pt")
     torch.save(net.state_dict(), out / f"{name}.pt")
     target = _export(net, out, name, "logits")
     fast = _requantize(target, crops if anchors is None else np.concatenate([crops, anchors.crops]))
@@ -354,12 +369,37 @@ def _export(net, out: Path, name: str, output: str, crops: str = "crops") -> Pat
     import torch
 
     target = out / f"{name}.onnx"
-    if target.exists() and not (out / f"{name}.base.onnx").exists():
-        shutil.copy(target, out / f"{name}.base.onnx")
+    _set_aside(target)
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), str(target), input_names=[crops],
                       output_names=[output], dynamic_axes={crops: {0: "n"}, output: {0: "n"}},
                       opset_version=17, dynamo=False)
     return target
+
+
+def _set_aside(path: Path) -> None:
+    """Copy the model file ``path`` (NAME.onnx, NAME.int8.onnx, NAME.pt) to NAME.base.* before a fine-tune replaces
+    it, once: a second fine-tune keeps the shipped one there, and :func:`restore` puts it back."""
+    name, _, rest = path.name.partition(".")
+    if path.exists() and not (base := path.with_name(f"{name}.base.{rest}")).exists():
+        shutil.copy(path, base)
+
+
+def restore(out: Path | None = None) -> str:
+    """Put back the models a fine-tune replaced in ``out`` (default: the models folder): each NAME.base.* file it set
+    aside (:func:`_set_aside`) moves back over NAME.*, and its record (FINETUNE_RECORD) goes last, so that a
+    running server reads with the nets put back from its next photo on (pipeline.read_adapted_nets). The kept
+    corrections and photos stay, to be taught again. Needs no PyTorch."""
+    out = Path(out) if out is not None else pipeline.MODELS_DIR
+    if not out.is_dir():
+        raise FileNotFoundError(f"models folder {out} does not exist")
+    aside = sorted(out.glob("*.base.*"))
+    if not aside:
+        raise ValueError(f"nothing to put back in {out}: no fine-tune set models aside there (NAME.base.onnx)")
+    for f in aside:
+        f.replace(f.with_name(f.name.replace(".base.", ".", 1)))
+        pipeline.forget_sessions(f.name.split(".")[0])
+    (out / FINETUNE_RECORD).unlink(missing_ok=True)
+    return f"put back the {len(aside)} model file(s) a fine-tune replaced in {out}: {', '.join(f.name for f in aside)}"
 
 
 def _kept(out: Path, name: str) -> str:
@@ -385,8 +425,7 @@ def _requantize(target: Path, crops: np.ndarray) -> str:
     from companion.vision.preprocess import crops_to_batch
 
     quantised = target.with_name(f"{target.stem}.int8.onnx")
-    if quantised.exists() and not target.with_name(f"{target.stem}.base.int8.onnx").exists():
-        shutil.copy(quantised, target.with_name(f"{target.stem}.base.int8.onnx"))
+    _set_aside(quantised)
     try:
         from companion.vision.quantize import quantize_model
 

@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 from companion.errors import InvalidRequestError
-from companion.paths import shipped
+from companion.kept import FINETUNE_RECORD
+from companion.paths import models_folder
 from companion.photo_files import PhotoToRead, decode_photo, decode_to_read, read_photo
 from companion.vision.layout import (
     BACK_DOUBT,
@@ -194,7 +195,7 @@ def _threads_setting() -> int:
 
 
 THREADS = _threads_setting()  # the nets of a pair side by side, or one net on as many
-MODELS_DIR = Path(os.environ.get("COMPANION_MODELS") or shipped("models"))  # set empty: the shipped models too
+MODELS_DIR = models_folder()  # COMPANION_MODELS, else (also set empty) the shipped models
 
 _lock = threading.Lock()
 _sessions: dict[tuple[str, int], object] = {}
@@ -281,6 +282,7 @@ def warm_up() -> list[str]:
     (pon_dora's hand row) in 0.27-0.31 s without it, 0.08-0.12 s with it, the next in 0.06-0.08 s (2-core AMD
     EPYC; benchmarks/first_photo.py measures it in fresh processes). A net the models folder lacks is left out; a
     folder without any raises FileNotFoundError."""
+    read_adapted_nets()
     nets = [(name, 1 if _side_by_side(len(group)) else None) for group in (localisers(), low_localisers())
             for name in group]
     # the classifiers read a batch of crops in THREADS parts side by side, and a lone crop on THREADS (run_split)
@@ -309,6 +311,31 @@ def forget_sessions(name: str) -> None:
     with _lock:
         for key in [k for k in _sessions if Path(k[0]).name in (f"{name}.onnx", f"{name}.int8.onnx")]:
             del _sessions[key]
+
+
+_adapted_seen: dict[Path, int | None] = {}  # a models folder -> its fine-tune record's time when last checked
+
+
+def read_adapted_nets() -> bool:
+    """Forget the cached sessions of MODELS_DIR's nets where a fine-tune has finished writing into that folder since
+    the last call, so that a server keeps no nets a club's fine-tune replaced: the next photo is read with the
+    adapted ones, without a restart. The fine-tune writes its record (companion.kept.FINETUNE_RECORD) after every
+    net, so a record changed since the last call says that each file it wrote is whole (one gone: companion train
+    --restore put the shipped ones back). Whether the sessions were forgotten: never at the first call for a folder
+    (:func:`warm_up` makes it before it opens them, :func:`recognize_image` before each photo)."""
+    folder = MODELS_DIR
+    try:
+        mark = (folder / FINETUNE_RECORD).stat().st_mtime_ns
+    except OSError:
+        mark = None
+    with _lock:
+        first, seen = folder not in _adapted_seen, _adapted_seen.get(folder)
+        _adapted_seen[folder] = mark
+        if first or mark == seen:
+            return False
+        for key in [k for k in _sessions if Path(k[0]).parent == folder]:
+            del _sessions[key]
+    return True
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -2125,6 +2152,7 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     >>> result["request"]["hand"]  # doctest: +SKIP
     '123m456p...'
     """
+    read_adapted_nets()
     scales = _checked_scales(scale, dora_scale)
     taps = Taps(*(_boxes_read(boxes, scale) or () for boxes in (restore, drop, add, turn)))
     if fixes is not None or turned or taps or win is not None or dora_fixes or low_angle is not None:
