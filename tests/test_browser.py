@@ -9,6 +9,7 @@ uma 15/5/-5/-15, no oka; chombo is a 20,000 penalty after uma).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -1403,3 +1404,44 @@ def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discar
         if photo is not None:
             page.set_input_files("[data-photo-input]", str(photo))
         yield page
+
+
+def test_the_games_list_shows_what_is_kept_of_the_clubs_tiles_and_the_command_that_teaches_it(photo_server,
+                                                                                           monkeypatch):
+    # the page keeps each corrected tile and checked photo, but only `companion train --finetune` teaches them:
+    # the games list says how much is kept, what the last fine-tune was taught, and the command (GET /api/kept)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, tmp_path, _ = photo_server
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setenv("COMPANION_MODELS", str(models))  # (the server runs in this process)
+    with tablet(sync_api, base + "/?lang=en") as page:
+        page.wait_for_selector("#game-list li")
+        assert page.locator("#kept").is_hidden()  # nothing kept: nothing said
+        corrections = tmp_path / "instance" / "corrections"
+        for i, tile in enumerate(["1f", "1f", "3f"]):
+            (corrections / tile).mkdir(parents=True, exist_ok=True)
+            (corrections / tile / f"{i}.png").write_bytes(b"png")
+        page.reload()
+        page.wait_for_selector("#kept:not([hidden])")
+        assert "3 corrected tile(s) and 0 checked photo(s)" in page.inner_text("#kept-counts")
+        assert page.locator("#kept-adapted").is_hidden()
+        assert page.inner_text("#kept-command") == (f"COMPANION_MODELS={models} companion train --finetune "
+                                                    f"--corrections {corrections}")
+        _screenshot(page, "kept-for-finetune.png")
+        # adapted to all three at 2026-12-01 20:00 UTC: nothing new to teach, so no command
+        (models / "finetune.json").write_text(json.dumps({"time": time.time() + 60, "when": "2026-12-01T20:00:00+00:00",
+                                                          "corrections": 3, "photos": 0, "steps": 300}))
+        page.click('.lang-switch [data-lang="de"]')
+        page.wait_for_function("document.querySelector('#kept-adapted').hidden === false")
+        said = page.inner_text("#kept-adapted")
+        assert "an euren Satz angepasst (3 korrigierte(r) Stein(e), 0 Foto(s))" in said
+        assert "Seitdem aufbewahrt: 0 korrigierte(r) Stein(e), 0 Foto(s)." in said
+        assert "1.12.2026" in said or "2.12.2026" in said  # (the date in the browser's time zone, German style)
+        assert page.locator("#kept-teach").is_hidden()
+        (corrections / "3f" / "9.png").write_bytes(b"png")
+        os.utime(corrections / "3f" / "9.png", (time.time() + 120,) * 2)  # kept after the fine-tune
+        page.goto(base + "/?lang=de")
+        page.wait_for_selector("#kept-teach:not([hidden])")
+        assert "Seitdem aufbewahrt: 1 korrigierte(r) Stein(e)" in page.inner_text("#kept-adapted")
+        assert "--corrections" in page.inner_text("#kept-command")

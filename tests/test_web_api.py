@@ -689,3 +689,49 @@ def test_a_photo_is_held_once_it_decodes_even_when_the_dora_photo_sent_with_it_i
     gone = client.post("/api/recognize", data={"image_id": hashlib.sha256(b"no photo").hexdigest()},
                        content_type="multipart/form-data")
     assert gone.status_code != 200
+
+
+def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_since_the_last(tmp_path, monkeypatch):
+    import os
+    import shlex
+
+    # GET /api/kept: what the page's card "Your tile set" shows (README, "Score by photo")
+    instance = tmp_path / "my club"  # (a space: the command must still paste into a shell)
+    client = create_app({"INSTANCE_PATH": str(instance), "TESTING": True}).test_client()
+    monkeypatch.delenv("COMPANION_MODELS", raising=False)
+    nothing = client.get("/api/kept").get_json()
+    assert nothing == {"corrections": 0, "by_tile": {}, "photos": 0, "adapted": None, "since": None, "command": None}
+    corrections, photos = instance / "corrections", instance / "photos"
+    for tile, n in (("1f", 3), ("5m", 1)):
+        (corrections / tile).mkdir(parents=True)
+        for i in range(n):
+            (corrections / tile / f"{i}.png").write_bytes(b"png")
+    (corrections / "labels.jsonl").write_text("{}\n")  # no crop
+    photos.mkdir()
+    for name in ("a", "b"):
+        (photos / f"{name}.jpg").write_bytes(b"jpg")
+    (photos / "a.json").write_text("{}")
+    (photos / "b.txt").write_text("123m")  # typed, not checked on the page: no box to learn from
+    kept = client.get("/api/kept").get_json()
+    assert (kept["corrections"], kept["by_tile"], kept["photos"]) == (4, {"1f": 3, "5m": 1}, 1)
+    assert shlex.split(kept["command"]) == ["companion", "train", "--finetune", "--corrections", str(corrections),
+                                           "--photos", str(photos)]
+    assert kept["adapted"] is None and kept["since"] is None
+    # a fine-tune into the models folder the server reads (COMPANION_MODELS here) at time 1000; since then one
+    # more flower and the checked photo's label were saved
+    models = tmp_path / "club models"
+    models.mkdir()
+    monkeypatch.setenv("COMPANION_MODELS", str(models))
+    (models / "finetune.json").write_text(json.dumps({"time": 1000.0, "when": "2026-12-01T20:00:00+01:00",
+                                                      "corrections": 3, "photos": 0, "steps": 300}))
+    for f in [*corrections.rglob("*.png"), *photos.iterdir()]:
+        os.utime(f, (900, 900))
+    os.utime(corrections / "1f" / "2.png", (1100, 1100))
+    os.utime(photos / "a.json", (1200, 1200))
+    kept = client.get("/api/kept").get_json()
+    assert kept["adapted"] == {"when": "2026-12-01T20:00:00+01:00", "corrections": 3, "photos": 0}
+    assert kept["since"] == {"corrections": 1, "by_tile": {"1f": 1}, "photos": 1}
+    # the command reads and writes the models folder the server reads
+    assert shlex.split(kept["command"])[:2] == [f"COMPANION_MODELS={models}", "companion"]
+    (models / "finetune.json").write_text("not json")  # a broken record: as if none
+    assert client.get("/api/kept").get_json()["adapted"] is None

@@ -470,3 +470,24 @@ def save_correction():  # noqa: ANN201
         sideways = not sideways
     path = vision.save_correction(image, box, tile, current_app.config["CORRECTIONS_DIR"], sideways=sideways)
     return jsonify({"saved": str(path) if path is not None else None, "tile": tile, "box": box}), 201
+
+
+@bp.get("/kept")
+def kept_for_finetune():  # noqa: ANN201
+    """What the page has kept of this club's tiles for ``companion train --finetune`` (companion.kept):
+    {"corrections": n, "by_tile": {tile: n}, "photos": n, "adapted": {"when", "corrections", "photos"} of the last
+    fine-tune written into the models folder this server reads (null: none), "since": the same counts of what was
+    kept after it (null without one), "command": the command that adapts the recogniser to all that is kept (null
+    where nothing is)}. A server reads with the adapted nets from the next photo on (pipeline.read_adapted_nets)."""
+    from companion.kept import finetune_command, kept_counts, last_finetune
+    from companion.paths import models_folder
+
+    corrections, photos = current_app.config["CORRECTIONS_DIR"], current_app.config["PHOTOS_DIR"]
+    kept = kept_counts(corrections, photos)
+    record = last_finetune(models_folder())
+    adapted = since = None
+    if record is not None:
+        adapted = {"when": record.get("when"), "corrections": record.get("corrections", 0),
+                   "photos": record.get("photos", 0)}
+        since = kept_counts(corrections, photos, since=record["time"])
+    return jsonify({**kept, "adapted": adapted, "since": since, "command": finetune_command(corrections, photos, kept)})

@@ -79,15 +79,14 @@ def kept_for_finetune(corrections: str, photos: str) -> str:
     ``corrections``, and the photos checked, with their labels, in ``photos``) and the command that adapts the
     recogniser to them; "" where nothing is kept. A club's corrections teach the nets its set, its flowers first
     (models/TRAINING-LOG.md, "A club's flowers by fine-tuning"), but only once someone runs that command."""
-    from companion.kept import checked_photos, correction_files
+    from companion.kept import finetune_command, kept_counts
 
-    crops = len(correction_files(corrections)) if os.path.isdir(corrections) else 0
-    checked = len(checked_photos(photos)) if os.path.isdir(photos) else 0
-    if not crops and not checked:
+    kept = kept_counts(corrections, photos)
+    command = finetune_command(corrections, photos, kept)
+    if command is None:
         return ""
-    flags = (f" --corrections {corrections}" if crops else "") + (f" --photos {photos}" if checked else "")
-    return (f"kept for adapting the recogniser to this club's tiles: {crops} corrected tile(s), {checked} checked "
-            f"photo(s); with the train extra: companion train --finetune{flags}")
+    return (f"kept for adapting the recogniser to this club's tiles: {kept['corrections']} corrected tile(s), "
+            f"{kept['photos']} checked photo(s); with the train extra: {command}")
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -125,6 +125,27 @@
         el("button", { class: "primary", type: "button", onclick: () => { location.hash = `#/game/${g.id}`; } }, t("open")));
       ul.append(li);
     }
+    showKept();
+  }
+
+  // what the page has kept of the club's tiles for `companion train --finetune` (GET /api/kept)
+  async function showKept() {
+    let kept;
+    try { kept = await api("GET", "/api/kept"); } catch (err) { return; } // (the games list says what is wrong)
+    const fill = (key, n) => t(key).replace("{c}", fmt(n.corrections)).replace("{p}", fmt(n.photos));
+    const card = $("#kept");
+    card.hidden = !kept.command && !kept.adapted;
+    $("#kept-counts").textContent = fill("kept_counts", kept);
+    const adapted = $("#kept-adapted");
+    adapted.hidden = !kept.adapted;
+    if (kept.adapted) {
+      const when = new Date(kept.adapted.when).toLocaleString(lang);
+      adapted.textContent = `${fill("kept_adapted", kept.adapted).replace("{when}", when)} ${fill("kept_since", kept.since)}`;
+    }
+    // the command only where there is something it has not been taught yet
+    const fresh = kept.adapted ? kept.since.corrections + kept.since.photos : kept.corrections + kept.photos;
+    $("#kept-teach").hidden = !kept.command || !fresh;
+    $("#kept-command").textContent = kept.command || "";
   }
 
   $("#new-game").addEventListener("submit", async (e) => {

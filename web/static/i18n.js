@@ -4,6 +4,12 @@
 window.I18N = {
   en: {
     app_title: "Mahjong Companion", new_game: "New game", rules: "Rules", games: "Games",
+    kept_title: "Your tile set",
+    kept_counts: "Kept from the photos scored here: {c} corrected tile(s) and {p} checked photo(s) of your tiles.",
+    kept_adapted: "The recogniser was adapted to your set on {when} ({c} corrected tile(s), {p} photo(s)).",
+    kept_since: "Kept since: {c} corrected tile(s), {p} photo(s).",
+    kept_how: "To teach the recogniser your set (its flowers too), run this on the server, with the train extra installed; it takes a few minutes:",
+    kept_after: "The page reads with the adapted recogniser from the next photo on; companion train --restore puts the shipped one back.",
     players_east_first: "Players (East first, then counter-clockwise)",
     wind_E: "East", wind_S: "South", wind_W: "West", wind_N: "North",
     house_rules: "House rules", start_points: "Start points", length: "Length", as_preset: "as the preset",
@@ -104,6 +110,12 @@ window.I18N = {
     tiles_losing: "Tiles (mpsz)", fan_fills: "Fan (fills in the payments: full doubling, unit 1)", pays_hint: "What each player pays the winner.", penalty_each: "Penalty paid to each other player",
   },
   de: {
+    kept_title: "Euer Spielsatz",
+    kept_counts: "Aus den hier gewerteten Fotos aufbewahrt: {c} korrigierte(r) Stein(e) und {p} geprüfte(s) Foto(s) eurer Steine.",
+    kept_adapted: "Die Erkennung wurde am {when} an euren Satz angepasst ({c} korrigierte(r) Stein(e), {p} Foto(s)).",
+    kept_since: "Seitdem aufbewahrt: {c} korrigierte(r) Stein(e), {p} Foto(s).",
+    kept_how: "Damit die Erkennung euren Satz lernt (auch seine Blumen), dies auf dem Server mit installiertem train-Extra ausführen; es dauert einige Minuten:",
+    kept_after: "Die Seite liest ab dem nächsten Foto mit der angepassten Erkennung; companion train --restore stellt die mitgelieferte wieder her.",
     app_title: "Mahjong Companion", new_game: "Neues Spiel", rules: "Regeln", games: "Spiele",
     players_east_first: "Spieler*innen (Osten zuerst, dann gegen den Uhrzeigersinn)",
     wind_E: "Osten", wind_S: "Süden", wind_W: "Westen", wind_N: "Norden",
