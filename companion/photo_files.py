@@ -40,16 +40,60 @@ def cut_short(data: bytes) -> str | None:
     return None
 
 
-def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
-    """The photo's bytes decoded to a BGR array; else a PhotoFileError naming it (``name``: the file, as the user
-    knows it) with the code of the reason ("photo_empty", "photo_heic", "photo_cut_short", "photo_unreadable") and
-    the form field at fault (``field``, for the web page)."""
-    if not data:
-        raise PhotoFileError(f"{name} is empty (0 bytes), not a photo", "photo_empty", field=field)
+# the most pixels a picture is decoded to (100 MP: 300 MB as BGR): a PNG of a few MB may claim 40000 x 40000
+# pixels, which would take the server's memory (a phone's photo has 12-50 MP, and a JPEG of over 36 MP is decoded
+# smaller, decode_to_read)
+MAX_DECODED_PIXELS = 100_000_000
+
+
+def stored_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) as a JPEG, PNG or WebP file's header says (:func:`jpeg_size`; a PNG's IHDR; a WebP's VP8,
+    VP8L or VP8X header), before any EXIF turn; None for another format or a header too short to say."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8 ":  # lossy: 14 bits each after the frame's start code
+            return int.from_bytes(data[26:28], "little") & 0x3FFF, int.from_bytes(data[28:30], "little") & 0x3FFF
+        if chunk == b"VP8L":  # lossless: width - 1 and height - 1 in 14 bits each after the signature byte
+            bits = int.from_bytes(data[21:25], "little")
+            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        if chunk == b"VP8X":  # extended: the canvas, width - 1 and height - 1 in 24 bits each
+            return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+        return None
+    return jpeg_size(data)
+
+
+def _refuse_too_large(size: tuple[int, int] | None, scale: int, name: str, field: str | None) -> None:
+    """A PhotoFileError ("photo_too_large") where a picture of ``size`` decoded at 1/``scale`` of it would hold more
+    than MAX_DECODED_PIXELS."""
+    if size and size[0] * size[1] // (scale * scale) > MAX_DECODED_PIXELS:
+        raise PhotoFileError(f"{name} is {size[0]} x {size[1]} pixels ({size[0] * size[1] / 1e6:.0f} MP), more than a "
+                             f"photo is read at here ({MAX_DECODED_PIXELS // 1_000_000} MP at most): send a smaller copy",
+                             "photo_too_large", field=field)
+
+
+def _imdecode(data: bytes, flags: int) -> Any:
+    """cv2.imdecode of the bytes, None where OpenCV refuses them (a size past its own limit raises in OpenCV)."""
     import cv2
     import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    try:
+        return cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
+    except cv2.error:
+        return None
+
+
+def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
+    """The photo's bytes decoded to a BGR array; else a PhotoFileError naming it (``name``: the file, as the user
+    knows it) with the code of the reason ("photo_empty", "photo_heic", "photo_cut_short", "photo_too_large",
+    "photo_unreadable") and the form field at fault (``field``, for the web page)."""
+    if not data:
+        raise PhotoFileError(f"{name} is empty (0 bytes), not a photo", "photo_empty", field=field)
+    import cv2
+
+    _refuse_too_large(stored_size(data), 1, name, field)
+    image = _imdecode(data, cv2.IMREAD_COLOR)
     if image is None and is_heif(data[:16]):
         raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field)
     if image is None and (kind := cut_short(data)):
@@ -140,9 +184,9 @@ def _decoded_at(data: bytes, name: str, field: str | None, size: tuple[int, int]
         image = decode_photo(data, name, field)
         return PhotoToRead(image, 1, image.shape[1], image.shape[0])
     import cv2
-    import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), getattr(cv2, _REDUCED[scale]))
+    _refuse_too_large(size, scale, name, field)
+    image = _imdecode(data, getattr(cv2, _REDUCED[scale]))
     if image is None:  # a broken file: decode_photo says what it is
         image = decode_photo(data, name, field)
         return PhotoToRead(image, 1, image.shape[1], image.shape[0])

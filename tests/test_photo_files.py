@@ -12,12 +12,14 @@ from companion.photo_files import (
     HALF_FIRST_FROM,
     HALF_SURE,
     HALF_TILE_MIN,
+    MAX_DECODED_PIXELS,
     READ_LONG_SIDE,
     cut_short,
     decode_photo,
     decode_to_read,
     jpeg_size,
     read_photo,
+    stored_size,
 )
 
 
@@ -29,6 +31,41 @@ def _jpeg(width: int, height: int, **params: int) -> bytes:
     image[height // 4:height // 2, width // 4:width // 2] = 20
     flags = [v for key, value in params.items() for v in (getattr(cv2, key), value)]
     return cv2.imencode(".jpg", image, flags)[1].tobytes()
+
+
+@pytest.mark.parametrize(("ext", "params"), [(".png", []), (".webp", [cv2.IMWRITE_WEBP_QUALITY, 80]),
+                                             (".webp", [cv2.IMWRITE_WEBP_QUALITY, 101]), (".jpg", [])])
+def test_the_size_a_photo_file_says_it_has_is_read_from_its_header(ext: str, params: list):
+    # (WebP quality 101 is lossless: its VP8L header packs the size otherwise than the lossy VP8 one)
+    image = cv2.imdecode(np.frombuffer(_jpeg(301, 157), np.uint8), cv2.IMREAD_COLOR)
+    data = cv2.imencode(ext, image, params)[1].tobytes()
+    assert stored_size(data) == (301, 157)
+    assert stored_size(b"GIF89a" + bytes(20)) is None and stored_size(data[:10]) is None
+
+
+def _claiming(data: bytes, width: int, height: int) -> bytes:
+    """A small PNG (``data``) whose header says it is ``width`` x ``height`` (its IHDR's checksum mended)."""
+    import zlib
+
+    ihdr = b"IHDR" + width.to_bytes(4, "big") + height.to_bytes(4, "big") + data[24:29]
+    return data[:12] + ihdr + zlib.crc32(ihdr).to_bytes(4, "big") + data[33:]
+
+
+def test_a_photo_that_says_it_has_more_pixels_than_are_read_is_refused_before_it_is_decoded():
+    # a PNG of a few hundred bytes may claim 40000 x 40000 pixels (4.8 GB as BGR): OpenCV raised its own error
+    # (a traceback on the command line, a 500 on the page) where it was past OpenCV's limit, and decoded it below
+    # that, whatever the memory it takes
+    png = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    assert decode_photo(_claiming(png, 8, 8), "ok.png").shape == (8, 8, 3)  # (the header mended right)
+    for width, height in ((40000, 40000), (10001, 10000)):
+        with pytest.raises(PhotoFileError) as caught:
+            decode_to_read(_claiming(png, width, height), "scan.png", field="image")
+        assert caught.value.code == "photo_too_large" and caught.value.field == "image"
+        assert str(caught.value) == (f"scan.png is {width} x {height} pixels ({width * height / 1e6:.0f} MP), more than "
+                                     "a photo is read at here (100 MP at most): send a smaller copy")
+    assert 10000 * 10000 <= MAX_DECODED_PIXELS < 10001 * 10000
+    # (a JPEG is decoded at up to 1/8 of its size: even 65535 x 65535 pixels, the most its header can say, come to
+    # 67 MP so)
 
 
 def test_the_size_of_a_jpeg_comes_from_its_frame_header():

@@ -471,6 +471,20 @@ def test_an_iphone_heic_photo_is_named_and_the_answer_says_how_to_send_jpeg(clie
     assert "HEIC" not in err["error"] and "not an image" in err["error"] and err["code"] == "photo_unreadable"
 
 
+def test_a_photo_that_claims_too_many_pixels_is_a_400_that_says_so_not_a_500(client, fake_vision):
+    import zlib
+
+    # a PNG of a few hundred bytes whose header says 40000 x 40000 pixels: OpenCV raised past its own limit
+    png = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    ihdr = b"IHDR" + (40000).to_bytes(4, "big") * 2 + png[24:29]
+    bomb = png[:12] + ihdr + zlib.crc32(ihdr).to_bytes(4, "big") + png[33:]
+    err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(bomb), "scan.png")},
+                             content_type="multipart/form-data"), 400)
+    assert err["field"] == "image" and err["code"] == "photo_too_large"  # the page says it in German by the code
+    assert "(scan.png) is 40000 x 40000 pixels (1600 MP)" in err["error"]
+    assert "shape" not in fake_vision  # nothing was read
+
+
 def test_a_dora_photo_that_is_no_image_is_named_as_the_one_at_fault(client, fake_vision):
     # the page sends two photos; it must know which to ask for again (the hand photo here is fine)
     err = _error(client.post("/api/recognize", data={"image": (io.BytesIO(_png()), "hand.png"),
