@@ -301,8 +301,10 @@
         }, el("span", {}, "?")));
       });
       // the same tiles as pictures, big enough to check at a glance and to tap
+      // (marked as the boxes are: where the labels are left off, the strip is the only place that shows the doubts)
       strip.replaceChildren(...result.tiles.flatMap((tile, i) => (leftOut.has(i) ? [] : [el("button", {
-        type: "button", class: `strip-tile${fixes[i] ? " fixed" : ""}${i === win ? " won" : ""}`, "data-strip": String(i), onclick: () => pick(i, img),
+        type: "button", class: `strip-tile${!fixes[i] && listed.has(i) ? " unsure" : ""}${fixes[i] ? " fixed" : ""}${i === win ? " won" : ""}`,
+        "data-strip": String(i), title: !fixes[i] && listed.has(i) ? t("unsure") : fixes[i] || tile.tile, onclick: () => pick(i, img),
       }, tileFace(fixes[i] || tile.tile))])));
     }
 
