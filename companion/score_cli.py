@@ -55,7 +55,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("hand", nargs="*",
                    help='concealed tiles, "@", winning tile, e.g. "123m456p789s11z22z @2z"')
     p.add_argument("--json", action="store_true",
-                   help="read the request as JSON from stdin (or build it from HAND) and print JSON")
+                   help="read the request as JSON from stdin (or build it from HAND or --photo) and print JSON")
+    p.add_argument("--photo", metavar="IMG",
+                   help="read the hand, melds, winning tile, dora indicators and flowers from a photo of the hand "
+                        "(as companion recognize reads it) instead of HAND; the options add what a photo cannot "
+                        "show (--tsumo, --riichi, --seat, ...), and --dora or --flowers replace what it shows")
+    p.add_argument("--dora-photo", metavar="IMG",
+                   help="with --photo: a second photo of the dora indicators (every face-up tile on it counts)")
     for meld in MELD_TYPES:
         p.add_argument(f"--{meld}", action="append", default=[], metavar="TILES",
                        help=f"a {meld} meld, e.g. {_MELD_EXAMPLE[meld]} (repeatable)")
@@ -168,17 +174,32 @@ def split_hand(text: str, n_melds: int) -> tuple[list[Tile], Tile, list[Tile]]:
     return tiles, win, flowers
 
 
-def build_request(args: argparse.Namespace) -> dict:
-    """The scoring request that the command-line options describe."""
+PHOTO_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "flowers")  # what a photo's request says of a win
+
+
+def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
+    """The scoring request that the command-line options describe; ``photo``: the request a photo of the hand gave
+    (--photo, :func:`read_photo_request`), whose tiles stand in for the hand string and the meld options."""
     melds = []
     for kind in MELD_TYPES:
         for text in getattr(args, kind):
             melds.append({"type": kind, "tiles": format_tiles(parse_tiles(text))})
-    hand = " ".join(args.hand) if isinstance(args.hand, list) else args.hand
-    tiles, win, flowers = split_hand(hand, len(melds))
-    request: dict[str, Any] = {"hand": format_tiles(sorted(tiles, key=sort_key)), "win_tile": str(win)}
-    if melds:
-        request["melds"] = melds
+    flowers: list = []
+    if photo is not None:
+        if args.hand or melds:
+            raise InvalidRequestError("give the hand either as tiles (HAND and the meld options) or by --photo, "
+                                      "not both")
+        request: dict[str, Any] = {key: photo[key] for key in PHOTO_KEYS if photo.get(key)}
+        if args.dora:  # said on the command line: instead of the photo's
+            request.pop("dora_indicators", None)
+        if args.flowers:
+            request.pop("flowers", None)
+    else:
+        hand = " ".join(args.hand) if isinstance(args.hand, list) else args.hand
+        tiles, win, flowers = split_hand(hand, len(melds))
+        request = {"hand": format_tiles(sorted(tiles, key=sort_key)), "win_tile": str(win)}
+        if melds:
+            request["melds"] = melds
     request["tsumo"] = bool(args.tsumo)
     for flag in FLAGS:
         if getattr(args, flag):
@@ -191,7 +212,7 @@ def build_request(args: argparse.Namespace) -> dict:
         request["dora_indicators"] = _tile_list(args.dora)
     if args.ura:
         request["ura_indicators"] = _tile_list(args.ura)
-    all_flowers = [str(t) for t in flowers] + _tile_list(args.flowers)
+    all_flowers = [str(t) for t in flowers] + _tile_list(args.flowers) + list(request.pop("flowers", []))
     if all_flowers:
         request["flowers"] = all_flowers
     options = _pairs(args.option, "--option")
@@ -216,14 +237,25 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    if args.dora_photo and not args.photo:
+        print("companion score: --dora-photo goes with --photo (the photo of the hand)", file=stderr)
+        return 2
+    if args.photo and (args.hand or any(getattr(args, kind) for kind in MELD_TYPES)):  # (before the photo is read)
+        print("companion score: give the hand either as tiles (HAND and the meld options) or by --photo, not both",
+              file=stderr)
+        return 2
     if args.json:
         return _run_json(args, stdin, stdout)
-    if not args.hand:
-        print("companion score: give a hand such as \"123m456p789s11z22z @2z\", or use --json with a "
-              "request on stdin", file=stderr)
+    if not args.hand and not args.photo:
+        print("companion score: give a hand such as \"123m456p789s11z22z @2z\", a photo of it (--photo), or use "
+              "--json with a request on stdin", file=stderr)
         return 2
     try:
-        request = build_request(args)
+        photo = None
+        if args.photo:
+            photo, said = read_photo_request(args.photo, args.dora_photo)
+            stdout.write(said + "\n\n")  # the tiles as read, doubts marked, before what they score
+        request = build_request(args, _photo_hand(photo) if photo else None)
         result = _score(request)
     except CompanionError as exc:
         print(f"error ({exc.code}): {exc}", file=stderr)
@@ -238,6 +270,30 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     return 0
 
 
+def read_photo_request(path: str, dora_path: str | None = None) -> tuple[dict, str]:
+    """The photo of a hand read as `companion recognize` reads it (with a second photo of the dora indicators):
+    the object `recognize --json` prints for it (its "request" None where it gives no hand, and "reason" says why)
+    and its readable lines; a CompanionError where the photo cannot be read ("model_missing": the models)."""
+    from companion.vision import pipeline
+    from companion.vision.cli import describe, recognition_json
+
+    try:
+        dora = pipeline.load_to_read(dora_path) if dora_path else None
+        result, _ = pipeline.read_photo_file(path, dora)
+    except FileNotFoundError as exc:  # (a photo that does not exist is a CompanionError: the models are missing)
+        error = CompanionError(f"the recognition models cannot be read: {exc}")
+        error.code = "model_missing"
+        raise error from exc
+    return recognition_json(path, result), describe(path, result)
+
+
+def _photo_hand(photo: dict) -> dict:
+    """The request a photo read by :func:`read_photo_request` gave, or an InvalidRequestError with its reason."""
+    if photo["request"] is None:
+        raise InvalidRequestError(f"the photo gives no hand to score: {photo.get('reason', '')}")
+    return photo["request"]
+
+
 def _score(request: dict) -> dict:
     from companion import score
 
@@ -249,8 +305,12 @@ def _run_json(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         stdout.write(json.dumps(error, ensure_ascii=False) + "\n")
         return status
 
+    photo = None
     try:
-        if args.hand:
+        if args.photo:
+            photo, _ = read_photo_request(args.photo, args.dora_photo)
+            request = build_request(args, _photo_hand(photo))
+        elif args.hand:
             request = build_request(args)
         else:
             text = stdin.read()
@@ -259,12 +319,14 @@ def _run_json(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
             except ValueError as exc:
                 return fail({"error": f"the request is not valid JSON: {exc}", "code": "invalid_json"})
         result = _score(request)
-    except CompanionError as exc:
-        return fail(exc.to_dict())
+    except CompanionError as exc:  # (with what the photo read, where one was)
+        return fail({**exc.to_dict(), **({"photo": photo} if photo is not None else {})})
     except Exception as exc:  # keep stdout machine-readable even when the engine itself fails
         if os.environ.get("COMPANION_DEBUG"):
             raise
         return fail({"error": f"internal error: {type(exc).__name__}: {exc}", "code": "internal_error"}, 1)
+    if photo is not None:  # what the photo read, as `companion recognize --json` prints it
+        result = {**result, "photo": photo}
     stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
     return 0
 

@@ -11,6 +11,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -324,3 +325,61 @@ def test_seed_000_worked_example_52_fu_through_the_human_form(score_cli):
     assert status == 0, err
     assert "2 han, 60 fu" in out and "Base points: 960" in out
     assert "discarder pays: 4200" in out and "Total gain: 5200" in out
+
+
+PHOTOS = Path(__file__).resolve().parent / "fixtures" / "vision"
+
+
+@needs_engine
+def test_a_hand_scored_from_its_photo(score_cli):
+    # issue 4, "from a photo of a real table to a scored hand", on the command line. The fixture (a generator
+    # scene, its label beside it) shows 66m 333s 444z concealed, won on 3s, a chi 789m and a minkan 8888p, a dead
+    # wall's backs with the indicators 3z and 9s. North seat, ron: seat wind 1 han, the 4z triplet is dora three
+    # times (indicator West) = 4 han; fu 20 + open triplet 333s (won on a discard) 2 + concealed 444z 8 + open
+    # kan 8888p 8 = 38 -> 40; 4 han 40 fu: base 40 * 2^6 = 2560 over 2000: mangan, 8000 from the discarder
+    label = json.loads((PHOTOS / "won_melds_dora.json").read_text())
+    status, out, err = score_cli(["--photo", str(PHOTOS / "won_melds_dora.jpg"), "--seat", "N"])
+    assert status == 0, err
+    read, breakdown = out.split("\n\n", 1)  # the tiles as read first, as `companion recognize` says them
+    assert read.startswith(f"{PHOTOS / 'won_melds_dora.jpg'}: 19 tiles") and "hand 66m333s444z  win 3s" in read
+    assert "Score: 4 han, 40 fu" in breakdown and "discarder pays: 8000" in breakdown
+    # --json: the result, and what the photo read as `companion recognize --json` prints it
+    status, out, _ = score_cli(["--photo", str(PHOTOS / "won_melds_dora.jpg"), "--seat", "N", "--json"])
+    result = json.loads(out)
+    assert (status, result["han"], result["fu"], result["total_gain"]) == (0, 4, 40, 8000)
+    assert result["photo"]["request"] == label["request"]
+    assert [t["tile"] for t in result["photo"]["tiles"]] == [t["tile"] for t in label["tiles"]]
+    # --dora says the indicators instead of the photo: East shows South, none held; 1 han 40 fu: 40 * 2^3 * 4 =
+    # 1280 -> 1300
+    status, out, _ = score_cli(["--photo", str(PHOTOS / "won_melds_dora.jpg"), "--seat", "N", "--dora", "1z", "--json"])
+    assert (status, json.loads(out)["total_gain"]) == (0, 1300)
+
+
+@needs_engine
+def test_a_photo_that_gives_no_hand_says_why_with_the_tiles_it_read(score_cli):
+    # laid down as one block, no winning tile set apart: no request (README, "Photo convention")
+    photo = str(PHOTOS / "one_block" / "one_block.jpg")
+    status, out, err = score_cli(["--photo", photo])
+    assert status == 2 and "19 tiles" in out and "no request: the winning tile is not set apart" in out
+    assert err.startswith("error (invalid_request): the photo gives no hand to score: the winning tile is not set apart")
+    status, out, _ = score_cli(["--photo", photo, "--json"])
+    answer = json.loads(out)
+    assert status == 2 and answer["code"] == "invalid_request" and answer["photo"]["request"] is None
+    assert len(answer["photo"]["tiles"]) == 19
+    status, _, err = score_cli(["--photo", str(PHOTOS / "nothing.jpg")])  # (no such file: said, not a traceback)
+    assert status == 2 and err == f"error (invalid_request): image {PHOTOS / 'nothing.jpg'} does not exist\n"
+
+
+def test_a_hand_given_twice_or_a_dora_photo_alone_is_refused_before_any_photo_is_read(score_cli, monkeypatch):
+    import companion.score_cli as score_cli_module
+
+    def unread(*_):
+        raise AssertionError("the photo was read")
+
+    monkeypatch.setattr(score_cli_module, "read_photo_request", unread)
+    status, _, err = score_cli(["123m", "--photo", "hand.jpg"])
+    assert status == 2 and "either as tiles (HAND and the meld options) or by --photo, not both" in err
+    status, _, err = score_cli(["--pon", "777z", "--photo", "hand.jpg", "--json"])
+    assert status == 2 and "not both" in err
+    status, _, err = score_cli(["--dora-photo", "wall.jpg", "123m456p789s11z22z @2z"])
+    assert status == 2 and "--dora-photo goes with --photo" in err

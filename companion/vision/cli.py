@@ -100,26 +100,32 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             image = photo.image if photo.scale == 1 else pipeline.load_image(path)  # (boxes in the photo's pixels)
             cv2.imwrite(str(args.annotate / (Path(path).stem + ".annotated.jpg")), pipeline.annotate(image, result))
         if args.json:
-            out = {"image": path, "tiles": _contract_tiles(result["tiles"]), "request": result["request"]}
-            if result["uncertain"]:
-                out["uncertain"] = result["uncertain"]
-            if "reason" in result:
-                out["reason"] = result["reason"]
-            for key in ("left_out", "dora_row", "not_tiles", "colourless", "overexposed", "blurred", "small_tiles",
-                        "small_photo", "flat_tiles", "at_edge", "dora_photo", "completed", "named", "offered"):
-                if result.get(key):
-                    out[key] = result[key]
-            if "dora_photo" in out:
-                out["dora_photo"] = {**out["dora_photo"], "tiles": _contract_tiles(out["dora_photo"]["tiles"])}
-            if result.get("turned"):
-                out["turned"] = result["turned"]
-            print(json.dumps(out), flush=True)
+            print(json.dumps(recognition_json(path, result)), flush=True)
         else:
             print(describe(path, result), flush=True)
     return status
 
 
 TILE_KEYS = ("tile", "box", "confidence", "sideways", "group")  # a tile in `recognize --json`, as issue 4 names them
+
+
+def recognition_json(path: str, result: dict) -> dict:
+    """The object `companion recognize --json` prints for the photo ``path`` read as ``result`` (recognize_image's
+    answer): "image", "tiles" (TILE_KEYS each), "request", and what else the answer says where it says it."""
+    out = {"image": path, "tiles": _contract_tiles(result["tiles"]), "request": result["request"]}
+    if result["uncertain"]:
+        out["uncertain"] = result["uncertain"]
+    if "reason" in result:
+        out["reason"] = result["reason"]
+    for key in ("left_out", "dora_row", "not_tiles", "colourless", "overexposed", "blurred", "small_tiles",
+                "small_photo", "flat_tiles", "at_edge", "dora_photo", "completed", "named", "offered"):
+        if result.get(key):
+            out[key] = result[key]
+    if "dora_photo" in out:
+        out["dora_photo"] = {**out["dora_photo"], "tiles": _contract_tiles(out["dora_photo"]["tiles"])}
+    if result.get("turned"):
+        out["turned"] = result["turned"]
+    return out
 
 
 def _contract_tiles(tiles: list[dict]) -> list[dict]:
