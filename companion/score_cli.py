@@ -7,6 +7,8 @@ Two forms share one subcommand:
   ``{"error": message, "code": code}``; unparseable JSON has the code ``invalid_json``.
 * ``companion score "123m456p789s11z22z @2z" --tsumo --riichi --dora 1m`` builds
   the request from a hand string and options and prints a readable breakdown.
+  ``--photo hand.jpg`` reads the hand, melds, winning tile, dora indicators and
+  flowers from a photo instead (as ``companion recognize`` reads it, shown first).
 
 Hand string: the concealed tiles in mpsz notation, then ``@`` and the winning
 tile. If the concealed part has one tile less than a complete hand (13 with no
@@ -39,6 +41,7 @@ examples:
   companion score "234m678p5s @5s" --pon 777z --chi 123s --seat S --round E
   companion score "11m22p33s44z55z66z7z @7z" --rules tenhou --option kiriage=true --lang de
   echo '{"rules": "wrc", "hand": "123m456p789s11z222z", "win_tile": "2z", "riichi": true}' | companion score --json
+  companion score --photo hand.jpg --tsumo --riichi --seat S
 """
 
 
