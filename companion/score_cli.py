@@ -188,10 +188,7 @@ def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
         for text in getattr(args, kind):
             melds.append({"type": kind, "tiles": format_tiles(parse_tiles(text))})
     flowers: list = []
-    if photo is not None:
-        if args.hand or melds:
-            raise InvalidRequestError("give the hand either as tiles (HAND and the meld options) or by --photo, "
-                                      "not both")
+    if photo is not None:  # (HAND and the meld options are refused beside --photo before it is read: run)
         request: dict[str, Any] = {key: photo[key] for key in PHOTO_KEYS if photo.get(key)}
         if args.dora:  # said on the command line: instead of the photo's
             request.pop("dora_indicators", None)
