@@ -839,6 +839,25 @@ def test_finetune_into_a_file_says_so_before_any_training_and_leaves_the_file(tm
     assert notes.read_text() == "the club's notes"
 
 
+def test_a_finetune_into_a_folder_it_may_not_write_says_how_to_write_one_of_its_own(monkeypatch, capsys):
+    # a regular install's models folder may be the system's (<prefix>/share/mahjong-companion/models): a traceback
+    # there said nothing of --out
+    import types
+
+    from companion.cli import main
+    from companion.vision import finetune
+
+    def refused(*_, **__):
+        raise PermissionError(13, "Permission denied", "/usr/share/mahjong-companion/models/classifier-one.base.onnx")
+
+    monkeypatch.setitem(sys.modules, "torch", sys.modules.get("torch") or types.ModuleType("torch"))
+    monkeypatch.setattr(finetune, "finetune", refused)
+    assert main(["train", "--finetune", "--corrections", "corr"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: [Errno 13] Permission denied: '/usr/share/mahjong-companion/models/")
+    assert "--out DIR, and read them with COMPANION_MODELS=DIR" in err
+
+
 def test_finetune_on_saved_corrections_writes_a_new_classifier(tmp_path: Path):
     # issue 4: corrections kept as labelled crops adapt the classifier (`companion train --finetune`)
     pytest.importorskip("torch")

@@ -301,7 +301,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         corrections = args.corrections if args.corrections or args.photos else Path("corrections")
         report = finetune(corrections, args.out, steps=args.steps, photos=args.photos)
-    except (ValueError, FileNotFoundError) as exc:
+    except PermissionError as exc:  # (an installed models folder may be the system's)
+        print(f"error: {exc}; write the fine-tuned nets to a folder of your own with --out DIR, and read them with "
+              "COMPANION_MODELS=DIR", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(report)
