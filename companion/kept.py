@@ -43,8 +43,8 @@ FINETUNE_RECORD = "finetune.json"  # written by the fine-tune into the models fo
 
 def kept_counts(corrections: Path, photos: Path, since: float | None = None) -> dict:
     """How much the page has kept in ``corrections`` and ``photos`` (either may not exist yet): {"corrections": n,
-    "by_tile": {tile: n, ...}, "photos": n}; with ``since`` (a time, as time.time() gives it) only the files saved
-    after it count."""
+    "by_tile": {tile: n, ...}, "photos": n, "photo_bytes": their photos' and labels' size on disk}; with ``since``
+    (a time, as time.time() gives it) only the files saved after it count."""
     crops = correction_files(corrections) if Path(corrections).is_dir() else []
     checked = checked_photos(photos) if Path(photos).is_dir() else []
     if since is not None:
@@ -53,7 +53,8 @@ def kept_counts(corrections: Path, photos: Path, since: float | None = None) -> 
     by_tile: dict[str, int] = {}
     for _, tile in crops:
         by_tile[tile] = by_tile.get(tile, 0) + 1
-    return {"corrections": len(crops), "by_tile": by_tile, "photos": len(checked)}
+    size = sum(f.stat().st_size for pair in checked for f in pair)
+    return {"corrections": len(crops), "by_tile": by_tile, "photos": len(checked), "photo_bytes": size}
 
 
 def finetune_command(corrections: Path, photos: Path, kept: dict) -> str | None:

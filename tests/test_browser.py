@@ -1444,7 +1444,8 @@ def test_the_games_list_shows_what_is_kept_of_the_clubs_tiles_and_the_command_th
             (corrections / tile / f"{i}.png").write_bytes(b"png")
         page.reload()
         page.wait_for_selector("#kept:not([hidden])")
-        assert "3 corrected tile(s) and 0 checked photo(s)" in page.inner_text("#kept-counts")
+        assert page.inner_text("#kept-counts") == ("Kept from the photos scored here: 3 corrected tile(s) and 0 checked "
+                                                   "photo(s) of your tiles. Corrected most often: 1f \u00d72, 3f \u00d71.")
         assert page.locator("#kept-adapted").is_hidden()
         assert page.inner_text("#kept-command") == (f"COMPANION_MODELS={models} companion train --finetune "
                                                     f"--corrections {corrections}")
@@ -1461,7 +1462,13 @@ def test_the_games_list_shows_what_is_kept_of_the_clubs_tiles_and_the_command_th
         assert page.locator("#kept-teach").is_hidden()
         (corrections / "3f" / "9.png").write_bytes(b"png")
         os.utime(corrections / "3f" / "9.png", (time.time() + 120,) * 2)  # kept after the fine-tune
+        photos = tmp_path / "instance" / "photos"  # and a checked photo of 1.5 MB with its label
+        photos.mkdir()
+        (photos / "a.jpg").write_bytes(bytes(1_499_998))
+        (photos / "a.json").write_text("{}")
         page.goto(base + "/?lang=de")
         page.wait_for_selector("#kept-teach:not([hidden])")
+        assert "4 korrigierte(r) Stein(e) und 1 geprüfte(s) Foto(s) (1,5 MB) eurer Steine" in page.inner_text("#kept-counts")
+        assert page.inner_text("#kept-counts").endswith("Am häufigsten korrigiert: 1f \u00d72, 3f \u00d72.")
         assert "Seitdem aufbewahrt: 1 korrigierte(r) Stein(e)" in page.inner_text("#kept-adapted")
         assert "--corrections" in page.inner_text("#kept-command")

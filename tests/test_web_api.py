@@ -714,7 +714,8 @@ def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_s
     client = create_app({"INSTANCE_PATH": str(instance), "TESTING": True}).test_client()
     monkeypatch.delenv("COMPANION_MODELS", raising=False)
     nothing = client.get("/api/kept").get_json()
-    assert nothing == {"corrections": 0, "by_tile": {}, "photos": 0, "adapted": None, "since": None, "command": None}
+    assert nothing == {"corrections": 0, "by_tile": {}, "photos": 0, "photo_bytes": 0, "adapted": None, "since": None,
+                       "command": None}
     corrections, photos = instance / "corrections", instance / "photos"
     for tile, n in (("1f", 3), ("5m", 1)):
         (corrections / tile).mkdir(parents=True)
@@ -728,6 +729,7 @@ def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_s
     (photos / "b.txt").write_text("123m")  # typed, not checked on the page: no box to learn from
     kept = client.get("/api/kept").get_json()
     assert (kept["corrections"], kept["by_tile"], kept["photos"]) == (4, {"1f": 3, "5m": 1}, 1)
+    assert kept["photo_bytes"] == len(b"jpg") + len("{}")  # the checked photo and its label (the typed one not)
     assert shlex.split(kept["command"]) == ["companion", "train", "--finetune", "--corrections", str(corrections),
                                            "--photos", str(photos)]
     assert kept["adapted"] is None and kept["since"] is None
@@ -744,7 +746,7 @@ def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_s
     os.utime(photos / "a.json", (1200, 1200))
     kept = client.get("/api/kept").get_json()
     assert kept["adapted"] == {"when": "2026-12-01T20:00:00+01:00", "corrections": 3, "photos": 0}
-    assert kept["since"] == {"corrections": 1, "by_tile": {"1f": 1}, "photos": 1}
+    assert kept["since"] == {"corrections": 1, "by_tile": {"1f": 1}, "photos": 1, "photo_bytes": 5}
     # the command reads and writes the models folder the server reads
     assert shlex.split(kept["command"])[:2] == [f"COMPANION_MODELS={models}", "companion"]
     (models / "finetune.json").write_text("not json")  # a broken record: as if none

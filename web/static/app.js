@@ -135,7 +135,11 @@
     const fill = (key, n) => t(key).replace("{c}", fmt(n.corrections)).replace("{p}", fmt(n.photos));
     const card = $("#kept");
     card.hidden = !kept.command && !kept.adapted;
-    $("#kept-counts").textContent = fill("kept_counts", kept);
+    // the tiles corrected most often (the recogniser's weak spots with this club's set) and the photos' size
+    const most = Object.entries(kept.by_tile).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5);
+    const size = kept.photos ? ` (${fmt(Math.round(kept.photo_bytes / 1e5) / 10)} MB)` : "";
+    $("#kept-counts").textContent = fill("kept_counts", kept).replace("{size}", size)
+      + (most.length ? ` ${t("kept_most")} ${most.map(([tile, n]) => `${tile} \u00d7${fmt(n)}`).join(", ")}.` : "");
     const adapted = $("#kept-adapted");
     adapted.hidden = !kept.adapted;
     if (kept.adapted) {

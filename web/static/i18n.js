@@ -5,7 +5,8 @@ window.I18N = {
   en: {
     app_title: "Mahjong Companion", new_game: "New game", rules: "Rules", games: "Games",
     kept_title: "Your tile set",
-    kept_counts: "Kept from the photos scored here: {c} corrected tile(s) and {p} checked photo(s) of your tiles.",
+    kept_counts: "Kept from the photos scored here: {c} corrected tile(s) and {p} checked photo(s){size} of your tiles.",
+    kept_most: "Corrected most often:",
     kept_adapted: "The recogniser was adapted to your set on {when} ({c} corrected tile(s), {p} photo(s)).",
     kept_since: "Kept since: {c} corrected tile(s), {p} photo(s).",
     kept_how: "To teach the recogniser your set (its flowers too), run this on the server, with the train extra installed; it takes a few minutes:",
@@ -111,7 +112,8 @@ window.I18N = {
   },
   de: {
     kept_title: "Euer Spielsatz",
-    kept_counts: "Aus den hier gewerteten Fotos aufbewahrt: {c} korrigierte(r) Stein(e) und {p} geprüfte(s) Foto(s) eurer Steine.",
+    kept_counts: "Aus den hier gewerteten Fotos aufbewahrt: {c} korrigierte(r) Stein(e) und {p} geprüfte(s) Foto(s){size} eurer Steine.",
+    kept_most: "Am häufigsten korrigiert:",
     kept_adapted: "Die Erkennung wurde am {when} an euren Satz angepasst ({c} korrigierte(r) Stein(e), {p} Foto(s)).",
     kept_since: "Seitdem aufbewahrt: {c} korrigierte(r) Stein(e), {p} Foto(s).",
     kept_how: "Damit die Erkennung euren Satz lernt (auch seine Blumen), dies auf dem Server mit installiertem train-Extra ausführen; es dauert einige Minuten:",
