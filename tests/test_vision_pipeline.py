@@ -1011,6 +1011,32 @@ def test_a_finetune_on_corrections_of_one_class_keeps_reading_the_others(tmp_pat
     assert (read_after(tmp_path / "alone") == truth).mean() < 0.5  # most of them read as flowers or backs
 
 
+def test_a_second_finetune_starts_again_from_the_shipped_weights(tmp_path: Path, monkeypatch):
+    # each fine-tune teaches all that is kept: a second one trained on from the first's weights would train the
+    # same crops twice (and a fifth five times), drifting from what the anchors keep
+    pytest.importorskip("torch")
+    import shutil
+
+    from companion.vision import pipeline
+    from companion.vision.finetune import finetune
+
+    models = tmp_path / "models"
+    shutil.copytree(MODELS, models)
+    monkeypatch.setattr(pipeline, "MODELS_DIR", models)
+    image = pipeline.load_image(PHOTOS[0])
+    for t in json.loads(PHOTOS[0].with_suffix(".json").read_text())["tiles"][:8]:  # all taken for the plum
+        pipeline.save_correction(image, t["box"], "1f", tmp_path / "corr", sideways=t["sideways"])
+    first = finetune(tmp_path / "corr", steps=40)  # into the models folder itself, as the page's card says
+    second = finetune(tmp_path / "corr", steps=40)
+    for name in ("classifier-one", "classifier-low"):
+        # the shipped nets read none of the eight as the plum; the first fine-tune taught them to, and the second
+        # starts from the shipped weights again (set aside by the first), not from the first's
+        taught = [report.split(f"{name}: accuracy on them ")[1].split(";")[0] for report in (first, second)]
+        assert taught[0].startswith("0% -> ") and not taught[0].endswith(" 0%")
+        assert taught[1] == taught[0]
+        assert (models / f"{name}.base.pt").read_bytes() == (MODELS / f"{name}.pt").read_bytes()
+
+
 def test_finetune_on_photos_checked_on_the_page_trains_on_every_tile_of_them(tmp_path: Path):
     # the photos kept from the page (save_checked_photo) hold the club's whole set, the tiles read right too
     pytest.importorskip("torch")

@@ -1,7 +1,9 @@
 """Adapt the shipped classifiers (and the verifier and the orienter) to a club's own tiles from crops saved by
 `save_correction` and the photos kept by `save_checked_photo` (PyTorch needed).
 
-The fine-tune starts from the shipped weights and trains at a low learning rate for a few hundred steps. A low
+The fine-tune starts from the shipped weights (those a first fine-tune set aside, where one did: each run teaches
+all that is kept, so a second one does not train on from the first's) and trains at a low learning rate for a few
+hundred steps. A low
 rate alone does not keep the classes the club's crops lack: a club that corrects only its flowers taught the nets to
 read every tile as one. So the classifiers rehearse the anchor crops shipped beside them (models/anchors.jpg,
 training/anchors.py: every class from the training scenes), half of each batch (:func:`load_anchors`).
@@ -269,7 +271,7 @@ def _finetune_one(name: str, crops: np.ndarray, ys: np.ndarray, out: Path, steps
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = classifier_from(torch.load(pipeline.MODELS_DIR / f"{name}.pt"))
+    net = classifier_from(torch.load(_start(f"{name}.pt")))
     before = _accuracy(net, crops, ys)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-4, weight_decay=1e-4)
     for _ in range(steps):
@@ -346,7 +348,7 @@ def _tuned_logit_net(name: str, load: Callable, batch: Callable[[np.random.Gener
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     # eval mode throughout: the folded norms are the identity, never re-estimated from a batch (no dropout)
-    net = load(str(pipeline.MODELS_DIR / f"{name}.onnx")).eval()
+    net = load(str(_start(f"{name}.onnx"))).eval()
     for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
         norm.requires_grad_(False)
     before = score(net)
@@ -374,6 +376,16 @@ def _export(net, out: Path, name: str, output: str, crops: str = "crops") -> Pat
                       output_names=[output], dynamic_axes={crops: {0: "n"}, output: {0: "n"}},
                       opset_version=17, dynamo=False)
     return target
+
+
+def _start(filename: str) -> Path:
+    """The models folder's file a fine-tune starts from: the one a fine-tune before set aside (NAME.base.*, the
+    shipped one, :func:`_set_aside`) where there is one, else ``filename`` itself. Every fine-tune teaches all the
+    corrections and photos kept so far, so each starts from the shipped weights: run after run on from the last
+    one's would train the same crops again and again, and drift from what the anchors keep."""
+    name, _, rest = filename.partition(".")
+    base = pipeline.MODELS_DIR / f"{name}.base.{rest}"
+    return base if base.exists() else pipeline.MODELS_DIR / filename
 
 
 def _set_aside(path: Path) -> None:
