@@ -1091,7 +1091,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
                                                   "loc-low-student", "loc-quick", "loc-slim", "loc-student",
                                                   "loc-turned", "low", "low-student",
-                                                  "one-labels", "orient", "orient-quick", "phone", "pins", "reds", "shake",
+                                                  "one-labels", "orient", "orient-quick", "phone", "pins", "reds", "shake", "sharpen",
                                                   "slim", "student", "verify", "verify-quick", "wear", "yaw"]
     for name in ("loc", "loc-b"):
         cfg = {**DEFAULTS, **RECIPES[name]}
@@ -1715,6 +1715,39 @@ def test_the_focus_stage_is_the_one_labels_stage_with_a_share_of_crops_blurred_b
         assert 4 <= len(grey) <= 14 and grey.min() >= 24 - 7 and grey.max() <= 23 + 7
         assert (out[i, :, :, 0] == out[i, 32:33, :, 0]).all()  # rows alike (no vertical blur to show)
         assert abs(out[i].astype(float).mean() - edge[i].astype(float).mean()) < 2.0
+
+
+def test_the_sharpen_stage_is_the_eights_stage_with_a_share_of_crops_sharpened_wide():
+    from training.train import CONTINUES, DEFAULTS, OPTIONAL, OUTPUTS, RECIPES, _sharpen, augment_crops
+
+    sharpen, eights = ({**DEFAULTS, **RECIPES[n]} for n in ("sharpen", "eights"))
+    assert sharpen["sharpen"] == 0.15 and eights["sharpen"] == 0.0 and sharpen["seed"] == 22
+    assert {k: v for k, v in sharpen.items() if k not in ("sharpen", "seed")} == \
+        {k: v for k, v in eights.items() if k not in ("sharpen", "seed")}
+    assert OUTPUTS["sharpen"] == "classifier-one" and CONTINUES["sharpen"] == "classifier-one.pt"
+    assert "sharpen" in OPTIONAL
+    # off, it draws nothing: every other recipe's crops come out as they did before it existed
+    crops = np.random.default_rng(4).integers(0, 256, (6, 64, 48, 3), dtype=np.uint8)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    assert _sharpen(a, crops, 0.0) is crops and a.random() == b.random()
+    assert (augment_crops(np.random.default_rng(2), crops, 0.4, 0.2, 0.2) ==
+            augment_crops(np.random.default_rng(2), crops, 0.4, 0.2, 0.2, sharpen=0.0)).all()
+    # crops 64 x 48 grey 100 left of x 24, 150 from it: a sharpened one overshoots on both sides of the edge (an
+    # unsharp mask's halo: darker than 100 left of it, lighter than 150 right of it), far from the edge as before
+    # (a radius of at most 3 px: 3 sigma is 9 columns), each row alike; the others stay as they were
+    edge = np.full((40, 64, 48, 3), 100, np.uint8)
+    edge[:, :, 24:] = 150
+    out = _sharpen(np.random.default_rng(3), edge, 0.5)
+    sharpened = [i for i in range(40) if (out[i] != edge[i]).any()]
+    assert 10 <= len(sharpened) <= 30 and (edge[:, :, 24:] == 150).all()
+    for i in range(40):
+        if i not in sharpened:
+            assert (out[i] == edge[i]).all()
+            continue
+        row = out[i, 32, :, 0].astype(int)
+        assert row[23] < 100 and row[24] > 150  # the halo, either side of the edge
+        assert (row[:24 - 10] == 100).all() and (row[24 + 10:] == 150).all()
+        assert (out[i, :, :, 0] == out[i, 32:33, :, 0]).all()
 
 
 def test_the_shipped_one_classifier_is_two_one_labels_runs_averaged_each_made_as_the_recipe_says():

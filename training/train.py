@@ -336,6 +336,22 @@ def _phone(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     return x
 
 
+def _sharpen(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
+    """A share p of the crops sharpened as a phone's camera may sharpen a whole photo: an unsharp mask of a radius
+    (sigma) 0.6-3 px and an amount 0.6-1.6, wider than :func:`_phone`'s (0.6-1.4 px). A photo sharpened so loses
+    red fives: make_eval's won hands of seed 98 sharpened with 1.5-3 px read 17 of their 81 red fives as plain (5 of
+    those not marked for a check), with 0.6-1.4 px 13, as taken 2 (models/TRAINING-LOG.md, "Sharpened photos"). p 0
+    draws nothing."""
+    if p <= 0:
+        return x
+    x = x.copy()
+    for i in np.flatnonzero(rng.random(len(x)) < p):
+        soft = cv2.GaussianBlur(x[i], (0, 0), rng.uniform(0.6, 3.0))
+        amount = rng.uniform(0.6, 1.6)
+        x[i] = cv2.addWeighted(x[i], 1 + amount, soft, -amount, 0)
+    return x
+
+
 def _bright(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
     """A share p of the crops overexposed: scaled by 1.15-1.8 and clipped, so a white face burns out flat and pale
     circles and bamboo fade towards it (a phone metering a dark cloth; session 22's probe: won hands 1.5 times too
@@ -381,11 +397,12 @@ def _defocus(rng: np.random.Generator, x: np.ndarray, p: float) -> np.ndarray:
 
 def augment_crops(rng: np.random.Generator, x: np.ndarray, low_res: float = 0.0, glare: float = 0.0,
                   phone: float = 0.0, bright: float = 0.0, shake: float = 0.0, turns: bool = True,
-                  focus: float = 0.0) -> np.ndarray:
+                  focus: float = 0.0, sharpen: float = 0.0) -> np.ndarray:
     """x: (B,H,W,3) uint8 -> float, with colour casts and, unless ``turns`` is False, half of the crops turned by
     180 degrees (tiles lie either way round). ``focus``: the share blurred out of focus (:func:`_defocus`, after the
-    shake), drawing from ``rng`` only where above 0 (so that the recipes without it draw as before)."""
-    x = _phone(rng, _glare(rng, _bright(rng, _low_res(rng, x, low_res), bright), glare), phone)
+    shake), ``sharpen`` the share sharpened (:func:`_sharpen`, after the phone's processing), each drawing from
+    ``rng`` only where above 0 (so that the recipes without them draw as before)."""
+    x = _sharpen(rng, _phone(rng, _glare(rng, _bright(rng, _low_res(rng, x, low_res), bright), glare), phone), sharpen)
     x = _defocus(rng, _shake(rng, x, shake), focus).astype(np.float32)
     b = len(x)
     x = x * rng.uniform(0.75, 1.25, (b, 1, 1, 1)) * rng.uniform(0.9, 1.1, (b, 1, 1, 3)) + rng.uniform(-20, 20, (b, 1, 1, 1))
@@ -403,7 +420,7 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
                      init: Path | None = None, lr: float = 3e-3, log_every: int = 100, low_res: float = 0.0,
                      glare: float = 0.0, slim: bool = False, phone: float = 0.0, bright: float = 0.0,
                      shake: float = 0.0, name: str = "classifier", teachers: tuple[Path, ...] = (),
-                     focus: float = 0.0) -> None:
+                     focus: float = 0.0, sharpen: float = 0.0) -> None:
     """The classifier (nets.Classifier) from scratch, or on from ``init``, written as out/<name>.pt and .onnx. With
     ``slim``, the net trained is ``init`` slimmed to two thirds of its channels (nets.slimmed), and besides the labels
     it learns the probabilities ``init`` itself gives each crop (distillation, at temperature DISTIL_T). With
@@ -432,7 +449,8 @@ def train_classifier(crops: np.ndarray, ys: np.ndarray, steps: int, seed: int, o
     for step in range(steps):
         cls = rng.choice(present, bs)
         idx = np.array([by_class[c][rng.integers(len(by_class[c]))] for c in cls])
-        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone, bright, shake, focus=focus)))
+        x = nhwc(torch.from_numpy(augment_crops(rng, crops[idx], low_res, glare, phone, bright, shake, focus=focus,
+                                                          sharpen=sharpen)))
         y = torch.from_numpy(ys[idx])
         net.train()
         logits = net(x)
@@ -712,7 +730,7 @@ DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "
             "far": 0.0, "clutter": 0.0, "loc_steps": 5000, "cls_steps": 8000, "init": None, "lr": 3e-3,
             "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
             "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "sides": 0.0,
-            "wear": 0.0, "focus": 0.0, "teachers": (), "turned": 0.0, "big_pins": False,
+            "wear": 0.0, "focus": 0.0, "sharpen": 0.0, "teachers": (), "turned": 0.0, "big_pins": False,
             "whole_eights": False}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
@@ -827,6 +845,9 @@ RECIPES = {
     # control, read 21 fewer than the shipped net there (TRAINING-LOG "The eight of bamboo as real sets print it")
     # (OPTIONAL)
     "eights": {**ONE_LABELS, "seed": 18, "big_pins": True, "whole_eights": True},
+    # the eights stage (seed 22) with 15% of its crops sharpened as a phone may sharpen a photo, wider than the
+    # phone processing's own (_sharpen) (OPTIONAL)
+    "sharpen": {**ONE_LABELS, "seed": 22, "big_pins": True, "whole_eights": True, "sharpen": 0.15},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -876,7 +897,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "bright": "classifier", "camera": "classifier", "shake": "classifier", "low": "classifier-low",
            "yaw": "classifier", "low-student": "classifier-low", "student": "classifier-one",
            "one-labels": "classifier-one", "wear": "classifier-one", "focus": "classifier-one",
-           "pins": "classifier-one", "eights": "classifier-one",
+           "pins": "classifier-one", "eights": "classifier-one", "sharpen": "classifier-one",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
            "loc-low": "localiser-low", "loc-b-low": "localiser-b-low",
@@ -887,7 +908,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
              "camera": "classifier.pt", "shake": "classifier.pt", "low": "classifier.pt", "yaw": "classifier.pt",
              "low-student": "classifier-low.pt", "student": "classifier.pt",
              "one-labels": "classifier-one.pt", "wear": "classifier-one.pt", "focus": "classifier-one.pt",
-             "pins": "classifier-one.pt", "eights": "classifier-one.pt",
+             "pins": "classifier-one.pt", "eights": "classifier-one.pt", "sharpen": "classifier-one.pt",
              "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx",
              "loc-low": "localiser.onnx", "loc-b-low": "localiser-b.onnx", "loc-low-student": "localiser-low.onnx",
@@ -942,7 +963,7 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "focus", "pins",
-            "eights", "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
+            "eights", "sharpen", "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
 
 
 # the recipe settings that make a stage's scenes, in the order generate() takes them after the seed (its workers
@@ -995,7 +1016,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
         train_classifier(data["crops"], data["ys"], cfg["cls_steps"], cfg["seed"], out, init=cfg["init"],
                          lr=cfg["lr"], low_res=cfg["low_res"], glare=cfg["glare"], slim=cfg["slim"],
                          phone=cfg["phone"], bright=cfg["bright"], shake=cfg["shake"], name=OUTPUTS[name],
-                         teachers=teachers, focus=cfg["focus"])
+                         teachers=teachers, focus=cfg["focus"], sharpen=cfg["sharpen"])
     else:
         train_localiser(data, cfg["loc_steps"], cfg["seed"], out, name=OUTPUTS[name], init=cfg["init"], lr=cfg["lr"],
                         slim=cfg["slim"], bright=cfg["bright"], teachers=teachers)
@@ -1008,7 +1029,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "wear": cfg["wear"], "clutter": cfg["clutter"], "turned": cfg["turned"],
             "glare": cfg["glare"],
             "phone": cfg["phone"], "bright": cfg["bright"], "shake": cfg["shake"], "focus": cfg["focus"],
-            "slim": cfg["slim"], "teachers": list(cfg["teachers"]),
+            "sharpen": cfg["sharpen"], "slim": cfg["slim"], "teachers": list(cfg["teachers"]),
             "init": str(cfg["init"]) if cfg["init"] else None, "lr": cfg["lr"],
             "cls_steps": cfg["cls_steps"] if classifier else None,
             "loc_steps": cfg["loc_steps"] if not classifier else None}
@@ -1106,7 +1127,8 @@ def main(argv: list[str] | None = None) -> int:
                          "localiser-one), pins (the one-labels stage with the procedural sets' two and three of "
                          "circles drawn as large as real sets print them, written over classifier-one), eights (the "
                          "same with their eight of bamboo's leaning middle sticks drawn as their upright ones, "
-                         "outlined where those are, as real sets print it), loc-turned "
+                         "outlined where those are, as real sets print it), sharpen (the eights stage with a "
+                         "share of its crops sharpened as a phone may sharpen a photo), loc-turned "
                          "(localiser-one in --out, or --init, trained on with half its "
                          "scenes taken by a camera turned 9-30 degrees; not shipped), verify (the verifier: tile or "
                          "something else on "
@@ -1174,6 +1196,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--focus", type=float,
                     help="share of classifier crops blurred out of focus by a disc 0.1-0.3 of their width (the "
                          "focus stage: 0.15)")
+    ap.add_argument("--sharpen", type=float,
+                    help="share of classifier crops sharpened by an unsharp mask of 0.6-3 px (the sharpen stage: "
+                         "0.15)")
     ap.add_argument("--init", type=Path,
                     help="continue from these weights on fresh scenes: a classifier's .pt (glare, slim; e.g. "
                          "models/classifier.pt) or a localiser's .onnx (loc-slim, loc-b-slim)")
