@@ -62,7 +62,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--photo", metavar="IMG",
                    help="read the hand, melds, winning tile, dora indicators and flowers from a photo of the hand "
                         "(as companion recognize reads it) instead of HAND; the options add what a photo cannot "
-                        "show (--tsumo, --riichi, --seat, ...), and --dora or --flowers replace what it shows")
+                        "show (--tsumo, --riichi, --seat, ...), and --dora or --flowers replace what it shows; its "
+                        "dora indicators go only to rules that have dora (riichi, old Japanese)")
     p.add_argument("--dora-photo", metavar="IMG",
                    help="with --photo: a second photo of the dora indicators (every face-up tile on it counts)")
     for meld in MELD_TYPES:
@@ -178,6 +179,9 @@ def split_hand(text: str, n_melds: int) -> tuple[list[Tile], Tile, list[Tile]]:
 
 
 PHOTO_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "flowers")  # what a photo's request says of a win
+# the families whose rules have dora: a photo's dora row is passed on only to them, as the page does (classical
+# refuses indicators, Hong Kong has no use for them)
+DORA_FAMILIES = ("companion.rules.riichi", "companion.rules.oldjapanese")
 
 
 def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
@@ -190,7 +194,9 @@ def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
     flowers: list = []
     if photo is not None:  # (HAND and the meld options are refused beside --photo before it is read: run)
         request: dict[str, Any] = {key: photo[key] for key in PHOTO_KEYS if photo.get(key)}
-        if args.dora:  # said on the command line: instead of the photo's
+        from companion.rules import FAMILIES, preset_name
+
+        if args.dora or FAMILIES[preset_name(args.rules)] not in DORA_FAMILIES:  # (--dora: instead of the photo's)
             request.pop("dora_indicators", None)
         if args.flowers:
             request.pop("flowers", None)

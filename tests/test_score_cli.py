@@ -356,6 +356,26 @@ def test_a_hand_scored_from_its_photo(score_cli):
 
 
 @needs_engine
+def test_a_photos_dora_row_goes_only_to_rules_that_have_dora(score_cli):
+    # as the page does: Gravon's classical book refuses indicators ("dora_indicators" is a riichi rule) and Hong
+    # Kong has no use for them, so the photo's dora row (3z 9s) is left out there, and the hand scores as typed
+    photo = ["--photo", str(PHOTOS / "won_melds_dora.jpg"), "--seat", "N", "--discarder", "E", "--json"]
+    typed = ["66m333s444z @3s", "--chi", "789m", "--minkan", "8888p", "--seat", "N", "--discarder", "E", "--json"]
+    for rules in ("classical", "hongkong"):  # (Hong Kong: below its 3 fan minimum, typed or photographed alike)
+        status, out, _ = score_cli([*photo, "--rules", rules])
+        from_photo = json.loads(out)
+        del from_photo["photo"]
+        typed_status, typed_out, _ = score_cli([*typed, "--rules", rules])
+        assert (status, from_photo) == (typed_status, json.loads(typed_out))
+        assert "riichi rule" not in out
+    # the old Japanese book has dora: the two North of the indicator 3z count (2 doubles) as typed with --dora
+    status, out, _ = score_cli([*photo, "--rules", "oldjapanese"])
+    from_photo = json.loads(out)
+    del from_photo["photo"]
+    assert from_photo == json.loads(score_cli([*typed, "--rules", "oldjapanese", "--dora", "3z9s"])[1])
+
+
+@needs_engine
 def test_a_photo_that_gives_no_hand_says_why_with_the_tiles_it_read(score_cli):
     # laid down as one block, no winning tile set apart: no request (README, "Photo convention")
     photo = str(PHOTOS / "one_block" / "one_block.jpg")
