@@ -41,20 +41,24 @@ def correction_files(folder: Path) -> list[tuple[Path, str]]:
 FINETUNE_RECORD = "finetune.json"  # written by the fine-tune into the models folder it wrote: when, and on what
 
 
-def kept_counts(corrections: Path, photos: Path, since: float | None = None) -> dict:
+def kept_counts(corrections: Path, photos: Path, since: float | None = None) -> tuple[dict, dict | None]:
     """How much the page has kept in ``corrections`` and ``photos`` (either may not exist yet): {"corrections": n,
-    "by_tile": {tile: n, ...}, "photos": n, "photo_bytes": their photos' and labels' size on disk}; with ``since``
-    (a time, as time.time() gives it) only the files saved after it count."""
-    crops = correction_files(corrections) if Path(corrections).is_dir() else []
-    checked = checked_photos(photos) if Path(photos).is_dir() else []
-    if since is not None:
-        crops = [(f, tile) for f, tile in crops if f.stat().st_mtime > since]
-        checked = [(photo, label) for photo, label in checked if max(photo.stat().st_mtime, label.stat().st_mtime) > since]
-    by_tile: dict[str, int] = {}
-    for _, tile in crops:
-        by_tile[tile] = by_tile.get(tile, 0) + 1
-    size = sum(f.stat().st_size for pair in checked for f in pair)
-    return {"corrections": len(crops), "by_tile": by_tile, "photos": len(checked), "photo_bytes": size}
+    "by_tile": {tile: n, ...}, "photos": n, "photo_bytes": their photos' and labels' size on disk}; and with ``since``
+    (a time, as time.time() gives it) the same of the files saved after it (else None). The folders are listed
+    once and each file looked at once for both."""
+    crops = [(f.stat(), tile) for f, tile in correction_files(corrections)] if Path(corrections).is_dir() else []
+    checked = [(photo.stat(), label.stat()) for photo, label in checked_photos(photos)] if Path(photos).is_dir() else []
+
+    def counted(later: float | None) -> dict:
+        tiles = [tile for st, tile in crops if later is None or st.st_mtime > later]
+        pairs = [pair for pair in checked if later is None or max(st.st_mtime for st in pair) > later]
+        by_tile: dict[str, int] = {}
+        for tile in tiles:
+            by_tile[tile] = by_tile.get(tile, 0) + 1
+        return {"corrections": len(tiles), "by_tile": by_tile, "photos": len(pairs),
+                "photo_bytes": sum(st.st_size for pair in pairs for st in pair)}
+
+    return counted(None), (counted(since) if since is not None else None)
 
 
 def finetune_command(corrections: Path, photos: Path, kept: dict) -> str | None:

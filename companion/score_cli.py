@@ -179,9 +179,6 @@ def split_hand(text: str, n_melds: int) -> tuple[list[Tile], Tile, list[Tile]]:
 
 
 PHOTO_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "flowers")  # what a photo's request says of a win
-# the families whose rules have dora: a photo's dora row is passed on only to them, as the page does (classical
-# refuses indicators, Hong Kong has no use for them)
-DORA_FAMILIES = ("companion.rules.riichi", "companion.rules.oldjapanese")
 
 
 def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
@@ -194,9 +191,11 @@ def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
     flowers: list = []
     if photo is not None:  # (HAND and the meld options are refused beside --photo before it is read: run)
         request: dict[str, Any] = {key: photo[key] for key in PHOTO_KEYS if photo.get(key)}
-        from companion.rules import FAMILIES, preset_name
+        from companion.rules import family
 
-        if args.dora or FAMILIES[preset_name(args.rules)] not in DORA_FAMILIES:  # (--dora: instead of the photo's)
+        # the photo's dora row only where the rules read indicators, as the page does (the classical book refuses
+        # them, Hong Kong has no dora); --dora says them instead
+        if args.dora or "dora_indicators" not in family(args.rules).INDICATOR_KEYS:
             request.pop("dora_indicators", None)
         if args.flowers:
             request.pop("flowers", None)

@@ -383,16 +383,21 @@ def _start(filename: str) -> Path:
     shipped one, :func:`_set_aside`) where there is one, else ``filename`` itself. Every fine-tune teaches all the
     corrections and photos kept so far, so each starts from the shipped weights: run after run on from the last
     one's would train the same crops again and again, and drift from what the anchors keep."""
-    name, _, rest = filename.partition(".")
-    base = pipeline.MODELS_DIR / f"{name}.base.{rest}"
+    base = _aside(pipeline.MODELS_DIR / filename)
     return base if base.exists() else pipeline.MODELS_DIR / filename
 
 
-def _set_aside(path: Path) -> None:
-    """Copy the model file ``path`` (NAME.onnx, NAME.int8.onnx, NAME.pt) to NAME.base.* before a fine-tune replaces
-    it, once: a second fine-tune keeps the shipped one there, and :func:`restore` puts it back."""
+def _aside(path: Path) -> Path:
+    """Where a fine-tune sets the model file ``path`` aside: NAME.onnx, NAME.int8.onnx, NAME.pt -> NAME.base.*
+    (:func:`restore` takes ".base" out again)."""
     name, _, rest = path.name.partition(".")
-    if path.exists() and not (base := path.with_name(f"{name}.base.{rest}")).exists():
+    return path.with_name(f"{name}.base.{rest}")
+
+
+def _set_aside(path: Path) -> None:
+    """Copy the model file ``path`` to :func:`_aside` before a fine-tune replaces it, once: a second fine-tune keeps
+    the shipped one there, and :func:`restore` puts it back."""
+    if path.exists() and not (base := _aside(path)).exists():
         shutil.copy(path, base)
 
 

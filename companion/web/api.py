@@ -483,11 +483,8 @@ def kept_for_finetune():  # noqa: ANN201
     from companion.paths import models_folder
 
     corrections, photos = current_app.config["CORRECTIONS_DIR"], current_app.config["PHOTOS_DIR"]
-    kept = kept_counts(corrections, photos)
     record = last_finetune(models_folder())
-    adapted = since = None
-    if record is not None:
-        adapted = {"when": record.get("when"), "corrections": record.get("corrections", 0),
-                   "photos": record.get("photos", 0)}
-        since = kept_counts(corrections, photos, since=record["time"])
+    kept, since = kept_counts(corrections, photos, since=record["time"] if record is not None else None)
+    adapted = None if record is None else {"when": record.get("when"), "corrections": record.get("corrections", 0),
+                                           "photos": record.get("photos", 0)}
     return jsonify({**kept, "adapted": adapted, "since": since, "command": finetune_command(corrections, photos, kept)})

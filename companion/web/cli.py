@@ -81,7 +81,7 @@ def kept_for_finetune(corrections: str, photos: str) -> str:
     (models/TRAINING-LOG.md, "A club's flowers by fine-tuning"), but only once someone runs that command."""
     from companion.kept import finetune_command, kept_counts
 
-    kept = kept_counts(corrections, photos)
+    kept, _ = kept_counts(corrections, photos)
     command = finetune_command(corrections, photos, kept)
     if command is None:
         return ""

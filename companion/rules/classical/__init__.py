@@ -30,7 +30,9 @@ from .tables import DOUBLES, LIMITS, POINTS
 
 PRESETS: tuple[str, ...] = ("classical",)
 
-__all__ = ["PRESETS", "score", "settle", "score_table", "transfers", "dealer_stays", "Options", "POINTS", "DOUBLES", "LIMITS"]
+INDICATOR_KEYS: tuple[str, ...] = ()  # no dora: indicators that say something are refused (request._RIICHI_ONLY)
+
+__all__ = ["INDICATOR_KEYS", "PRESETS", "score", "settle", "score_table", "transfers", "dealer_stays", "Options", "POINTS", "DOUBLES", "LIMITS"]
 
 _WINNER_ONLY_NOTE = (
     "only the winner's collection: the three other players also settle their hand values among "

@@ -16,8 +16,10 @@ from companion.rules.hongkong.payments import HALF_DOUBLING, false_win_penalty, 
 from companion.rules.hongkong.request import flag, read_discarder, read_hand, read_responsible, read_situation
 
 PRESETS: tuple[str, ...] = ("hongkong",)
+INDICATOR_KEYS: tuple[str, ...] = ()  # no dora: the request's indicator lists are not read
 
 __all__ = [
+    "INDICATOR_KEYS",
     "HALF_DOUBLING",
     "ITEMS",
     "PRESETS",

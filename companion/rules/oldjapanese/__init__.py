@@ -10,11 +10,12 @@ and doubles, East pays and receives double, the discarder pays everything.
 from __future__ import annotations
 
 from companion.rules.oldjapanese.options import ROUNDING_METHODS, Options, parse_options
+from companion.rules.oldjapanese.request import INDICATOR_KEYS
 from companion.rules.oldjapanese.scoring import score
 from companion.rules.oldjapanese.settlement import chombo_payments, hand_value
 from companion.rules.oldjapanese.table import dealer_stays, final_account
 
 PRESETS: tuple[str, ...] = ("oldjapanese",)
 
-__all__ = ["PRESETS", "ROUNDING_METHODS", "Options", "chombo_payments", "dealer_stays", "final_account",
+__all__ = ["INDICATOR_KEYS", "PRESETS", "ROUNDING_METHODS", "Options", "chombo_payments", "dealer_stays", "final_account",
            "hand_value", "parse_options", "score"]

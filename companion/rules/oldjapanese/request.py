@@ -58,11 +58,14 @@ class Win:
         return self.seat == "E"
 
 
+INDICATOR_KEYS = ("dora_indicators",)  # the request's indicator lists the book reads (dora; no ura)
+
+
 def read_request(request: dict) -> Win:
     """Check a request and turn it into a :class:`Win`; raises a CompanionError naming the problem."""
     if not isinstance(request, dict):
         raise InvalidRequestError("a scoring request must be a JSON object")
-    hand = read_hand_request(request, flags=FLAGS, flowers_in_hand=True, indicator_keys=("dora_indicators",))
+    hand = read_hand_request(request, flags=FLAGS, flowers_in_hand=True, indicator_keys=INDICATOR_KEYS)
     if request.get("ura_indicators"):
         raise InvalidRequestError("the old Japanese rule book has no ura dora (ura_indicators)")
     for name in FOREIGN_FLAGS:

@@ -22,4 +22,6 @@ if _edited:  # Python imports the compiled module, not the edited source beside 
     warnings.warn(f"{', '.join(_edited)} changed since the riichi engine was compiled; the compiled "
                   f"(old) code runs until you rebuild: {native.REBUILD}", RuntimeWarning, stacklevel=2)
 
-__all__ = ["PRESETS", "OPTION_NAMES", "RiichiOptions", "resolve_rules", "score"]
+INDICATOR_KEYS = ("dora_indicators", "ura_indicators")  # the request's indicator lists these rules read
+
+__all__ = ["INDICATOR_KEYS", "PRESETS", "OPTION_NAMES", "RiichiOptions", "resolve_rules", "score"]
