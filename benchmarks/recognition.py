@@ -32,7 +32,8 @@ import time  # noqa: E402
 
 import cv2  # noqa: E402
 
-from training.evaluate import align, load_folder, ours  # noqa: E402
+from companion.tiles import align  # noqa: E402
+from training.evaluate import load_folder, ours  # noqa: E402
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 

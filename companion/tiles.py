@@ -279,3 +279,35 @@ ALL_CLASSES: list[str] = (
     + [str(Tile(k)) for k in range(FIRST_FLOWER, BACK)]
     + ["x"]
 )
+
+
+def align(pred: list[str], truth: list[str]) -> tuple[int, list[tuple[str, str]]]:
+    """Levenshtein alignment of tiles as read (``pred``) with the tiles as they are (``truth``), codes in reading
+    order: how many positions match, and the substituted (truth, pred) pairs, "-" for a tile missed or one too many.
+    A missed or extra tile costs one error and does not shift the rest (training/evaluate.py, the page's first
+    readings: companion.kept)."""
+    n, m = len(truth), len(pred)
+    d = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        d[i][0] = i
+    for j in range(m + 1):
+        d[0][j] = j
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (truth[i - 1] != pred[j - 1]))
+    i, j, hits, subs = n, m, 0, []
+    while i > 0 and j > 0:
+        if d[i][j] == d[i - 1][j - 1] + (truth[i - 1] != pred[j - 1]):
+            if truth[i - 1] == pred[j - 1]:
+                hits += 1
+            else:
+                subs.append((truth[i - 1], pred[j - 1]))
+            i, j = i - 1, j - 1
+        elif d[i][j] == d[i - 1][j] + 1:
+            subs.append((truth[i - 1], "-"))
+            i -= 1
+        else:
+            subs.append(("-", pred[j - 1]))
+            j -= 1
+    subs += [(truth[k], "-") for k in range(i)] + [("-", pred[k]) for k in range(j)]
+    return hits, subs

@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from training.evaluate import align, evaluate, load_folder, write_drafts
+from companion.tiles import align
+from training.evaluate import evaluate, load_folder, write_drafts
 
 
 def test_align_counts_a_missed_tile_as_one_error_without_shifting_the_rest():

@@ -1361,8 +1361,8 @@ def test_a_low_angle_photo_from_across_the_table_whose_tiles_lean_only_weakly_to
     # 42: from -10), the surer turned reading is kept and half or more of its tiles stand in the winner's order
     import cv2
 
+    from companion.tiles import align
     from companion.vision import pipeline
-    from training.evaluate import align
 
     photo = FIXTURES / "across" / "low_across.jpg"
     truth = [t["tile"] for t in json.loads(photo.with_suffix(".json").read_text())["tiles"]]
