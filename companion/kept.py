@@ -2,14 +2,15 @@
 ``corrections/<tile>/`` and each checked photo as ``photos/NAME.jpg`` with its label ``NAME.json`` (or a typed
 ``NAME.txt``). The fine-tune reads them (companion.vision.finetune), training/evaluate.py measures on such folders,
 and ``companion serve`` counts them as it starts and the page shows them (GET /api/kept), beside what the last
-fine-tune was taught (its :data:`FINETUNE_RECORD`); this module needs neither OpenCV nor the models, so that the
-count costs only a look at two folders."""
+fine-tune was taught (its :data:`FINETUNE_RECORD`) and how well the recogniser first read the checked photos
+(:func:`first_reading`: the measure on the club's own tiles as they are used); this module needs neither OpenCV
+nor the models, so that the count costs only a look at two folders and the labels in them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from companion.tiles import ALL_CLASSES
+from companion.tiles import ALL_CLASSES, align
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")  # in any case: phones name their photos IMG_0042.JPG
 
@@ -38,25 +39,51 @@ def correction_files(folder: Path) -> list[tuple[Path, str]]:
             for f in sorted(sub.glob("*.png")) + sorted(sub.glob("*.jpg"))]
 
 
+def first_reading(label: Path) -> tuple[int, int, bool, bool] | None:
+    """How the recogniser first read a checked photo, from its label (``NAME.json``, whose "first_read" the page
+    keeps with the tiles as the player checked them): (tiles right in order, tiles checked, whether every tile was
+    read right, whether it was read wrong with none of its tiles marked for a check); None where the label keeps
+    no first reading (saved before the page kept them, or typed) or cannot be read."""
+    import json
+
+    try:
+        kept = json.loads(Path(label).read_text(encoding="utf-8"))
+        first, checked = kept["first_read"], [t["tile"] for t in kept["tiles"]]
+        read, unsure = list(first["tiles"]), first.get("unsure", [])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    right, _ = align(read, checked)
+    whole = read == checked
+    return right, len(checked), whole, not whole and not unsure
+
+
 FINETUNE_RECORD = "finetune.json"  # written by the fine-tune into the models folder it wrote: when, and on what
 
 
 def kept_counts(corrections: Path, photos: Path, since: float | None = None) -> tuple[dict, dict | None]:
     """How much the page has kept in ``corrections`` and ``photos`` (either may not exist yet): {"corrections": n,
-    "by_tile": {tile: n, ...}, "photos": n, "photo_bytes": their photos' and labels' size on disk}; and with ``since``
-    (a time, as time.time() gives it) the same of the files saved after it (else None). The folders are listed
-    once and each file looked at once for both."""
+    "by_tile": {tile: n, ...}, "photos": n, "photo_bytes": their photos' and labels' size on disk, "first_read":
+    {"photos": n, "tiles": n, "right": n, "whole": n, "silent": n}: of the checked photos that keep their first
+    reading (:func:`first_reading`), the tiles checked and how many of them the recogniser read right in order at
+    first, the photos it read right whole, and those it read wrong without marking a tile}; and with ``since`` (a
+    time, as time.time() gives it) the same of the files saved after it (else None): how well the recogniser
+    reads the club's set since its last fine-tune. The folders are listed once and each file looked at once."""
     crops = [(f.stat(), tile) for f, tile in correction_files(corrections)] if Path(corrections).is_dir() else []
-    checked = [(photo.stat(), label.stat()) for photo, label in checked_photos(photos)] if Path(photos).is_dir() else []
+    checked = [((photo.stat(), label.stat()), first_reading(label))
+               for photo, label in checked_photos(photos)] if Path(photos).is_dir() else []
 
     def counted(later: float | None) -> dict:
         tiles = [tile for st, tile in crops if later is None or st.st_mtime > later]
-        pairs = [pair for pair in checked if later is None or max(st.st_mtime for st in pair) > later]
+        kept = [(pair, first) for pair, first in checked if later is None or max(st.st_mtime for st in pair) > later]
         by_tile: dict[str, int] = {}
         for tile in tiles:
             by_tile[tile] = by_tile.get(tile, 0) + 1
-        return {"corrections": len(tiles), "by_tile": by_tile, "photos": len(pairs),
-                "photo_bytes": sum(st.st_size for pair in pairs for st in pair)}
+        firsts = [first for _, first in kept if first is not None]
+        return {"corrections": len(tiles), "by_tile": by_tile, "photos": len(kept),
+                "photo_bytes": sum(st.st_size for pair, _ in kept for st in pair),
+                "first_read": {"photos": len(firsts), "tiles": sum(f[1] for f in firsts),
+                               "right": sum(f[0] for f in firsts), "whole": sum(f[2] for f in firsts),
+                               "silent": sum(f[3] for f in firsts)}}
 
     return counted(None), (counted(since) if since is not None else None)
 

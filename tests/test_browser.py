@@ -334,6 +334,10 @@ def test_score_by_photo_with_a_corrected_tile_applies_the_win(photo_server):
         assert label["request"] == {"hand": "2m3m4m5p6p7p3s3s4s5s6s7s8s9s", "win_tile": "9s"}  # the stand-in's, re-read
         # with the die the page showed dotted and the player left so: the verifier's fine-tune learns from it
         assert label["not_tiles"] == [{"box": [640.0, 40.0, 655.0, 55.0], "sideways": False}]
+        # and with the tiles as the stand-in read them first, the 1m and the sixth tile marked: the games list
+        # tells from it how well the recogniser reads the club's tiles
+        assert label["first_read"] == {"tiles": ["1m", "3m", "4m", "5p", "6p", "7p", "3s", "3s", "4s", "5s", "6s", "7s",
+                                                 "8s", "9s"], "unsure": [0, 5]}
 
 
 @pytest.mark.parametrize(("lang", "likely", "as_read"), [("en", "Likely:", "as read"), ("de", "Vermutlich:", "wie gelesen")])
@@ -1472,3 +1476,36 @@ def test_the_games_list_shows_what_is_kept_of_the_clubs_tiles_and_the_command_th
         assert page.inner_text("#kept-counts").endswith("Am häufigsten korrigiert: 1f \u00d72, 3f \u00d72.")
         assert "Seitdem aufbewahrt: 1 korrigierte(r) Stein(e)" in page.inner_text("#kept-adapted")
         assert "--corrections" in page.inner_text("#kept-command")
+
+
+def test_the_games_list_says_how_well_the_first_readings_of_the_checked_photos_were_before_and_since_a_finetune(
+        photo_server, monkeypatch):
+    # the checked photos keep the tiles as read before any correction (GET /api/kept "first_read"): the card says how
+    # many of the club's tiles the recogniser read right, and, once it was adapted, before and since. By hand:
+    # a 1m2m3m4m read 1m3m4m, nothing marked (3 of 4); b 5m5m read 0m5m, marked (1 of 2); c 1z1z1z read so (3 of 3)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, tmp_path, _ = photo_server
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setenv("COMPANION_MODELS", str(models))
+    photos = tmp_path / "instance" / "photos"
+    photos.mkdir(parents=True)
+    for name, checked, read, unsure in (("a", "1m2m3m4m", ["1m", "3m", "4m"], []), ("b", "5m5m", ["0m", "5m"], [0]),
+                                        ("c", "1z1z1z", ["1z", "1z", "1z"], [])):
+        (photos / f"{name}.jpg").write_bytes(b"jpg")
+        tiles = [{"tile": checked[k:k + 2], "box": [0, 0, 1, 1]} for k in range(0, len(checked), 2)]
+        (photos / f"{name}.json").write_text(json.dumps({"tiles": tiles, "first_read": {"tiles": read, "unsure": unsure}}))
+    with tablet(sync_api, base + "/?lang=en") as page:
+        page.wait_for_selector("#kept-first:not([hidden])")
+        assert page.inner_text("#kept-first") == ("First readings: 77.8% of the tiles right in 3 checked photo(s); "
+                                                  "1 right whole, 1 wrong without a tile marked.")
+        # adapted after a and b were kept, c kept since
+        (models / "finetune.json").write_text(json.dumps({"time": time.time() + 60, "when": "2026-12-02T10:00:00+00:00",
+                                                          "corrections": 0, "photos": 2, "steps": 300}))
+        os.utime(photos / "c.jpg", (time.time() + 120,) * 2)
+        page.goto(base + "/?lang=de")
+        page.wait_for_selector("#kept-adapted:not([hidden])")
+        assert page.inner_text("#kept-first").replace("\u00a0", " ") == (
+            "Erste Lesung vor der Anpassung: 66,7 % der Steine richtig in 2 geprüften Foto(s); 0 ganz richtig, "
+            "1 falsch ohne markierten Stein. Erste Lesung seit der Anpassung: 100 % der Steine richtig in 1 "
+            "geprüften Foto(s); 1 ganz richtig, 0 falsch ohne markierten Stein.")

@@ -653,6 +653,11 @@ def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it
     r = _keep(client, {**CHECKED, "turned": 180})
     assert r.status_code == 201, r.get_json()
     assert json.loads(Path(r.get_json()["saved"]).with_suffix(".json").read_text())["turned"] == 180
+    # and the tiles as the recogniser read them first, for the games list's "first readings" (GET /api/kept)
+    r = _keep(client, {**CHECKED, "first_read": {"tiles": ["5m", "7z"], "unsure": [0]}})
+    assert r.status_code == 201, r.get_json()
+    kept = json.loads(Path(r.get_json()["saved"]).with_suffix(".json").read_text())
+    assert kept["first_read"] == {"tiles": ["5m", "7z"], "unsure": [0]} and "first_read" not in label
 
 
 @pytest.mark.parametrize("label, says", [
@@ -668,6 +673,10 @@ def test_a_checked_photo_is_kept_with_its_tiles_where_training_evaluate_reads_it
     ({**CHECKED, "turned": 45}, '"turned" must be one of 0, 90, 180, 270'),
     ({**CHECKED, "turned": "180"}, 'not "180"'),
     ({**CHECKED, "turned": True}, "not true"),
+    ({**CHECKED, "first_read": ["0m", "7z"]}, '"first_read" must be {"tiles"'),
+    ({**CHECKED, "first_read": {"tiles": ["0m", "8z"]}}, "the classes read first"),
+    ({**CHECKED, "first_read": {"tiles": ["0m", "7z"], "unsure": [2]}}, 'indices of its 2 tiles'),
+    ({**CHECKED, "first_read": {"tiles": ["0m", "7z"], "unsure": [True]}}, 'indices of its 2 tiles'),
 ])
 def test_a_photo_with_a_bad_label_is_refused_and_nothing_is_kept(client, fake_vision, tmp_path, label, says):
     err = _error(_keep(client, label), 400, "invalid_request")
@@ -715,7 +724,7 @@ def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_s
     monkeypatch.delenv("COMPANION_MODELS", raising=False)
     nothing = client.get("/api/kept").get_json()
     assert nothing == {"corrections": 0, "by_tile": {}, "photos": 0, "photo_bytes": 0, "adapted": None, "since": None,
-                       "command": None}
+                       "command": None, "first_read": {"photos": 0, "tiles": 0, "right": 0, "whole": 0, "silent": 0}}
     corrections, photos = instance / "corrections", instance / "photos"
     for tile, n in (("1f", 3), ("5m", 1)):
         (corrections / tile).mkdir(parents=True)
@@ -746,8 +755,49 @@ def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_s
     os.utime(photos / "a.json", (1200, 1200))
     kept = client.get("/api/kept").get_json()
     assert kept["adapted"] == {"when": "2026-12-01T20:00:00+01:00", "corrections": 3, "photos": 0}
-    assert kept["since"] == {"corrections": 1, "by_tile": {"1f": 1}, "photos": 1, "photo_bytes": 5}
+    assert kept["since"] == {"corrections": 1, "by_tile": {"1f": 1}, "photos": 1, "photo_bytes": 5,
+                             "first_read": {"photos": 0, "tiles": 0, "right": 0, "whole": 0, "silent": 0}}
     # the command reads and writes the models folder the server reads
     assert shlex.split(kept["command"])[:2] == [f"COMPANION_MODELS={models}", "companion"]
     (models / "finetune.json").write_text("not json")  # a broken record: as if none
     assert client.get("/api/kept").get_json()["adapted"] is None
+
+
+def test_the_first_readings_of_the_checked_photos_are_measured_before_and_since_the_last_finetune(tmp_path, monkeypatch):
+    # GET /api/kept's "first_read": how well the recogniser read the club's own tiles before the player corrected
+    # any, from the checked photos that keep their first reading; by hand:
+    #   a: 1m2m3m4m read 1m3m4m (2m missed), nothing marked: 3 of 4 right, wrong without a mark
+    #   b: 5m5m read 0m5m, the 0m marked:                    1 of 2 right
+    #   c: 1z1z1z read so:                                   3 of 3 right, whole
+    #   d: kept before the page kept first readings:         not counted
+    import os
+
+    instance = tmp_path / "club"
+    client = create_app({"INSTANCE_PATH": str(instance), "TESTING": True}).test_client()
+    photos = instance / "photos"
+    photos.mkdir(parents=True)
+    hands = {"a": ("1m2m3m4m", ["1m", "3m", "4m"], []), "b": ("5m5m", ["0m", "5m"], [0]),
+             "c": ("1z1z1z", ["1z", "1z", "1z"], []), "d": ("9p", None, None)}
+    for name, (checked, read, unsure) in hands.items():
+        (photos / f"{name}.jpg").write_bytes(b"jpg")
+        tiles = [{"tile": checked[k:k + 2], "box": [0, 0, 1, 1]} for k in range(0, len(checked), 2)]
+        label = {"tiles": tiles, **({"first_read": {"tiles": read, "unsure": unsure}} if read is not None else {})}
+        (photos / f"{name}.json").write_text(json.dumps(label))
+    kept = client.get("/api/kept").get_json()
+    assert kept["photos"] == 4
+    assert kept["first_read"] == {"photos": 3, "tiles": 9, "right": 7, "whole": 1, "silent": 1}
+    # a fine-tune at time 1000, photo c kept after it
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setenv("COMPANION_MODELS", str(models))
+    (models / "finetune.json").write_text(json.dumps({"time": 1000.0, "when": "2026-12-02T10:00:00+01:00",
+                                                      "corrections": 0, "photos": 3, "steps": 300}))
+    for f in photos.iterdir():
+        os.utime(f, (1100, 1100) if f.stem == "c" else (900, 900))
+    kept = client.get("/api/kept").get_json()
+    assert kept["since"]["first_read"] == {"photos": 1, "tiles": 3, "right": 3, "whole": 1, "silent": 0}
+    assert kept["first_read"]["photos"] == 3
+    # a label that cannot be read is passed over, not a 500
+    (photos / "a.json").write_text("{broken")
+    assert client.get("/api/kept").get_json()["first_read"] == {"photos": 2, "tiles": 5, "right": 4, "whole": 1,
+                                                                "silent": 0}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import socket
 import subprocess
 import sys
@@ -119,3 +120,10 @@ def test_serve_says_what_is_kept_for_a_finetune_and_the_command(monkeypatch, tmp
     out = capsys.readouterr().out
     assert "2 corrected tile(s), 1 checked photo(s)" in out
     assert (f"companion train --finetune --corrections {inst / 'corrections'} --photos {inst / 'photos'}") in out
+    # a checked photo that keeps its first reading: how well the recogniser read the club's tiles is said too
+    # (by hand: 1m2m3m read 1m2m4m, 2 of 3 right; the other photo keeps none)
+    (inst / "photos" / "p2.jpg").write_bytes(b"jpg")
+    (inst / "photos" / "p2.json").write_text(json.dumps({"tiles": [{"tile": t} for t in ("1m", "2m", "3m")],
+                                                         "first_read": {"tiles": ["1m", "2m", "4m"], "unsure": [2]}}))
+    _serve_with(monkeypatch, tmp_path, lambda: [])
+    assert "2 checked photo(s) (read first: 66.7% of their tiles right, 0 of 1 whole);" in capsys.readouterr().out

@@ -33,11 +33,11 @@ def save_correction(image_bgr: Any, box: Any, tile: str, folder: Path, sideways:
 
 
 def save_checked_photo(image_bgr: Any, tiles: Any, request: dict | None, folder: Path, not_tiles: Any = None,
-                       turned: Any = None) -> Path:
+                       turned: Any = None, first_read: Any = None) -> Path:
     """See companion.vision.examples.save_checked_photo."""
     from companion.vision.examples import save_checked_photo as run
 
-    return run(image_bgr, tiles, request, folder, not_tiles, turned)
+    return run(image_bgr, tiles, request, folder, not_tiles, turned, first_read)
 
 
 __all__ = ["recognize_image", "save_checked_photo", "save_correction", "warm_up"]

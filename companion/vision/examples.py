@@ -71,17 +71,36 @@ def checked_not_tiles(things: Any, width: int, height: int) -> list[dict]:
     return [_checked_box(t, f"not_tiles {i}", width, height) for i, t in enumerate(things)]
 
 
+def checked_first_read(first_read: Any) -> dict | None:
+    """The tiles of a photo as the recogniser read them first, before the player corrected any (the page keeps
+    them so that a club sees how well the recogniser reads its set: companion.kept.first_readings), checked:
+    {"tiles": [class, ...] in the answer's order, "unsure": [index, ...] of those it marked for a check}; None or
+    absent is none. Raises InvalidRequestError saying what is wrong."""
+    if first_read is None:
+        return None
+    tiles = first_read.get("tiles") if isinstance(first_read, dict) else None
+    if not isinstance(tiles, list) or any(t not in ALL_CLASSES for t in tiles):
+        raise InvalidRequestError('"first_read" must be {"tiles": [...], "unsure": [...]}: "tiles" the classes read '
+                                  f"first, in order ({' '.join(ALL_CLASSES)})")
+    unsure = first_read.get("unsure", [])
+    if not (isinstance(unsure, list) and all(type(i) is int and 0 <= i < len(tiles) for i in unsure)):
+        raise InvalidRequestError(f'"first_read": "unsure" must be a list of indices of its {len(tiles)} tiles')
+    return {"tiles": list(tiles), "unsure": sorted(set(unsure))}
+
+
 def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, folder: Path,
-                       not_tiles: Any = None, turned: Any = None) -> Path:
+                       not_tiles: Any = None, turned: Any = None, first_read: Any = None) -> Path:
     """Keep the photo (shrunk to LONG_SIDE) and its checked tiles (boxes in the photo's pixels as given, scaled
     with it) as ``folder/NAME.jpg`` + ``NAME.json``; the request too where the photo stands for one, the boxes
     that are no tiles (``not_tiles``, :func:`checked_not_tiles`) where given: a fine-tune teaches the verifier
     from them, and ``turned``, the degrees (clockwise) the photo was read turned by (0, 90, 180 or 270; the
-    answer's "turned"), where given: a fine-tune teaches the orienter which way up its tiles stand. The photo is
+    answer's "turned"), where given: a fine-tune teaches the orienter which way up its tiles stand; and
+    ``first_read``, the tiles as read before any correction (:func:`checked_first_read`), where given. The photo is
     written before its label, and the label by a rename, so that a crash leaves no label without its photo."""
     height, width = image_bgr.shape[:2]
     labelled = checked_tiles(tiles, width, height)
     things = checked_not_tiles(not_tiles, width, height)
+    first = checked_first_read(first_read)
     if turned is not None and (isinstance(turned, bool) or turned not in TURN_DEGREES):
         raise InvalidRequestError(f'"turned" must be one of {", ".join(map(str, TURN_DEGREES))} (degrees clockwise, '
                                   f"as the answer gave it) or left out; not {json.dumps(turned)}")
@@ -100,6 +119,7 @@ def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, 
         raise OSError(f"could not write {photo}")
     label = {"tiles": labelled, **({"request": request} if request is not None else {}),
              **({"not_tiles": things} if things else {}), **({"turned": int(turned)} if turned is not None else {}),
+             **({"first_read": first} if first is not None else {}),
              "source": "checked on the photo page", "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     partial = folder / f".{stem}.json.part"
     partial.write_text(json.dumps(label, indent=1), encoding="utf-8")

@@ -425,7 +425,9 @@ def keep_checked_photo():  # noqa: ANN201
     """A photo whose tiles the player checked on the page (and scored), kept with them as a labelled example:
     "label" is JSON {"tiles": [{"tile", "box", "sideways"}, ...], "request": {...} (optional), "not_tiles":
     [{"box", "sideways"}, ...] (optional: boxes the page showed as no tile and the player left so), "turned": 0, 90,
-    180 or 270 (optional: the answer's "turned", the degrees the photo was read turned by)}."""
+    180 or 270 (optional: the answer's "turned", the degrees the photo was read turned by), "first_read": {"tiles":
+    [...], "unsure": [...]} (optional: the tiles as read before the player corrected any, and the indices of those
+    marked for a check; GET /api/kept tells how many were right)}."""
     image, _ = _uploaded_image()
     raw = request.form.get("label", "")
     try:
@@ -437,7 +439,7 @@ def keep_checked_photo():  # noqa: ANN201
     if not current_app.config["KEEP_PHOTOS"]:  # the club keeps none (COMPANION_KEEP_PHOTOS=0)
         return jsonify({"saved": None})
     path = _vision().save_checked_photo(image, label.get("tiles"), label.get("request"), current_app.config["PHOTOS_DIR"],
-                                        label.get("not_tiles"), label.get("turned"))
+                                        label.get("not_tiles"), label.get("turned"), label.get("first_read"))
     return jsonify({"saved": str(path), "tiles": len(label["tiles"])}), 201
 
 
@@ -475,10 +477,11 @@ def save_correction():  # noqa: ANN201
 @bp.get("/kept")
 def kept_for_finetune():  # noqa: ANN201
     """What the page has kept of this club's tiles for ``companion train --finetune`` (companion.kept):
-    {"corrections": n, "by_tile": {tile: n}, "photos": n, "adapted": {"when", "corrections", "photos"} of the last
-    fine-tune written into the models folder this server reads (null: none), "since": the same counts of what was
-    kept after it (null without one), "command": the command that adapts the recogniser to all that is kept (null
-    where nothing is)}. A server reads with the adapted nets from the next photo on (pipeline.read_adapted_nets)."""
+    {"corrections": n, "by_tile": {tile: n}, "photos": n, "photo_bytes": n, "first_read": {"photos", "tiles", "right",
+    "whole", "silent"} (how the checked photos were read before any correction), "adapted": {"when", "corrections",
+    "photos"} of the last fine-tune written into the models folder this server reads (null: none), "since": the same
+    counts of what was kept after it (null without one), "command": the command that adapts the recogniser to all
+    that is kept (null where nothing is)}. A server reads with the adapted nets from the next photo on (pipeline.read_adapted_nets)."""
     from companion.kept import finetune_command, kept_counts, last_finetune
     from companion.paths import models_folder
 

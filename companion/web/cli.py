@@ -85,8 +85,11 @@ def kept_for_finetune(corrections: str, photos: str) -> str:
     command = finetune_command(corrections, photos, kept)
     if command is None:
         return ""
+    first = kept["first_read"]
+    read = (f" (read first: {first['right'] / first['tiles']:.1%} of their tiles right, {first['whole']} of "
+            f"{first['photos']} whole)" if first["tiles"] else "")
     return (f"kept for adapting the recogniser to this club's tiles: {kept['corrections']} corrected tile(s), "
-            f"{kept['photos']} checked photo(s); with the train extra: {command}")
+            f"{kept['photos']} checked photo(s){read}; with the train extra: {command}")
 
 
 def serve(args: argparse.Namespace) -> int:

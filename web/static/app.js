@@ -146,6 +146,19 @@
       const when = new Date(kept.adapted.when).toLocaleString(lang);
       adapted.textContent = `${fill("kept_adapted", kept.adapted).replace("{when}", when)} ${fill("kept_since", kept.since)}`;
     }
+    // how well the recogniser read the club's tiles at first, before the player corrected any (photos that keep
+    // their first reading): over all of them, or before and since the last adaptation where photos came since
+    const firstText = (first, when) => (first.photos ? t("kept_first").replace("{when}", when ? t(when) : "")
+      .replace("{pct}", (first.right / Math.max(first.tiles, 1)).toLocaleString(lang === "de" ? "de-DE" : "en-US",
+        { style: "percent", maximumFractionDigits: 1 }))
+      .replace("{n}", fmt(first.photos)).replace("{whole}", fmt(first.whole)).replace("{silent}", fmt(first.silent)) : "");
+    const minus = (a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] - b[key]]));
+    const first = $("#kept-first");
+    first.textContent = kept.adapted && kept.since.first_read.photos
+      ? [firstText(minus(kept.first_read, kept.since.first_read), "kept_first_before"),
+        firstText(kept.since.first_read, "kept_first_since")].filter(Boolean).join(" ")
+      : firstText(kept.first_read, "");
+    first.hidden = !first.textContent;
     // the command only where there is something it has not been taught yet
     const fresh = kept.adapted ? kept.since.corrections + kept.since.photos : kept.corrections + kept.photos;
     $("#kept-teach").hidden = !kept.command || !fresh;

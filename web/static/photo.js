@@ -75,6 +75,9 @@
     let turn = []; // boxes of "tiles" (as read before) the player says lie the other way (sideways, upright)
     let doraFixes = {}; // dora photo tile index -> corrected code
     let win = null; // index of the tile the player says won (a hand laid down as one block sets none apart)
+    // the photo's tiles as the recogniser read them first, before any correction, and those it marked for a check:
+    // kept with the checked photo, so that the games list tells how well it reads the club's set (GET /api/kept)
+    let firstRead = null;
     let stream = null;
 
     const status = el("p", { class: "grow" }, t("take_photo"));
@@ -124,7 +127,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
-      file = f; fixes = {}; restore = []; drop = []; add = []; turn = []; doraFixes = {}; win = null; result = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
+      file = f; fixes = {}; restore = []; drop = []; add = []; turn = []; doraFixes = {}; win = null; result = null; firstRead = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
@@ -154,6 +157,7 @@
         status.textContent = t(result.small_photo ? "photo_too_few_pixels" : "no_tiles"); // a thumbnail: why, first
         return;
       }
+      firstRead = { tiles: result.tiles.map((tile) => tile.tile), unsure: [...(result.uncertain || [])] };
       describe();
       const draw = () => drawBoxes(img);
       // a photo taken upright is taller than the sheet: the tiles are brought into view once drawn
@@ -497,6 +501,7 @@
       if (notTiles.length) label.not_tiles = notTiles;
       // and which way round it was read (a fine-tune teaches the orienter which way up the club's tiles stand)
       label.turned = result.turned || 0;
+      if (firstRead) label.first_read = firstRead;
       const keep = (byId) => {
         const form = withPhotos(new FormData(), byId, false);
         form.append("label", JSON.stringify(label));
