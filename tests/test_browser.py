@@ -1079,6 +1079,8 @@ def test_score_by_photo_of_a_hand_taken_from_across_the_table(server, tmp_path):
     # kept as taken, with the way round it was read: a fine-tune teaches the orienter the club's tiles from it
     [saved] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
     assert saved["turned"] == 180 and len(saved["tiles"]) == len(label["tiles"])
+    # nothing was corrected: the first reading is the tiles as kept
+    assert saved["first_read"]["tiles"] == [t["tile"] for t in saved["tiles"]]
 
 
 def test_score_by_photo_with_the_wall_and_discards_in_the_picture(server, tmp_path):
