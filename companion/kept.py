@@ -9,6 +9,7 @@ nor the models, so that the count costs only a look at two folders and the label
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from companion.tiles import ALL_CLASSES, align
 
@@ -116,3 +117,49 @@ def last_finetune(models: Path) -> dict | None:
     except (OSError, ValueError):
         return None
     return record if isinstance(record, dict) and isinstance(record.get("time"), (int, float)) else None
+
+
+KEPT_README = """What a Mahjong Companion page kept of a club's tiles ({when}).
+
+photos/       the photos checked and scored on the page, each NAME.jpg with its label NAME.json (the tiles as
+              the player checked them, their boxes, and the tiles as the recogniser read them first), or a
+              typed NAME.txt
+corrections/  each tile corrected on the page, as a crop in the folder of its tile (1m ... 7z, 0m 0p 0s,
+              1f ... 8f, x)
+
+Unpacked into a folder DIR:
+  python -m training.evaluate DIR/photos          measures the recogniser on these tiles
+  companion train --finetune --corrections DIR/corrections --photos DIR/photos
+                                                  adapts the recogniser to them (the train extra)
+"""
+
+
+def write_kept_zip(corrections: Path, photos: Path, out: Any) -> dict:
+    """Write what the page has kept into a zip archive, ``out`` (a path or a binary file open for writing):
+    ``photos/`` with every labelled photo and its label, ``corrections/<tile>/`` with every corrected crop, as
+    the fine-tune and training/evaluate.py read them, and a README.txt that says so. A club shares its own tiles
+    so (with another server, or with the recogniser's makers); a file removed while it is written is left out.
+    Returns {"photos": n, "corrections": n} written. The pictures are stored as they are (JPEG and PNG are
+    compressed already), the labels compressed."""
+    import time
+    import zipfile
+
+    def read(*paths: Path) -> list[bytes] | None:
+        try:
+            return [Path(path).read_bytes() for path in paths]
+        except OSError:  # (removed since it was listed)
+            return None
+
+    written = {"photos": 0, "corrections": 0}
+    with zipfile.ZipFile(out, "w") as archive:
+        for photo, label in labelled_photos(photos)[0] if Path(photos).is_dir() else []:
+            if (both := read(photo, label)) is not None:  # a photo goes with its label or not at all
+                archive.writestr(f"photos/{photo.name}", both[0], zipfile.ZIP_STORED)
+                archive.writestr(f"photos/{label.name}", both[1], zipfile.ZIP_DEFLATED)
+                written["photos"] += 1
+        for crop, tile in correction_files(corrections) if Path(corrections).is_dir() else []:
+            if (data := read(crop)) is not None:
+                archive.writestr(f"corrections/{tile}/{crop.name}", data[0], zipfile.ZIP_STORED)
+                written["corrections"] += 1
+        archive.writestr("README.txt", KEPT_README.format(when=time.strftime("%Y-%m-%d %H:%M")), zipfile.ZIP_DEFLATED)
+    return written

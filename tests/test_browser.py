@@ -1501,6 +1501,14 @@ def test_the_games_list_says_how_well_the_first_readings_of_the_checked_photos_w
         page.wait_for_selector("#kept-first:not([hidden])")
         assert page.inner_text("#kept-first") == ("First readings: 77.8% of the tiles right in 3 checked photo(s); "
                                                   "1 right whole, 1 wrong without a tile marked.")
+        # and all of it downloads as one zip (GET /api/kept/export), the photos with their labels
+        with page.expect_download() as download:
+            page.click("#kept-export a")
+        import zipfile
+
+        with zipfile.ZipFile(download.value.path()) as archive:
+            assert {name for name in archive.namelist() if name.startswith("photos/")} == {
+                f"photos/{name}.{ext}" for name in "abc" for ext in ("jpg", "json")}
         # adapted after a and b were kept, c kept since
         (models / "finetune.json").write_text(json.dumps({"time": time.time() + 60, "when": "2026-12-02T10:00:00+00:00",
                                                           "corrections": 0, "photos": 2, "steps": 300}))

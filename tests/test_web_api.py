@@ -763,6 +763,44 @@ def test_what_is_kept_for_a_finetune_is_counted_with_the_command_and_what_came_s
     assert client.get("/api/kept").get_json()["adapted"] is None
 
 
+def test_what_is_kept_downloads_as_one_zip_that_the_finetune_and_evaluate_read_as_they_read_the_folders(tmp_path):
+    # GET /api/kept/export: the club's checked photos with their labels and its corrected crops, to share them or
+    # to take them to another server; unpacked, they are folders as the page keeps them
+    import io
+    import zipfile
+
+    from companion.kept import correction_files
+    from training.evaluate import load_folder
+
+    instance = tmp_path / "club"
+    client = create_app({"INSTANCE_PATH": str(instance), "TESTING": True}).test_client()
+    assert _error(client.get("/api/kept/export"), 404, "nothing_kept")["error"].startswith("nothing is kept yet")
+    photos, corrections = instance / "photos", instance / "corrections"
+    photos.mkdir(parents=True)
+    (photos / "a.jpg").write_bytes(_png())  # (a picture, whatever its name says)
+    (photos / "a.json").write_text(json.dumps({"tiles": [{"tile": "1m", "box": [1, 2, 11, 22]}]}))
+    (photos / "b.JPG").write_bytes(_png())
+    (photos / "b.txt").write_text("2p")  # typed
+    (photos / "c.jpg").write_bytes(_png())  # no label: not part of the set
+    (photos / ".d.json.part").write_text("{")  # a label being written
+    (corrections / "1f").mkdir(parents=True)
+    (corrections / "1f" / "x.png").write_bytes(b"crop")
+    (corrections / "labels.jsonl").write_text("{}\n")
+    r = client.get("/api/kept/export")
+    assert r.status_code == 200 and r.mimetype == "application/zip"
+    assert r.headers["Content-Disposition"].startswith("attachment; filename=mahjong-kept-")
+    archive = zipfile.ZipFile(io.BytesIO(r.data))
+    assert sorted(archive.namelist()) == ["README.txt", "corrections/1f/x.png", "photos/a.jpg", "photos/a.json",
+                                          "photos/b.JPG", "photos/b.txt"]
+    assert archive.read("photos/a.jpg") == _png() and archive.read("corrections/1f/x.png") == b"crop"
+    assert "python -m training.evaluate DIR/photos" in archive.read("README.txt").decode()
+    unpacked = tmp_path / "unpacked"
+    archive.extractall(unpacked)
+    assert [(p.name, label["tiles"]) for p, label in load_folder(unpacked / "photos")] == [
+        ("a.jpg", [{"tile": "1m", "box": [1, 2, 11, 22]}]), ("b.JPG", [{"tile": "2p"}])]
+    assert [(f.name, tile) for f, tile in correction_files(unpacked / "corrections")] == [("x.png", "1f")]
+
+
 def test_the_first_readings_of_the_checked_photos_are_measured_before_and_since_the_last_finetune(tmp_path, monkeypatch):
     # GET /api/kept's "first_read": how well the recogniser read the club's own tiles before the player corrected
     # any, from the checked photos that keep their first reading; by hand:

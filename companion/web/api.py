@@ -491,3 +491,26 @@ def kept_for_finetune():  # noqa: ANN201
     adapted = None if record is None else {"when": record.get("when"), "corrections": record.get("corrections", 0),
                                            "photos": record.get("photos", 0)}
     return jsonify({**kept, "adapted": adapted, "since": since, "command": finetune_command(corrections, photos, kept)})
+
+
+@bp.get("/kept/export")
+def export_kept():  # noqa: ANN201
+    """What the page has kept of this club's tiles as one zip archive (companion.kept.write_kept_zip): the checked
+    photos with their labels and the corrected crops, as ``companion train --finetune`` and training/evaluate.py
+    read them, to share or to move to another server. 404 ``nothing_kept`` where nothing is kept."""
+    import tempfile
+    import time
+
+    from flask import send_file
+
+    from companion.kept import write_kept_zip
+
+    archive = tempfile.SpooledTemporaryFile(max_size=32 << 20)  # (on disk once larger: hundreds of photos)
+    written = write_kept_zip(current_app.config["CORRECTIONS_DIR"], current_app.config["PHOTOS_DIR"], archive)
+    if not written["photos"] and not written["corrections"]:
+        archive.close()
+        return error_response("nothing is kept yet: the page keeps the photos checked and scored on it and the tiles "
+                              "corrected there", "nothing_kept", 404)
+    archive.seek(0)
+    return send_file(archive, mimetype="application/zip", as_attachment=True,
+                     download_name=f"mahjong-kept-{time.strftime('%Y%m%d')}.zip")

@@ -159,6 +159,7 @@
         firstText(kept.since.first_read, "kept_first_since")].filter(Boolean).join(" ")
       : firstText(kept.first_read, "");
     first.hidden = !first.textContent;
+    $("#kept-export").hidden = !kept.corrections && !kept.photos; // (GET /api/kept/export: photos, labels, crops)
     // the command only where there is something it has not been taught yet
     const fresh = kept.adapted ? kept.since.corrections + kept.since.photos : kept.corrections + kept.photos;
     $("#kept-teach").hidden = !kept.command || !fresh;
