@@ -837,5 +837,6 @@ def test_the_first_readings_of_the_checked_photos_are_measured_before_and_since_
     assert kept["first_read"]["photos"] == 3
     # a label that cannot be read is passed over, not a 500
     (photos / "a.json").write_text("{broken")
+    (photos / "d.json").write_text(json.dumps({"tiles": [{"tile": "9p"}], "first_read": ["9p"]}))  # edited by hand
     assert client.get("/api/kept").get_json()["first_read"] == {"photos": 2, "tiles": 5, "right": 4, "whole": 1,
                                                                 "silent": 0}

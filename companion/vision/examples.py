@@ -73,7 +73,7 @@ def checked_not_tiles(things: Any, width: int, height: int) -> list[dict]:
 
 def checked_first_read(first_read: Any) -> dict | None:
     """The tiles of a photo as the recogniser read them first, before the player corrected any (the page keeps
-    them so that a club sees how well the recogniser reads its set: companion.kept.first_readings), checked:
+    them so that a club sees how well the recogniser reads its set: companion.kept.first_reading), checked:
     {"tiles": [class, ...] in the answer's order, "unsure": [index, ...] of those it marked for a check}; None or
     absent is none. Raises InvalidRequestError saying what is wrong."""
     if first_read is None:

@@ -481,7 +481,8 @@ def kept_for_finetune():  # noqa: ANN201
     "whole", "silent"} (how the checked photos were read before any correction), "adapted": {"when", "corrections",
     "photos"} of the last fine-tune written into the models folder this server reads (null: none), "since": the same
     counts of what was kept after it (null without one), "command": the command that adapts the recogniser to all
-    that is kept (null where nothing is)}. A server reads with the adapted nets from the next photo on (pipeline.read_adapted_nets)."""
+    that is kept (null where nothing is)}. A server reads with the adapted nets from the next photo on
+    (pipeline.read_adapted_nets)."""
     from companion.kept import finetune_command, kept_counts, last_finetune
     from companion.paths import models_folder
 
