@@ -1519,3 +1519,19 @@ def test_the_games_list_says_how_well_the_first_readings_of_the_checked_photos_w
             "Erste Lesung vor der Anpassung: 66,7 % der Steine richtig in 2 geprüften Foto(s); 0 ganz richtig, "
             "1 falsch ohne markierten Stein. Erste Lesung seit der Anpassung: 100 % der Steine richtig in 1 "
             "geprüften Foto(s); 1 ganz richtig, 0 falsch ohne markierten Stein.")
+
+
+def test_the_photo_sheet_closes_with_the_win_entry_when_the_page_goes_back_to_the_games_list(photo_server):
+    # the browser's back button (a hash change) while a photo is being checked: the games list shows, not the photo
+    # sheet left over it (whose buttons would then score a hand into no entry)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, tmp_path, _ = photo_server
+    with _photo_dialog(sync_api, base, "Bob", _grey_photo(tmp_path)) as page:
+        page.wait_for_selector(".tilebox")
+        page.evaluate("location.hash = ''")
+        page.wait_for_selector("#game-list li")
+        assert page.locator("#photo-overlay").count() == 0 and page.locator("#dialog").is_hidden()
+        page.click("#game-list li .primary")  # and the game opens again, clickable
+        page.wait_for_selector('[data-action="win"]')
+        page.click('[data-action="win"]')
+        page.wait_for_selector("#dialog:not([hidden])")

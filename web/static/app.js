@@ -312,7 +312,11 @@
     $("#dialog").hidden = false;
     $("#toast").hidden = true;
   }
-  function closeDialog() { $("#dialog").hidden = true; $("#dialog-body").replaceChildren(); }
+  // (the photo sheet a win entry opened goes with it, its camera stopped: the browser's back button, say)
+  function closeDialog() {
+    $("#dialog").hidden = true; $("#dialog-body").replaceChildren();
+    if (window.CompanionPhoto) window.CompanionPhoto.close();
+  }
   $("#dialog").addEventListener("click", (e) => { if (e.target.id === "dialog" || e.target.closest("[data-close]")) closeDialog(); });
 
   // a row of big toggle buttons; multi lets several be on
