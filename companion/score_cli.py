@@ -8,7 +8,9 @@ Two forms share one subcommand:
 * ``companion score "123m456p789s11z22z @2z" --tsumo --riichi --dora 1m`` builds
   the request from a hand string and options and prints a readable breakdown.
   ``--photo hand.jpg`` reads the hand, melds, winning tile, dora indicators and
-  flowers from a photo instead (as ``companion recognize`` reads it, shown first).
+  flowers from a photo instead (as ``companion recognize`` reads it, shown first);
+  where the rules count no red fives (EMA 2016, WRC), a red five in it counts as a
+  plain five.
 
 Hand string: the concealed tiles in mpsz notation, then ``@`` and the winning
 tile. If the concealed part has one tile less than a complete hand (13 with no
@@ -28,6 +30,7 @@ import sys
 from typing import Any, TextIO
 
 from companion.errors import CompanionError, InvalidRequestError
+from companion.rules import plain_fives, preset_name
 from companion.tiles import Tile, format_tiles, parse_tile, parse_tiles, sort_key
 
 MELD_TYPES = ("chi", "pon", "minkan", "kakan", "ankan")
@@ -199,6 +202,8 @@ def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
             request.pop("dora_indicators", None)
         if args.flowers:
             request.pop("flowers", None)
+        if plain_in_photo(args, photo):  # (a set with red fives, at a table whose rules count none)
+            request, _ = plain_fives(request)
     else:
         hand = " ".join(args.hand) if isinstance(args.hand, list) else args.hand
         tiles, win, flowers = split_hand(hand, len(melds))
@@ -220,14 +225,30 @@ def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
     all_flowers = [str(t) for t in flowers] + _tile_list(args.flowers) + list(request.pop("flowers", []))
     if all_flowers:
         request["flowers"] = all_flowers
-    options = _pairs(args.option, "--option")
-    if options:
-        request["rules"] = {"preset": args.rules or _default_preset(), **options}
-    elif args.rules:
-        request["rules"] = args.rules
+    if (rules := _rules_value(args)) is not None:
+        request["rules"] = rules
     for key, value in _pairs(args.extra, "--set").items():
         request[key] = value
     return request
+
+
+def _rules_value(args: argparse.Namespace) -> str | dict | None:
+    """The request's "rules" that --rules and --option name (None: neither, the default preset)."""
+    options = _pairs(args.option, "--option")
+    if options:
+        return {"preset": args.rules or _default_preset(), **options}
+    return args.rules or None
+
+
+def plain_in_photo(args: argparse.Namespace, photo: dict) -> int:
+    """How many red fives of a photo's request (:func:`read_photo_request`'s) are scored as plain fives: all of
+    them where the rules count none (EMA 2016, WRC, Hong Kong, ...: a set with red fives played without them, as
+    the page does), else none."""
+    from companion.rules import red_fives
+
+    if red_fives(_rules_value(args)) != 0:
+        return 0
+    return plain_fives({key: photo[key] for key in PHOTO_KEYS if photo.get(key)})[1]
 
 
 def _default_preset() -> str:
@@ -261,6 +282,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             photo, said = read_photo_request(args.photo, args.dora_photo)
             stdout.write(said + "\n\n")  # the tiles as read, doubts marked, before what they score
         request = build_request(args, _photo_hand(photo) if photo else None)
+        if photo and (plain := plain_in_photo(args, photo["request"])):
+            stdout.write(f"{plain} red five(s) of the photo counted as plain: the rules {preset_name(request.get('rules'))} "
+                         "play without red fives\n\n")
         result = _score(request)
     except CompanionError as exc:
         print(f"error ({exc.code}): {exc}", file=stderr)

@@ -510,6 +510,39 @@ def test_score_by_photo_of_a_closed_hand_won_by_tsumo_counts_menzen_tsumo(photo_
         assert page.evaluate("window.Companion.state")["scores"] == {"Ann": 29300, "Bob": 31500, "Cid": 29600, "Dan": 29600}
 
 
+@pytest.mark.parametrize("rules", ["ema2016", "mleague"])
+def test_a_red_five_photographed_at_a_table_whose_rules_play_none_counts_as_a_plain_five(photo_server, rules):
+    # a club's set has red fives, its table plays EMA 2016 (red_fives = 0, whose requests refuse a 0): the 0p read
+    # in the photo is scored as the plain 5p it is there, and the page says so; the photo is kept with its 0p. At
+    # an M-League table (3 red fives) it stays a red five. EMA: the hand of the test above, Bob +1500
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+
+    from companion.tiles import parse_tiles
+
+    base, _, tmp_path, vision = photo_server
+    vision.codes = [("0p" if code == "5p" else code) for code in TSUMO_ONLY]
+    with _photo_dialog(sync_api, base, "Bob", _grey_photo(tmp_path), rules=rules) as page:
+        page.wait_for_selector(".tilebox")
+        with page.expect_response("**/api/photos"):
+            page.click("#photo-overlay .primary")
+        page.wait_for_selector("#photo-overlay", state="detached")
+        hand = page.input_value("#dialog .winner-block input >> nth=0")
+        said = "The red fives in the photo count as plain fives: these rules play without red fives."
+        if rules == "ema2016":
+            assert parse_tiles(hand) == parse_tiles("234m567p111s456s99s")
+            assert page.inner_text("#toast") == said
+            page.wait_for_selector("[data-confirm]:not([disabled])")
+            page.click("[data-confirm]")
+            page.wait_for_selector("#dialog", state="hidden")
+            assert page.evaluate("window.Companion.state")["scores"] == {"Ann": 29300, "Bob": 31500, "Cid": 29600,
+                                                                         "Dan": 29600}
+        else:
+            assert parse_tiles(hand) == parse_tiles("234m067p111s456s99s")
+            assert said not in page.inner_text("body")
+    [kept] = [json.loads(f.read_text()) for f in (tmp_path / "instance" / "photos").glob("*.json")]
+    assert [t["tile"] for t in kept["tiles"]][3] == "0p"  # the tile as it is, for the club's own labelled set
+
+
 # seed 004 (Hong Kong): Bob sits South and self-draws 123m 456m 789m 555z 99m; with the orchid (2f, South's own
 # flower): self-drawn 1 + own flower 1 + mixed one suit 3 + dragon pung 1 = 6 fan, full doubling 2^6 = 64 at a base
 # unit of 1, half of it from each of the three on a self-draw: 32 each, Bob +96

@@ -376,6 +376,30 @@ def test_a_photos_dora_row_goes_only_to_rules_that_have_dora(score_cli):
 
 
 @needs_engine
+def test_a_red_five_in_the_photo_counts_as_a_plain_five_where_the_rules_play_none(score_cli):
+    # far_hand: 999m 50s 999s 333z concealed, 777z won by ron, seat South: red dragon 1 + toitoi 2 + sanankou 2
+    # (999m 999s 333z; the 777z completed on the discard is open) = 5 han, mangan, 8000 from the discarder. EMA
+    # 2016 plays no red fives and refuses a 0s in a typed hand, but a club's set has one: it counts as the plain
+    # 5s, and the command says so. M-League counts it: 6 han, haneman, 12000
+    photo = ["--photo", str(PHOTOS / "far_hand.jpg"), "--seat", "S"]
+    status, out, err = score_cli([*photo, "--rules", "ema2016"])
+    assert status == 0, err
+    assert "1 red five(s) of the photo counted as plain: the rules ema2016 play without red fives" in out
+    assert "Hand: 999m55999s333777z" in out and "Limit: mangan" in out and "Total gain: 8000" in out
+    status, out, err = score_cli([*photo, "--rules", "mleague"])
+    assert status == 0, err
+    assert "counted as plain" not in out and "Limit: haneman" in out and "Total gain: 12000" in out
+    # a house rule of red fives at an EMA table (--option red_fives=3) counts it too; --json scores as the text does
+    status, out, _ = score_cli([*photo, "--rules", "ema2016", "--option", "red_fives=3", "--json"])
+    assert (status, json.loads(out)["total_gain"]) == (0, 12000)
+    status, out, _ = score_cli([*photo, "--rules", "ema2016", "--json"])
+    assert (status, json.loads(out)["total_gain"]) == (0, 8000)
+    # typed, the 0 is still refused under EMA (a typo there is no tile of the set)
+    status, _, err = score_cli(["999m50999s333777z", "--seat", "S", "--rules", "ema2016"])
+    assert status == 2 and "play without red fives" in err
+
+
+@needs_engine
 def test_a_photo_that_gives_no_hand_says_why_with_the_tiles_it_read(score_cli):
     # laid down as one block, no winning tile set apart: no request (README, "Photo convention")
     photo = str(PHOTOS / "one_block" / "one_block.jpg")

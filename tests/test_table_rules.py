@@ -208,3 +208,31 @@ def test_a_game_stored_with_rules_out_of_todays_ranges_still_opens_and_plays():
     assert st["scores"] == {"Ann": 31000, "Bob": 27000, "Cid": 31000, "Dan": 31000}
     with pytest.raises(UnknownRulesError, match="tenpai_payment"):
         fold({**game, "rules": None, "overrides": {"tenpai_payment": -3000}}, [])
+
+
+@pytest.mark.parametrize("preset, scoring, counted", [
+    ("ema2016", {}, 0),  # "EMA 2016 plays without them" (its preset file; the EMA rules name no red fives)
+    ("wrc", {}, 0),
+    ("mleague", {}, 3), ("ryanzou", {}, 3),  # seed 003 "Akadora": 3 by default
+    ("ema2016", {"red_fives": 3}, 3),  # a house rule of the table
+    ("hongkong", {}, 0), ("classical", {}, 0), ("oldjapanese", {}, 0),  # those books count no red fives
+])
+def test_the_game_state_says_how_many_red_fives_its_hands_count(preset, scoring, counted):
+    # the photo page scores a red five read in a photo as a plain five where the table's rules count none
+    from companion.table.game import fold
+
+    game = {"id": "g", "preset": preset, "overrides": {"scoring": scoring} if scoring else {},
+            "players": ["A", "B", "C", "D"]}
+    assert fold(game, []).to_dict()["red_fives"] == counted
+
+
+def test_a_request_with_red_fives_is_written_with_plain_ones():
+    from companion.rules import plain_fives
+
+    request = {"hand": "406p11z", "win_tile": "0p", "melds": [{"type": "chi", "tiles": "067s"}],
+               "dora_indicators": ["0m", "1z"], "ura_indicators": "0s", "tsumo": True, "honba": 0}
+    plain, changed = plain_fives(request)
+    assert plain == {"hand": "456p11z", "win_tile": "5p", "melds": [{"type": "chi", "tiles": "567s"}],
+                     "dora_indicators": ["5m", "1z"], "ura_indicators": "5s", "tsumo": True, "honba": 0}
+    assert changed == 4  # 0p in the hand (the winning tile is that one), 0s in the chi, 0m and 0s as indicators
+    assert request["hand"] == "406p11z"  # (a copy)

@@ -39,6 +39,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from companion.errors import CompanionError, TableError
+from companion.rules import red_fives
 from companion.rules.riichi.points import base_points, payments
 from companion.table.rules import NOT_OVERRIDES, TableRules, table_rules
 
@@ -181,6 +182,8 @@ class GameState:
             "preset": self.rules.preset,
             "family": self.rules.family,
             "rules": self.rules.to_dict(),
+            # how many red fives the hands here count (0: a red five in a photo of the set is scored as a plain five)
+            "red_fives": red_fives(self.rules.scoring_rules),
             "players": list(names),
             "scores": {names[p]: self.scores[p] for p in range(4)},
             "seat_winds": {names[p]: WINDS[(p - dealer) % 4] for p in range(4)},

@@ -926,7 +926,7 @@
     if (!window.CompanionPhoto) return;
     const indicators = INDICATORS[family()] || [];
     const entry = () => (winDialog.current ? winDialog.current.w : {});
-    window.CompanionPhoto.open({ player, indicators, tsumo: () => Boolean(entry().tsumo),
+    window.CompanionPhoto.open({ player, indicators, redFives: () => state.red_fives, tsumo: () => Boolean(entry().tsumo),
       discarder: () => (entry().discarder ? state.seat_winds[entry().discarder] : null), onTiles: (tiles) => {
       const cur = winDialog.current;
       if (!cur) return;

@@ -43,6 +43,20 @@
     return out;
   }
 
+  // the red fives (a 0 digit in mpsz, and nothing else) of a request's tiles written as plain fives, in place;
+  // how many tiles there were (the winning tile is one of the hand's; companion.rules.plain_fives)
+  function plainFives(req) {
+    let changed = 0;
+    const plain = (value, count = true) => {
+      if (typeof value !== "string") return Array.isArray(value) ? value.map((v) => plain(v, count)) : value;
+      if (count) changed += (value.match(/0/g) || []).length;
+      return value.replace(/0/g, "5");
+    };
+    for (const key of ["hand", "win_tile", "dora_indicators", "ura_indicators"]) if (key in req) req[key] = plain(req[key], key !== "win_tile");
+    (req.melds || []).forEach((meld) => { meld.tiles = plain(meld.tiles); });
+    return changed;
+  }
+
   // why the photo gave no hand, in the page's language: the recogniser's reasons (companion/vision/layout.py,
   // build_request) by their wording; any other is shown as it comes
   function noHandText(reason) {
@@ -63,8 +77,10 @@
   // onTiles: takes the tiles over into the win entry; indicators: the request's indicator keys the table's rules know
   // (Riichi both, the old Japanese book dora only, Hong Kong and classical none: no dora photo is asked for there, and
   // indicators read above the hand are not sent)
+  // redFives(): how many red fives the table's rules count (the game state's "red_fives"; 0: EMA, WRC, Hong Kong,
+  // classical, the old Japanese book), where a red five read in the photo is scored as the plain five it then is
   function open({ player, tsumo = () => false, discarder = () => null, onTiles,
-    indicators = ["dora_indicators", "ura_indicators"] }) {
+    indicators = ["dora_indicators", "ura_indicators"], redFives = () => 3 }) {
     close();
     let file = null;
     let result = null;
@@ -540,6 +556,8 @@
       // indicators the table's rules do not know (a dora row read above a Hong Kong hand) are not sent: Gravon's
       // classical book refuses them
       for (const key of ["dora_indicators", "ura_indicators"]) if (!indicators.includes(key)) delete req[key];
+      // a set with red fives at a table whose rules count none (EMA 2016 refuses a 0 in a hand): plain fives
+      if (redFives() === 0 && plainFives(req)) C.toast(t("red_fives_plain"));
       const st = C.state;
       // the game's rules value, house rules for valuing hands included, as the table will score the win
       const probe = { ...req, rules: (st.rules || {}).scoring_rules || st.preset, seat_wind: st.seat_winds[player], round_wind: st.round_wind };
