@@ -183,6 +183,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     video = isinstance(source, str) and "://" not in source  # a file: its end is the end, not a camera failing
+    # OpenCV's own warnings of each backend it tried ("[ WARN:0@0.05] global cap_v4l.cpp ...") would come before
+    # the one line below that says what is wrong; its errors still show
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     cap = cv2.VideoCapture(source)
     if not cap.isOpened():
         what = "video file" if video else "stream" if isinstance(source, str) else "camera"
