@@ -129,6 +129,8 @@ corrections/  each tile corrected on the page, as a crop in the folder of its ti
 
 Unpacked into a folder DIR:
   python -m training.evaluate DIR/photos          measures the recogniser on these tiles
+  python -m training.evaluate DIR/photos --first-read
+                                                  how it read them at the table, before any correction
   companion train --finetune --corrections DIR/corrections --photos DIR/photos
                                                   adapts the recogniser to them (the train extra)
 """

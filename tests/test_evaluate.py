@@ -346,3 +346,21 @@ def test_hide_makes_the_localisers_miss_the_tiles_and_says_on_how_many_photos_it
     assert res["hidden"] == {"per_photo": 1, "seed": 3, "photos": 2, "photos_cut": 2}
     assert main([str(tmp_path), "--json"]) == 0
     assert "hidden" not in json.loads(capsys.readouterr().out)
+
+
+def test_the_first_readings_kept_with_checked_photos_are_measured_without_reading_the_photos(tmp_path):
+    # --first-read: a club's kept photos (or their zip, unpacked) say how the recogniser read them at the table.
+    # By hand: a 1m2m3m read 1m3m3m, the 3m in the middle marked: 2 of 3 right, the wrong one marked; b 5p5p read
+    # so, nothing marked; c keeps no first reading (kept before session 78): left out. 4 of 5 tiles, 1 of 2 hands
+    from training.evaluate import first_readings, main
+
+    for name, tiles, first in (("a", ["1m", "2m", "3m"], {"tiles": ["1m", "3m", "3m"], "unsure": [1]}),
+                               ("b", ["5p", "5p"], {"tiles": ["5p", "5p"], "unsure": []}), ("c", ["9s"], None)):
+        (tmp_path / f"{name}.jpg").write_bytes(b"not even a picture: nothing is read")
+        (tmp_path / f"{name}.json").write_text(json.dumps({"tiles": [{"tile": t} for t in tiles],
+                                                           **({"first_read": first} if first else {})}))
+    res = first_readings(load_folder(tmp_path))
+    assert (res["images"], res["tiles"], res["tile_accuracy"], res["exact_hand_rate"]) == (2, 5, 0.8, 0.5)
+    assert res["confusions"] == ["2m->3m x1"] and res["request_exact_rate"] is None
+    assert res["marked"] == {"wrong": [1, 1], "right": [0, 4]}
+    assert main([str(tmp_path), "--first-read"]) == 0

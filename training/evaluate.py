@@ -1,6 +1,7 @@
 """Measure the recogniser on a labelled folder.
 
     python -m training.evaluate DIR [--limit N] [--json] [--thresholds 0.6,0.7,0.8] [--hide N [--seed S]]
+    python -m training.evaluate instance/photos --first-read    # the page's first readings, as it kept them
 
 Labels: for a photo DIR/NAME.jpg (.jpeg, .png, .webp; any case, as phones name them: IMG_0042.JPG) either
 a file DIR/NAME.json with
@@ -346,13 +347,36 @@ def ours_dora(image):  # noqa: ANN001, ANN201
     return tiles, {"dora_indicators": [t for t in tiles if t != "x"]}, [(d.confidence, _unsure(d)) for d in dets]
 
 
+def first_readings(items: list[tuple[Path, dict]]) -> dict:
+    """:func:`evaluate`'s measures of the first readings the page kept with its checked photos (``--first-read``:
+    each label's "first_read", the tiles as the recogniser read them before the player corrected any, and those
+    it marked), against the tiles as checked; no recogniser is run, so these are the readings of whichever
+    models read the photos then, on the club's own tiles. Photos without a first reading are left out."""
+    kept = [(path, label) for path, label in items if isinstance(label.get("first_read"), dict)]
+    if not kept:
+        raise SystemExit("no label keeps a first reading (\"first_read\": the page keeps one with each photo it "
+                         "checks since session 78)")
+    firsts = {path: label["first_read"] for path, label in kept}
+
+    def as_read(path: Path) -> tuple:
+        first = firsts[path]
+        unsure = set(first.get("unsure", []))
+        return list(first["tiles"]), False, [(0.0 if i in unsure else 1.0, i in unsure) for i in range(len(first["tiles"]))]
+
+    res = evaluate(kept, as_read, name="first readings, as kept", load=lambda path: path)
+    res["ms_per_image_mean"] = res["ms_per_image_median"] = None  # (read when the photo was taken, not timed here)
+    return res
+
+
 def report(res: dict) -> str:
     req = "n/a" if res["request_exact_rate"] is None else f"{res['request_exact_rate']:.1%} of {res['requests_labelled']}"
+    ms = ("n/a (read when kept)" if res["ms_per_image_mean"] is None else
+          f"{res['ms_per_image_mean']:.1f} mean, {res['ms_per_image_median']:.1f} median")
     return (f"{res['model']}: {res['images']} images, {res['tiles']} tiles\n"
             f"  per-tile accuracy (in order): {res['tile_accuracy']:.1%}\n"
             f"  exact-hand rate:              {res['exact_hand_rate']:.1%}\n"
             f"  request exact:                {req}\n"
-            f"  ms per image:                 {res['ms_per_image_mean']:.1f} mean, {res['ms_per_image_median']:.1f} median\n"
+            f"  ms per image:                 {ms}\n"
             f"  confusions (truth->predicted): {', '.join(res['confusions']) or 'none'}\n"
             f"  misread: {res['other_kind']} tiles as another kind; red fives read as plain "
             f"{res['red_fives']['read_plain']} (of {res['red_fives']['in_labels']}), plain fives read as red "
@@ -403,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
                     "the localisers (upright, between upright neighbours, none side by side; photos with none left "
                     "out), to measure how the reading gets over tiles it misses")
     ap.add_argument("--seed", type=int, default=1, help="which tiles --hide hides")
+    ap.add_argument("--first-read", action="store_true", help="measure the first readings the page kept with its "
+                    "checked photos (instance/photos, or a folder unpacked from GET /api/kept/export) instead of "
+                    "reading the photos now: the recogniser on the club's own tiles as it read them at the table")
     args = ap.parse_args(argv)
     if args.hide < 0:
         ap.error("--hide must be 0 or more")
@@ -410,6 +437,10 @@ def main(argv: list[str] | None = None) -> int:
         written = write_drafts(args.folder)
         print(f"{written} draft label(s) written in {args.folder}: check each against its photo and delete its "
               "first line")
+        return 0
+    if args.first_read:
+        res = first_readings(load_folder(args.folder, args.limit))
+        print(json.dumps(res) if args.json else report(res))
         return 0
     thresholds = tuple(float(t) for t in args.thresholds.split(",") if t.strip())
     # hand photos read as `companion recognize` reads their files; dora photos as the page decodes them
