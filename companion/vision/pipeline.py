@@ -120,6 +120,11 @@ _DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() me
 VIEW_SPACING = 128.0  # a photo whose tiles lie further apart and are wider than this (px, median) is made smaller until
 # they come to this before it is turned level or stretched (_look_again; a 12 MP photo stretched in full took 80 ms):
 # 2.7 times the crops' width; 96 read a few tiles fewer (models/TRAINING-LOG.md, "Large photos turned level smaller")
+VIEW_MOST = 5e6  # a photo turned level or stretched onto a canvas of more pixels than this is made smaller until it
+# fits (_look_again): the turn of a phone's photo, not the nets, took most of its time (a 3024 px photo turned
+# 12-25 degrees, whose level canvas is 7-9 MP and a flat one's stretched canvas up to 20 MP: 13.5 ms of warpAffine a
+# photo); its tiles' spacing then comes below VIEW_SPACING. 1.19x as fast there, 1.31x at 12 MP, requests as many
+# (3 more over 14 large-photo sets; 4 MP read 1 fewer; models/TRAINING-LOG.md, "A turned phone photo's canvas")
 MIDDLE_MOST = 64  # face_colour(), burnt_share() and smear() measure a tile's middle at most this many px wide: a
 #                   wider one (a 12 MP photo's tiles are 100-250 px wide) is sampled (_sampled) or shrunk (smear)
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
@@ -950,7 +955,8 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     ``looked``) of the photo turned level and/or stretched, if the localiser finds at least as many tiles there as
     ``found`` (tiles in the filled corners do not count), or fewer that ``better`` (called with the new picture,
     its tiles and their odds and crops) prefers; otherwise None. Where the tiles found are further apart and wider
-    than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that. Turned level
+    than VIEW_SPACING (a phone's 12 MP photo), the picture is made smaller until they come to that, and further
+    where it would still be larger than VIEW_MOST pixels. Turned level
     only, the picture may be the window of it that holds the tiles (below); where the whole of it is looked at,
     the localisers' input is turned from ``boxed``, the photo's own :func:`letterbox`, where given
     (:func:`_turned_letterbox`: the camera-turned photos 3-7% faster, models/TRAINING-LOG.md, "The level look from
@@ -960,6 +966,9 @@ def _look_again(image_bgr: np.ndarray, found: list, angle: float, stretch: float
     # hand, far apart). Averaged down by a whole number k first (block_average), the rest in the turn
     size = min(_spacing(found), float(np.median([b[2] - b[0] for b, _, _ in found]))) if found else 0.0
     shrink = min(1.0, VIEW_SPACING / size) if size > 0 else 1.0
+    _, nw, nh = _canvas(image_bgr.shape, angle, stretch, shrink)
+    if nw * nh > VIEW_MOST:  # a canvas of many MP (a phone's photo turned or stretched): made smaller to fit
+        shrink *= float(np.sqrt(VIEW_MOST / (nw * nh)))
     k = int(1 / shrink)
     if k < 2 or min(height, width) < k:
         k = 1
