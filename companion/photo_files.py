@@ -110,9 +110,10 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
 # size in 108 ms instead of 269, and 120 such photos read 97 requests as when decoded whole (tiles 0.7 points
 # fewer). A 12 MP photo is decoded whole here: at half size a hand across a quarter to half of it read 69 requests
 # of 100 against 74 (models/TRAINING-LOG.md, "Very large photos read at half size"); read_photo reads one at half
-# size first and keeps that where its tiles are wide or read surely
+# size first and keeps that where its tiles are wide or read surely, and since session 78 a tablet's 8 MP photo
+# (3264 x 2448) too ("8 MP photos at half size first": 6 sets of 3024-3264 px, 3 more requests, 1.5-1.7x as fast)
 READ_LONG_SIDE = 3000
-HALF_FIRST_FROM = 4000  # a JPEG this long or more (a 12 MP photo: 4032) but under 2 * READ_LONG_SIDE is read at
+HALF_FIRST_FROM = 3000  # a JPEG this long or more (12 MP: 4032, 8 MP: 3264) but under 2 * READ_LONG_SIDE is read at
 HALF_TILE_MIN = 65.0  # half size first (read_photo), and kept so where its tiles are this wide there (px, median)
 HALF_SURE = 0.4  # or where that reading gives a request and reads every tile at least this surely (its confidence)
 _REDUCED = {2: "IMREAD_REDUCED_COLOR_2", 4: "IMREAD_REDUCED_COLOR_4", 8: "IMREAD_REDUCED_COLOR_8"}
@@ -203,8 +204,8 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     (:func:`decode_to_read`): the answer, its boxes in the photo's pixels, and the photo as decoded to be read.
     ``decoded``: :func:`decode_first` of the bytes (with ``chosen``), where made already.
 
-    A JPEG HALF_FIRST_FROM long or more (a 12 MP photo) and short of :func:`decode_to_read`'s own half-size rule is
-    read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
+    A JPEG HALF_FIRST_FROM long or more (a 12 MP photo, a tablet's 8 MP) and short of :func:`decode_to_read`'s own
+    half-size rule is read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
     the hand fills the picture its tiles read as surely at half size. Where they come out narrower than
     HALF_TILE_MIN there (median of the upright ones, rows left out not counted: a hand photographed from further
     away, whose tiles may read worse at half size) and that reading gives no request or reads a tile less surely

@@ -186,6 +186,16 @@ def test_a_12_mp_jpeg_is_read_at_half_size_first_and_kept_so_where_its_tiles_are
     assert reads == [(2016, 2, False, 1, {}), (2016, 2, False, 1, {"drop": [[0, 0, 9, 9]]})]
 
 
+@pytest.mark.parametrize(("width", "half"), [(3264, True), (3024, True), (2999, False), (1920, False)])
+def test_a_tablets_8_mp_jpeg_is_read_at_half_size_first_too_and_a_smaller_one_whole(width: int, half: bool):
+    # since session 78 from 3000 px long (a tablet camera's 3264 x 2448, a 4:3 phone mode's 3024): decoding and
+    # turning such a photo took more than reading it, and at half size its tiles read as well (TRAINING-LOG, "8 MP
+    # photos at half size first"); the live camera's 1920 px frames are read as they come
+    recognize, reads = _reader(2 * HALF_TILE_MIN)
+    _, photo = read_photo(_jpeg(width, 600), "IMG.jpg", None, recognize)
+    assert photo.scale == (2 if half else 1) and reads[0][0] == (width // 2 if half else width)
+
+
 @pytest.mark.parametrize(("chosen", "width"), [(2, 2016), (1, 4032)])
 def test_a_12_mp_jpeg_whose_size_was_chosen_before_is_read_at_it_once(chosen: int, width: int):
     # a correction of an answer whose photo was read at half size (2) or whole (1): read so straight away, with the
