@@ -205,8 +205,8 @@ def read_photo(data: bytes, name: str, field: str | None, recognize: Callable[..
     ``decoded``: :func:`decode_first` of the bytes (with ``chosen``), where made already.
 
     A JPEG HALF_FIRST_FROM long or more (a 12 MP photo, a tablet's 8 MP) and short of :func:`decode_to_read`'s own
-    half-size rule is read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half size), and where
-    the hand fills the picture its tiles read as surely at half size. Where they come out narrower than
+    half-size rule is read at half size first: decoding it whole takes longer than reading it (76 ms, 19 at half
+    size), and where the hand fills the picture its tiles read as surely at half size. Where they come out narrower than
     HALF_TILE_MIN there (median of the upright ones, rows left out not counted: a hand photographed from further
     away, whose tiles may read worse at half size) and that reading gives no request or reads a tile less surely
     than HALF_SURE, it is decoded whole and read again (models/TRAINING-LOG.md, "12 MP photos at half size where

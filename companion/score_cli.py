@@ -193,17 +193,7 @@ def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
             melds.append({"type": kind, "tiles": format_tiles(parse_tiles(text))})
     flowers: list = []
     if photo is not None:  # (HAND and the meld options are refused beside --photo before it is read: run)
-        request: dict[str, Any] = {key: photo[key] for key in PHOTO_KEYS if photo.get(key)}
-        from companion.rules import family
-
-        # the photo's dora row only where the rules read indicators, as the page does (the classical book refuses
-        # them, Hong Kong has no dora); --dora says them instead
-        if args.dora or "dora_indicators" not in family(args.rules).INDICATOR_KEYS:
-            request.pop("dora_indicators", None)
-        if args.flowers:
-            request.pop("flowers", None)
-        if plain_in_photo(args, photo):  # (a set with red fives, at a table whose rules count none)
-            request, _ = plain_fives(request)
+        request: dict[str, Any] = photo_part(args, photo)[0]
     else:
         hand = " ".join(args.hand) if isinstance(args.hand, list) else args.hand
         tiles, win, flowers = split_hand(hand, len(melds))
@@ -240,15 +230,21 @@ def _rules_value(args: argparse.Namespace) -> str | dict | None:
     return args.rules or None
 
 
-def plain_in_photo(args: argparse.Namespace, photo: dict) -> int:
-    """How many red fives of a photo's request (:func:`read_photo_request`'s) are scored as plain fives: all of
-    them where the rules count none (EMA 2016, WRC, Hong Kong, ...: a set with red fives played without them, as
-    the page does), else none."""
-    from companion.rules import red_fives
+def photo_part(args: argparse.Namespace, photo: dict) -> tuple[dict, int]:
+    """What a photo's request (:func:`read_photo_request`'s) gives the request the options build: its hand, melds,
+    winning tile, flowers and dora indicators, less what the options say instead or the rules do not read; and
+    how many red fives in it are scored as plain fives: all where the rules count none (EMA 2016, WRC, Hong Kong,
+    ...: a set with red fives played without them, as the page does)."""
+    from companion.rules import family, red_fives
 
-    if red_fives(_rules_value(args)) != 0:
-        return 0
-    return plain_fives({key: photo[key] for key in PHOTO_KEYS if photo.get(key)})[1]
+    part: dict[str, Any] = {key: photo[key] for key in PHOTO_KEYS if photo.get(key)}
+    # the photo's dora row only where the rules read indicators, as the page does (the classical book refuses
+    # them, Hong Kong has no dora); --dora says them instead
+    if args.dora or "dora_indicators" not in family(args.rules).INDICATOR_KEYS:
+        part.pop("dora_indicators", None)
+    if args.flowers:
+        part.pop("flowers", None)
+    return plain_fives(part) if red_fives(_rules_value(args)) == 0 else (part, 0)
 
 
 def _default_preset() -> str:
@@ -282,9 +278,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             photo, said = read_photo_request(args.photo, args.dora_photo)
             stdout.write(said + "\n\n")  # the tiles as read, doubts marked, before what they score
         request = build_request(args, _photo_hand(photo) if photo else None)
-        if photo and (plain := plain_in_photo(args, photo["request"])):
-            stdout.write(f"{plain} red five(s) of the photo counted as plain: the rules {preset_name(request.get('rules'))} "
-                         "play without red fives\n\n")
+        if photo and (plain := photo_part(args, photo["request"])[1]):
+            rules = preset_name(request.get("rules"))
+            stdout.write(f"{plain} red five(s) of the photo counted as plain: the rules {rules} play without red fives\n\n")
         result = _score(request)
     except CompanionError as exc:
         print(f"error ({exc.code}): {exc}", file=stderr)
