@@ -185,15 +185,16 @@ PHOTO_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "flowers")  # what
 
 
 def build_request(args: argparse.Namespace, photo: dict | None = None) -> dict:
-    """The scoring request that the command-line options describe; ``photo``: the request a photo of the hand gave
-    (--photo, :func:`read_photo_request`), whose tiles stand in for the hand string and the meld options."""
+    """The scoring request that the command-line options describe; ``photo``: what a photo of the hand gives it
+    (--photo: :func:`photo_part` of :func:`read_photo_request`'s request), whose tiles stand in for the hand string
+    and the meld options."""
     melds = []
     for kind in MELD_TYPES:
         for text in getattr(args, kind):
             melds.append({"type": kind, "tiles": format_tiles(parse_tiles(text))})
     flowers: list = []
     if photo is not None:  # (HAND and the meld options are refused beside --photo before it is read: run)
-        request: dict[str, Any] = photo_part(args, photo)[0]
+        request: dict[str, Any] = dict(photo)
     else:
         hand = " ".join(args.hand) if isinstance(args.hand, list) else args.hand
         tiles, win, flowers = split_hand(hand, len(melds))
@@ -277,8 +278,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
         if args.photo:
             photo, said = read_photo_request(args.photo, args.dora_photo)
             stdout.write(said + "\n\n")  # the tiles as read, doubts marked, before what they score
-        request = build_request(args, _photo_hand(photo) if photo else None)
-        if photo and (plain := photo_part(args, photo["request"])[1]):
+        part, plain = photo_part(args, _photo_hand(photo)) if photo else (None, 0)
+        request = build_request(args, part)
+        if plain:
             rules = preset_name(request.get("rules"))
             stdout.write(f"{plain} red five(s) of the photo counted as plain: the rules {rules} play without red fives\n\n")
         result = _score(request)
@@ -334,7 +336,7 @@ def _run_json(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
         if args.photo:
             photo, _ = read_photo_request(args.photo, args.dora_photo)
-            request = build_request(args, _photo_hand(photo))
+            request = build_request(args, photo_part(args, _photo_hand(photo))[0])
         elif args.hand:
             request = build_request(args)
         else:

@@ -421,7 +421,8 @@ def restore(out: Path | None = None) -> str:
 
 def _kept(out: Path, name: str) -> str:
     """Where the model the fine-tune replaced in ``out`` was set aside, if it replaced one."""
-    return f" (original kept as {name}.base.onnx)" if (out / f"{name}.base.onnx").exists() else ""
+    base = _aside(out / f"{name}.onnx")
+    return f" (original kept as {base.name})" if base.exists() else ""
 
 
 def _told_apart(net, crops: np.ndarray, ys: np.ndarray, at: float = 0.5) -> float:  # noqa: ANN001

@@ -78,9 +78,10 @@
   // (Riichi both, the old Japanese book dora only, Hong Kong and classical none: no dora photo is asked for there, and
   // indicators read above the hand are not sent)
   // redFives(): how many red fives the table's rules count (the game state's "red_fives"; 0: EMA, WRC, Hong Kong,
-  // classical, the old Japanese book), where a red five read in the photo is scored as the plain five it then is
+  // classical, the old Japanese book; null: not known), where a red five read in the photo is scored as the plain
+  // five it then is
   function open({ player, tsumo = () => false, discarder = () => null, onTiles,
-    indicators = ["dora_indicators", "ura_indicators"], redFives = () => 3 }) {
+    indicators = ["dora_indicators", "ura_indicators"], redFives = () => null }) {
     close();
     let file = null;
     let result = null;
