@@ -326,6 +326,41 @@ def test_make_eval_focus_keeps_its_line_sharp_and_blurs_the_farthest_edge_by_the
     assert defocused(np.random.default_rng(0), img, [])[0] is img
 
 
+def test_make_eval_lens_moves_each_label_where_the_photo_shows_its_tile_and_bows_a_straight_row():
+    from training.make_eval import wide_lens
+    from training.scenes import TileLabel
+
+    # a red square painted on a grey photo, its label's corners on it: after the lens the label's box must
+    # be where the red pixels went; a row of squares along the top bows (its middle higher than its ends,
+    # by about 3% of the photo's height at strength 0.1: worked out by hand from r = s r' (1 + k r'^2)), and
+    # the corners are darker than the middle
+    w, h = 1200, 900
+    img = np.full((h, w, 3), 200, np.uint8)
+    squares = [(x, 60) for x in range(40, 1160, 140)] + [(700, 500)]
+    labels = []
+    for x, y in squares:
+        img[y:y + 40, x:x + 40] = (0, 0, 255)
+        quad = np.array([[x, y], [x + 40, y], [x + 40, y + 40], [x, y + 40]], float)
+        labels.append(TileLabel("1m", quad, False, 0, 0, "concealed"))
+    for seed in range(3):
+        out, moved = wide_lens(np.random.default_rng(seed), img, labels, (0.1, 0.3))
+        assert out.shape == img.shape
+        red = (out[..., 2] > 150) & (out[..., 0] < 100)
+        for lb in moved:  # the red pixels near the label's box (the squares lie 100 px apart) span that box
+            x1, y1, x2, y2 = lb.box
+            near = np.zeros_like(red)
+            near[max(0, int(y1) - 15):int(y2) + 15, max(0, int(x1) - 15):int(x2) + 15] = True
+            ys, xs = np.nonzero(red & near)
+            assert np.allclose((xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), lb.box, atol=2), (seed, lb.box)
+        tops = [lb.box[1] for lb in moved[:-1]]
+        assert tops[4] < tops[0] - 5 and tops[4] < tops[-1] - 5  # the top row's middle above its ends
+        assert out[450, 600, 1] > out[2, 2, 1] + 20  # vignetting
+    middle = wide_lens(np.random.default_rng(0), img, [TileLabel("1m", np.array([[600.0, 0], [601, 0], [601, 1],
+                                                                                 [600, 1]]), False, 0, 0, "")],
+                       (0.1, 0.1))[1][0]
+    assert -0.035 * h < middle.quad[0][1] < -0.025 * h  # the scene's top edge at the middle, out of the photo
+
+
 def test_make_eval_into_a_file_says_so_and_leaves_the_file(tmp_path, capsys):
     from training.make_eval import main
 

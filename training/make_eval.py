@@ -15,6 +15,7 @@
     python -m training.make_eval --out /tmp/eval-print --style uni --winning --n 200 --seed 98 --print
     python -m training.make_eval --out /tmp/eval-loose --style uni --winning --n 200 --seed 98 --loose 4   # laid by hand
     python -m training.make_eval --out /tmp/eval-wall --style uni --winning --n 200 --seed 98 --dead-wall   # the dead wall
+    python -m training.make_eval --out /tmp/eval-lens --style uni --winning --n 200 --seed 98 --lens 0.05 0.25   # a webcam
     python -m training.make_eval --out /tmp/eval-dora --style uni --n 200 --seed 98 --dora-photo --fill 0.3 0.95
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
@@ -306,6 +307,40 @@ def shaken(rng: np.random.Generator, img: np.ndarray, boxes: list) -> np.ndarray
     return moved(img, length, rng.uniform(0, 180))
 
 
+def wide_lens(rng: np.random.Generator, img: np.ndarray, labels: list, strength: tuple[float, float]
+              ) -> tuple[np.ndarray, list]:
+    """The photo through a wide lens that nothing corrected (a webcam's, a cheap tablet's): barrel distortion
+    and vignetting. A point at radius r (1 at the corners) of the photo shows what lay at s * r * (1 + k * r^2)
+    of the scene drawn, k drawn from ``strength`` (0.1: a line along the photo's top edge bows by about 3% of
+    the photo's height, 0.3 by 7%), s = 1 / (1 + k) so that the corners still show the scene's corners: straight rows
+    bow outward, away from the middle, and the middle is seen a little larger. The corners darkened to
+    0.55-0.85 of the middle's light, as r^2. The labels' face corners are moved as the photo's points are
+    (their boxes around them)."""
+    from dataclasses import replace
+
+    h, w = img.shape[:2]
+    k = float(rng.uniform(*strength))
+    edge = 1 - float(rng.uniform(0.15, 0.45))  # the corners' light
+    cx, cy, half = (w - 1) / 2, (h - 1) / 2, np.hypot(w, h) / 2
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) - cx, np.arange(h, dtype=np.float32) - cy)
+    r2 = (xs * xs + ys * ys) / half**2
+    scale = (1 + k * r2) / (1 + k)
+    out = cv2.remap(img, (xs * scale + cx).astype(np.float32), (ys * scale + cy).astype(np.float32), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REFLECT)
+    out = np.clip(out * (1 - (1 - edge) * r2)[..., None] + 0.5, 0, 255).astype(np.uint8)
+
+    def moved_to(quad: np.ndarray) -> np.ndarray:  # each point where the photo shows it: solve r_u = s r (1 + k r^2)
+        pts = (np.asarray(quad, np.float64) - (cx, cy)) / half
+        ru = np.hypot(pts[:, 0], pts[:, 1]) * (1 + k)
+        r = ru.copy()
+        for _ in range(30):  # Newton's method on r + k r^3 = ru, r from ru down
+            r -= (r + k * r**3 - ru) / (1 + 3 * k * r**2)
+        ratio = np.divide(r, ru / (1 + k), out=np.ones_like(r), where=ru > 0)
+        return pts * ratio[:, None] * half + (cx, cy)
+
+    return out, [replace(lb, quad=moved_to(lb.quad)) for lb in labels]
+
+
 def taken_turned(img: np.ndarray, label: dict, degrees: int) -> tuple[np.ndarray, dict]:
     """The photo as taken from another seat: turned counter-clockwise by ``degrees`` (90, 180 or 270), so that it
     is read turned by as many degrees clockwise (the answer's "turned"). The label's tiles stay in the order the
@@ -391,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the tiles' front sides as high as the camera's angle shows them (none from straight above, "
                          "as high as the face at 22-33 degrees; the pitch and the tiles' depth from a stream of their own), "
                          "not the fixed band of the training photos")
+    ap.add_argument("--lens", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                    help="a wide lens nothing corrected (a webcam's): barrel distortion of strength LO..HI (0.1: a "
+                         "row along the top edge bows by 3%% of the photo's height, 0.3 by 7%%) and the corners darkened to "
+                         "0.55-0.85 of the middle's light, on the very photos the seed gives without it (its own stream)")
     ap.add_argument("--turned", type=int, choices=(90, 180, 270), default=None, metavar="DEGREES",
                     help="each photo as taken from another seat, to be read turned by 90, 180 or 270 degrees "
                          "clockwise (labels: the tiles in the winner's order, boxes on the photo, \"turned\")")
@@ -421,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     finger = np.random.default_rng(args.seed + 14_000_003)  # and for --finger
     lens = np.random.default_rng(args.seed + 15_000_003)  # and for --focus
     paint = np.random.default_rng(args.seed + 16_000_003)  # and for --worn
+    optics = np.random.default_rng(args.seed + 17_000_003)  # and for --lens
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.n):
         hand = not args.dora_photo and (args.hand_only or args.winning or bool(rng.random() < 0.8))
@@ -454,6 +494,8 @@ def main(argv: list[str] | None = None) -> int:
             img, focus = defocused(lens, img, [lb.box for lb in labels if not lb.sideways])
         if args.shake:
             img = shaken(hands, img, [lb.box for lb in labels if not lb.sideways])
+        if args.lens:
+            img, labels = wide_lens(optics, img, labels, tuple(args.lens))
         if args.phone:
             img = phone_processing(camera, img)
         if args.bright:
