@@ -30,9 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import time  # noqa: E402
 
-import cv2  # noqa: E402
-
 from companion.tiles import align  # noqa: E402
+from companion.vision.pipeline import load_image  # noqa: E402
 from training.evaluate import load_folder, ours  # noqa: E402
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
@@ -54,8 +53,9 @@ def peer_predict():  # noqa: ANN201
 
 def from_file(predict):  # noqa: ANN001, ANN201
     """``predict`` of a decoded photo as a contender that takes the photo's file (--from-files): the peer's,
-    decoding it whole with OpenCV."""
-    return lambda path: predict(cv2.imread(str(path)))
+    decoding it whole as ``companion recognize`` decodes a photo it reads whole (OpenCV; an iPhone's HEIC with
+    pi-heif)."""
+    return lambda path: predict(load_image(path))
 
 
 def ours_from_file(path):  # noqa: ANN001, ANN201
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         models = {name: ours_from_file if fn is ours else from_file(fn) for name, fn in models.items()}
     preds: dict[str, dict] = {name: {} for name in models}
     times: dict[str, list[float]] = {name: [] for name in models}
-    load = (lambda path: path) if args.from_files else (lambda path: cv2.imread(str(path)))
+    load = (lambda path: path) if args.from_files else load_image
     first = load(items[0][0])
     for fn in models.values():
         fn(first)  # model loading stays out of the timing

@@ -10,10 +10,10 @@ from typing import Any, NamedTuple
 from companion.errors import PhotoFileError
 
 # the major brands of HEIF files (ISO base media, "ftyp" at byte 4): an iPhone's photos by default; OpenCV reads
-# none of them (AVIF, "avif", it does read)
+# none of them (AVIF, "avif", it does read), pi-heif (libheif) does (_decode_heif)
 HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
-HEIF_HINT = ("a HEIC photo (an iPhone's own format), which cannot be read here: send it as JPEG (on the iPhone: "
-             "Settings > Camera > Formats > Most Compatible, or share the photo as JPEG)")
+AS_JPEG = "send it as JPEG (on the iPhone: Settings > Camera > Formats > Most Compatible, or share the photo as JPEG)"
+HEIF_HINT = f"a HEIC photo (an iPhone's own format), which cannot be read here without pi-heif: {AS_JPEG}"
 
 
 def is_heif(data: bytes) -> bool:
@@ -95,7 +95,7 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
     _refuse_too_large(stored_size(data), 1, name, field)
     image = _imdecode(data, cv2.IMREAD_COLOR)
     if image is None and is_heif(data[:16]):
-        raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field)
+        return _decode_heif(data, name, field)
     if image is None and (kind := cut_short(data)):
         raise PhotoFileError(f"{name} is a {kind} photo cut short: the file ends ({len(data)} bytes) before the picture "
                              f"does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
@@ -103,6 +103,42 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
         raise PhotoFileError(f"{name} is not an image that can be read here (JPEG, PNG, WebP)", "photo_unreadable",
                              field=field)
     return image
+
+
+def _decode_heif(data: bytes, name: str, field: str | None) -> Any:
+    """A HEIF (HEIC) photo's primary picture decoded by pi-heif (libheif with its HEVC decoder), turned and mirrored as
+    the file says (an iPhone stores the way it was held so), at 8 bits a channel, to a BGR array; a PhotoFileError
+    ("photo_heic") where pi-heif is not installed or the file cannot be decoded ("photo_cut_short" where it ends
+    before its picture does), or "photo_too_large" (from its header, before it is decoded)."""
+    try:
+        import pi_heif
+    except ImportError:
+        raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field) from None
+    import cv2
+    import numpy as np
+
+    try:
+        heif = pi_heif.open_heif(data, bgr_mode=True)  # its header only
+    except ValueError as exc:  # libheif's errors ("Invalid input: ...")
+        raise _heif_error(exc, data, name, field) from None
+    _refuse_too_large(heif.size, 1, name, field)
+    try:
+        image = np.asarray(heif)  # decoded here
+    except ValueError as exc:
+        raise _heif_error(exc, data, name, field) from None
+    # copied: the array is a read-only view of memory that pi-heif frees with ``heif``
+    if image.ndim == 2:  # a grey picture
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return np.array(image[..., :3], order="C")  # (BGRA where it has an alpha plane)
+
+
+def _heif_error(exc: ValueError, data: bytes, name: str, field: str | None) -> PhotoFileError:
+    """What to say of a HEIF file libheif could not decode (``exc``, its error)."""
+    if "end of file" in str(exc).lower():
+        return PhotoFileError(f"{name} is a HEIC photo cut short: the file ends ({len(data)} bytes) before the picture "
+                              "does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
+    return PhotoFileError(f"{name} is a HEIC photo (an iPhone's own format) that could not be decoded ({exc}); {AS_JPEG}",
+                          "photo_heic", field=field)
 
 
 # a JPEG whose long side is at least twice this is decoded for reading at a half, a quarter or an eighth of its size

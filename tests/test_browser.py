@@ -1448,6 +1448,29 @@ def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
     page.wait_for_selector(f'.tilebox.fixed[data-index="{index}"]')
 
 
+def test_a_photo_the_browser_cannot_show_is_shown_from_the_servers_copy_with_its_tiles(photo_server):
+    # an iPhone's HEIC sent from a browser that cannot show HEIC (Chromium cannot): the server reads it, and the
+    # page shows its copy (GET /api/photos/<id>, a JPEG) with the tiles drawn over it, instead of a broken picture.
+    # The fixture is closed_dora.jpg (800 x 600) stored on its side with the transform that turns it back
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, _, vision = photo_server
+    heic = Path(__file__).parent / "fixtures" / "vision" / "heic" / "closed_dora_held.heic"
+    shown = "() => { const img = document.querySelector('.photo-wrap img'); return img && img.naturalWidth > 0; }"
+    with _photo_dialog(sync_api, base, "Ann", heic) as page:
+        page.wait_for_selector(".tilebox")
+        page.wait_for_function(shown)
+        img = page.locator(".photo-wrap img")
+        assert img.get_attribute("src").startswith("/api/photos/")
+        assert page.evaluate("[document.querySelector('.photo-wrap img').naturalWidth, "
+                             "document.querySelector('.photo-wrap img').naturalHeight]") == [800, 600]
+        assert page.locator(".tilebox").count() == 14 and len(vision.reads) == 1
+        # the stand-in's first tile lies at x 10-50 of the photo's 800 px: drawn there over the picture as shown
+        picture, first = img.bounding_box(), page.locator(".tilebox >> nth=0").bounding_box()
+        assert abs(first["x"] - (picture["x"] + 10 / 800 * picture["width"])) < 3
+        assert abs(first["width"] - 40 / 800 * picture["width"]) < 3
+        _screenshot(page, "photo-heic.png")
+
+
 @contextlib.contextmanager
 def _photo_dialog(sync_api, server: str, winner: str, photo: Path | None, discarder: str | None = None,  # noqa: ANN001, ANN202
                   lang: str = "en", viewport: tuple[int, int] = (1280, 800), rules: str = "ema2016"):

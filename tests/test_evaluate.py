@@ -193,6 +193,22 @@ def test_a_label_can_be_typed_as_mpsz_in_reading_order_next_to_a_phone_photo(tmp
     assert [t["tile"] for t in label["tiles"]] == ["x", "3z", "9s", "x", "1m", "2m", "3m", "0p", "5p", "5p", "7z", "1f"]
 
 
+def test_an_iphone_heic_photo_with_a_typed_label_is_measured(tmp_path, capsys):
+    # a club's real photos straight off an iPhone: closed_dora.jpg stored as such a HEIC (tests/fixtures/vision/heic),
+    # its tiles typed in reading order; read upright, every tile is right
+    import shutil
+    from pathlib import Path
+
+    from training.evaluate import main
+
+    heic = Path(__file__).parent / "fixtures" / "vision" / "heic" / "closed_dora_held.heic"
+    shutil.copy(heic, tmp_path / "IMG_0042.HEIC")
+    (tmp_path / "IMG_0042.txt").write_text("4m9m\n27m257p499s34677z 9p\n", encoding="utf-8")
+    assert main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 images, 16 tiles" in out and "per-tile accuracy (in order): 100.0%" in out
+
+
 def test_a_json_label_is_taken_before_a_txt_one_and_unlabelled_photos_are_left_out(tmp_path, capsys):
     for name in ("a", "b"):
         cv2.imwrite(str(tmp_path / f"{name}.png"), np.zeros((8, 8, 3), np.uint8))

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -239,3 +242,48 @@ def test_other_photos_are_read_once_as_decode_to_read_decodes_them(width: int, s
     dora = decode_to_read(_jpeg(2 * READ_LONG_SIDE, 300), "wall.jpg")
     _, photo = read_photo(_jpeg(width, 300), "IMG.jpg", "image", recognize, dora)
     assert photo.scale == scale and reads == [(-(-width // scale), scale, True, 2, {})]
+
+
+HEIC = Path(__file__).parent / "fixtures" / "vision" / "heic" / "closed_dora_held.heic"
+
+
+def test_an_iphone_heic_photo_is_decoded_upright_as_its_file_says():
+    # the fixture is closed_dora.jpg stored turned counter-clockwise with the HEIF transform that turns it back
+    # (tests/fixtures/vision/ART-LICENSE.md): decoded, it is that JPEG's picture again, the way up it was taken,
+    # but for the lossy coding
+    image = decode_photo(HEIC.read_bytes(), HEIC.name)
+    jpeg = cv2.imread(str(HEIC.parents[1] / "closed_dora.jpg"))
+    assert image.shape == jpeg.shape == (600, 800, 3) and image.dtype == np.uint8
+    assert np.abs(image.astype(int) - jpeg).mean() < 4
+    assert np.abs(image.astype(int) - cv2.rotate(cv2.rotate(jpeg, cv2.ROTATE_90_CLOCKWISE), cv2.ROTATE_90_CLOCKWISE)
+                  ).mean() > 20  # (not the same picture upside down: the check can tell)
+    image[0, 0] = 0  # the pipeline may write into it: its own memory, not the decoder's
+    assert decode_to_read(HEIC.read_bytes(), HEIC.name).image.shape == (600, 800, 3)
+
+
+def test_a_heic_photo_cut_short_or_broken_is_named_so_with_how_to_send_jpeg():
+    data = HEIC.read_bytes()
+    with pytest.raises(PhotoFileError) as cut:
+        decode_photo(data[: len(data) // 2], "IMG_0042.HEIC")
+    assert cut.value.code == "photo_cut_short" and "IMG_0042.HEIC is a HEIC photo cut short" in str(cut.value)
+    with pytest.raises(PhotoFileError) as broken:
+        decode_photo(data[:32] + bytes(4000), "IMG_0043.HEIC", field="image")
+    assert broken.value.code == "photo_heic" and broken.value.field == "image"
+    assert "IMG_0043.HEIC is a HEIC photo" in str(broken.value) and "send it as JPEG" in str(broken.value)
+
+
+def test_a_heic_photo_without_pi_heif_is_named_with_how_to_send_jpeg(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(sys.modules, "pi_heif", None)  # as though it were not installed: importing it fails
+    with pytest.raises(PhotoFileError) as refused:
+        decode_photo(HEIC.read_bytes(), "IMG_0042.HEIC")
+    assert refused.value.code == "photo_heic" and "without pi-heif" in str(refused.value)
+    assert "Most Compatible" in str(refused.value)
+
+
+def test_a_heic_photo_with_more_pixels_than_are_read_is_refused_before_it_is_decoded(monkeypatch: pytest.MonkeyPatch):
+    import companion.photo_files as photo_files
+
+    monkeypatch.setattr(photo_files, "MAX_DECODED_PIXELS", 800 * 600 - 1)
+    with pytest.raises(PhotoFileError) as refused:
+        decode_photo(HEIC.read_bytes(), "big.heic")
+    assert refused.value.code == "photo_too_large" and "800 x 600 pixels" in str(refused.value)

@@ -605,6 +605,20 @@ def test_a_file_that_is_not_a_photo_gives_a_clear_error(tmp_path: Path, capsys: 
     assert "not an image" in capsys.readouterr().err
 
 
+def test_an_iphone_heic_photo_is_read_turned_as_its_file_says_the_phone_was_held(capsys: pytest.CaptureFixture):
+    # closed_dora.jpg stored on its side (turned counter-clockwise), with the HEIF transform that turns it back
+    # clockwise, as an iPhone held upright stores its sensor's picture (made with pillow-heif, which can encode,
+    # at quality 70): read, it must give closed_dora's label, tiles and request; read as stored, on its side, it
+    # gives no hand
+    from companion.cli import main
+
+    label = json.loads((FIXTURES / "closed_dora.json").read_text())
+    assert main(["recognize", str(FIXTURES / "heic" / "closed_dora_held.heic"), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in answer["tiles"]] == [t["tile"] for t in label["tiles"]]
+    assert answer["request"] == label["request"]
+
+
 def test_an_iphone_heic_photo_is_named_with_how_to_get_a_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture):
     from companion.cli import main
 

@@ -471,6 +471,31 @@ def test_an_iphone_heic_photo_is_named_and_the_answer_says_how_to_send_jpeg(clie
     assert "HEIC" not in err["error"] and "not an image" in err["error"] and err["code"] == "photo_unreadable"
 
 
+def test_an_iphone_heic_photo_is_decoded_upright_and_read(client, fake_vision):
+    # a browser on a computer sends an iPhone's photo as it is (tests/fixtures/vision/heic: closed_dora.jpg, 800 x
+    # 600, stored on its side with the transform that turns it back): read upright, at its own size
+    heic = Path(__file__).parent / "fixtures" / "vision" / "heic" / "closed_dora_held.heic"
+    r = client.post("/api/recognize", data={"image": (io.BytesIO(heic.read_bytes()), "IMG_0042.HEIC")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200, r.get_json()
+    assert fake_vision["shape"] == (600, 800, 3)
+    # a browser that cannot show HEIC shows the server's copy instead: a JPEG, upright, the JPEG fixture's picture
+    shown = client.get(f"/api/photos/{r.get_json()['photo_id']}")
+    assert shown.status_code == 200 and shown.mimetype == "image/jpeg"
+    image = cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR)
+    jpeg = cv2.imread(str(heic.parents[1] / "closed_dora.jpg"))
+    assert image.shape == jpeg.shape and np.abs(image.astype(int) - jpeg).mean() < 5
+
+
+def test_a_held_photo_is_shown_at_most_2048_px_long_and_one_not_held_is_a_404(client, fake_vision):
+    big = cv2.imencode(".png", np.full((3000, 4000, 3), 90, np.uint8))[1].tobytes()
+    r = client.post("/api/recognize", data={"image": (io.BytesIO(big), "big.png")}, content_type="multipart/form-data")
+    shown = client.get(f"/api/photos/{r.get_json()['photo_id']}")
+    assert cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR).shape == (1536, 2048, 3)
+    err = _error(client.get("/api/photos/" + "0" * 64), 404, "photo_gone")
+    assert "send it again" in err["error"]
+
+
 def test_a_photo_that_claims_too_many_pixels_is_a_400_that_says_so_not_a_500(client, fake_vision):
     import zlib
 

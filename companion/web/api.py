@@ -420,6 +420,31 @@ def recognize():  # noqa: ANN201
     return jsonify(result)
 
 
+SHOWN_LONG_SIDE = 2048  # GET /api/photos/<id>: the held photo as the page is shown it, at most this long (px)
+
+
+@bp.get("/photos/<photo_id>")
+def held_photo(photo_id: str):  # noqa: ANN201
+    """The photo held by this id (an answer's "photo_id" or "dora_id") as a JPEG, upright as it was read and at most
+    SHOWN_LONG_SIDE long: the page shows it where the browser cannot show the file it sent (an iPhone's HEIC in a
+    browser but Safari); the answer's boxes are in the photo's own pixels (its "width" and "height"). 404
+    ``photo_gone`` where no photo is held by the id (the server restarted, or many photos came since)."""
+    import cv2
+
+    from companion.photo_files import decode_photo
+
+    data = current_app.extensions["held_photos"].get(photo_id)
+    if data is None:
+        return error_response(f"no photo {photo_id[:12]}... is held by the server (restarted, or many photos since): "
+                              "send it again", "photo_gone", 404)
+    image = decode_photo(data, "the held photo")
+    scale = SHOWN_LONG_SIDE / max(image.shape[:2])
+    if scale < 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+
+
 @bp.post("/photos")
 def keep_checked_photo():  # noqa: ANN201
     """A photo whose tiles the player checked on the page (and scored), kept with them as a labelled example:

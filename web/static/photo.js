@@ -149,6 +149,10 @@
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
+      // a file this browser cannot show (an iPhone's HEIC, but in Safari): the server's copy, once it has read it
+      let unshown = false;
+      const showServers = () => { if (unshown && result && result.photo_id) img.src = `/api/photos/${result.photo_id}`; };
+      img.addEventListener("error", () => { unshown = true; showServers(); }, { once: true });
       picture.replaceChildren(img);
       img.addEventListener("click", (event) => addAt(event, img));
       const form = new FormData();
@@ -169,6 +173,7 @@
         return;
       }
       status.className = "grow";
+      showServers();
       if (result.dora_photo) drawDora();
       if (!result.tiles || !result.tiles.length) {
         status.textContent = t(result.small_photo ? "photo_too_few_pixels" : "no_tiles"); // a thumbnail: why, first
@@ -179,7 +184,7 @@
       const draw = () => drawBoxes(img);
       // a photo taken upright is taller than the sheet: the tiles are brought into view once drawn
       const firstDraw = () => { draw(); const box = picture.querySelector(".tilebox"); if (box) box.scrollIntoView({ block: "center" }); };
-      if (img.complete) firstDraw(); else img.addEventListener("load", firstDraw);
+      if (img.complete && img.naturalWidth) firstDraw(); else img.addEventListener("load", firstDraw, { once: true });
       // turning the tablet rescales the photo; the boxes follow
       window.addEventListener("resize", () => { if (overlay && result) draw(); });
       useBtn.disabled = false;
