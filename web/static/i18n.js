@@ -171,7 +171,7 @@ window.I18N = {
     error_no_yaku: "Die Hand ist vollständig, hat aber kein Yaku (Dora und rote Fünfen sind keine Yaku).",
     error_not_complete: "Die Steine ergeben keine fertige Hand.",
     error_photo_empty: "Die Datei ist leer.",
-    error_photo_heic: "Das Foto ist im HEIC-Format des iPhones, das hier nicht gelesen werden kann. Bitte als JPEG senden (am iPhone: Einstellungen > Kamera > Formate > Maximale Kompatibilität, oder das Foto als JPEG teilen).",
+    error_photo_heic: "Das Foto im HEIC-Format des iPhones konnte hier nicht gelesen werden. Bitte als JPEG senden (am iPhone: Einstellungen > Kamera > Formate > Maximale Kompatibilität, oder das Foto als JPEG teilen).",
     error_photo_cut_short: "Das Foto ist abgeschnitten: Die Datei endet, bevor das Bild zu Ende ist. Sie wurde nicht vollständig kopiert oder gesendet; bitte noch einmal senden.",
     error_photo_unreadable: "Die Datei ist kein Bild, das der Server lesen kann (JPEG, PNG, WebP).",
     error_photo_too_large: "Das Bild hat mehr Pixel, als hier gelesen werden (höchstens 100 MP): bitte eine kleinere Kopie senden.",
