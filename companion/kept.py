@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.tiles import ALL_CLASSES, align
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")  # any case: phones name them IMG_0042.JPG
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".avif", ".heic", ".heif")  # any case: IMG_0042.JPG
 
 
 def labelled_photos(folder: Path) -> tuple[list[tuple[Path, Path]], list[Path]]:

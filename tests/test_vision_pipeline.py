@@ -619,6 +619,32 @@ def test_an_iphone_heic_photo_is_read_turned_as_its_file_says_the_phone_was_held
     assert answer["request"] == label["request"]
 
 
+def test_recognize_reads_a_folders_photos_in_name_order_and_says_of_one_with_none(tmp_path: Path,
+                                                                               capsys: pytest.CaptureFixture):
+    # a club's folder of photos off a phone: its photos (any case, an iPhone's HEIC among them) in name order, its
+    # labels and notes passed over; a folder with no photo is said so in its place, and the exit status says so
+    import shutil
+
+    from companion.cli import main
+
+    photos, empty = tmp_path / "photos", tmp_path / "empty"
+    photos.mkdir(), empty.mkdir()
+    shutil.copy(FIXTURES / "pon_dora.jpg", photos / "B.JPG")
+    shutil.copy(FIXTURES / "closed_dora.jpg", photos / "a.jpg")
+    shutil.copy(FIXTURES / "heic" / "closed_dora_held.heic", photos / "C.heic")
+    shutil.copy(FIXTURES / "closed_dora.json", photos / "a.json")
+    (photos / "notes.txt").write_text("taken at the club")
+    assert main(["recognize", str(photos), str(empty), str(FIXTURES / "far_hand.jpg"), "--json"]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(line["image"]).name for line in lines] == ["B.JPG", "C.heic", "a.jpg", "empty", "far_hand.jpg"]
+    for line, name in zip(lines, ["pon_dora", "closed_dora", "closed_dora", None, "far_hand"], strict=True):
+        if name is None:
+            assert line["code"] == "invalid_request" and "is a folder with no photo in it" in line["error"]
+            continue
+        label = json.loads((FIXTURES / f"{name}.json").read_text())
+        assert [t["tile"] for t in line["tiles"]] == [t["tile"] for t in label["tiles"]]
+
+
 def test_an_iphone_heic_photo_is_named_with_how_to_get_a_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture):
     from companion.cli import main
 

@@ -3,8 +3,8 @@
     python -m training.evaluate DIR [--limit N] [--json] [--thresholds 0.6,0.7,0.8] [--hide N [--seed S]]
     python -m training.evaluate instance/photos --first-read    # the page's first readings, as it kept them
 
-Labels: for a photo DIR/NAME.jpg (.jpeg, .png, .webp, an iPhone's .heic; any case, as phones name them: IMG_0042.JPG) either
-a file DIR/NAME.json with
+Labels: for a photo DIR/NAME.jpg (.jpeg, .png, .webp, .avif, an iPhone's .heic; any case, as phones name them:
+IMG_0042.JPG) either a file DIR/NAME.json with
     {"tiles": [{"tile": "5m", ...}, ...],          # every tile in reading order: rows top to bottom,
                                                      # left to right within a row (an added kan's top tile
                                                      # right after the sideways tile it lies on)

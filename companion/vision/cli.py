@@ -13,7 +13,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Read the tiles in photos. Photo convention: hand row nearest the "
                                           "camera (winning tile set apart at its right, melds after it), dora "
                                           "indicators in a row above.")
-    p.add_argument("images", nargs="+", metavar="IMG")
+    p.add_argument("images", nargs="+", metavar="IMG",
+                   help="photo files (JPEG, PNG, WebP, AVIF, HEIC), or folders: each folder's photos in name order")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one line each")
     p.add_argument("--annotate", metavar="DIR", type=Path, help="write each photo with boxes and labels here")
     p.add_argument("--dora", metavar="IMG", help="a second photo with the dora indicators (every face-up tile "
@@ -62,7 +63,8 @@ def _error(exc: Exception) -> int:
 def cmd_recognize(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion.errors import CompanionError
+    from companion.errors import CompanionError, InvalidRequestError
+    from companion.kept import PHOTO_SUFFIXES
     from companion.vision import pipeline
 
     status = 0
@@ -83,8 +85,10 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         except CompanionError as exc:
             print(f"error: dora photo: {exc}", file=sys.stderr)
             return 2
-    for path in args.images:
+    for path in _photos_named(args.images):
         try:
+            if Path(path).is_dir():
+                raise InvalidRequestError(f"{path} is a folder with no photo in it ({', '.join(PHOTO_SUFFIXES)})")
             # a large JPEG may be read at half size (photo_files.read_photo); the boxes are in its own pixels
             result, photo = pipeline.read_photo_file(path, dora)
         except CompanionError as exc:
@@ -104,6 +108,20 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         else:
             print(describe(path, result), flush=True)
     return status
+
+
+def _photos_named(paths: list[str]) -> list[str]:
+    """The photos ``recognize`` is given: each file as named, each folder's photos (companion.kept.PHOTO_SUFFIXES, in
+    any case) in name order in its place; a folder without any stays named, to be said to hold none. (Other files
+    in a folder, its labels and notes, are passed over.)"""
+    from companion.kept import PHOTO_SUFFIXES
+
+    photos = []
+    for path in paths:
+        inside = sorted(str(f) for f in Path(path).iterdir() if f.suffix.lower() in PHOTO_SUFFIXES and f.is_file()) \
+            if Path(path).is_dir() else []
+        photos += inside or [path]
+    return photos
 
 
 TILE_KEYS = ("tile", "box", "confidence", "sideways", "group")  # a tile in `recognize --json`, as issue 4 names them
