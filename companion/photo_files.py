@@ -100,8 +100,8 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
         raise PhotoFileError(f"{name} is a {kind} photo cut short: the file ends ({len(data)} bytes) before the picture "
                              f"does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
     if image is None:
-        raise PhotoFileError(f"{name} is not an image that can be read here (JPEG, PNG, WebP, AVIF, HEIC)", "photo_unreadable",
-                             field=field)
+        raise PhotoFileError(f"{name} is not an image that can be read here (JPEG, PNG, WebP, AVIF, HEIF)",
+                             "photo_unreadable", field=field)
     return image
 
 

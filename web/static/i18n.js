@@ -173,7 +173,7 @@ window.I18N = {
     error_photo_empty: "Die Datei ist leer.",
     error_photo_heic: "Das Foto im HEIC-Format des iPhones konnte hier nicht gelesen werden. Bitte als JPEG senden (am iPhone: Einstellungen > Kamera > Formate > Maximale Kompatibilität, oder das Foto als JPEG teilen).",
     error_photo_cut_short: "Das Foto ist abgeschnitten: Die Datei endet, bevor das Bild zu Ende ist. Sie wurde nicht vollständig kopiert oder gesendet; bitte noch einmal senden.",
-    error_photo_unreadable: "Die Datei ist kein Bild, das der Server lesen kann (JPEG, PNG, WebP, AVIF, HEIC).",
+    error_photo_unreadable: "Die Datei ist kein Bild, das der Server lesen kann (JPEG, PNG, WebP, AVIF, HEIF).",
     error_photo_too_large: "Das Bild hat mehr Pixel, als hier gelesen werden (höchstens 100 MP): bitte eine kleinere Kopie senden.",
     error_request_entity_too_large: "Die Datei ist zu groß für den Server; bitte ein kleineres Foto senden.",
     take_photo: "Foto aufnehmen oder wählen", photo_tip: "Am besten gelesen wird eine Hand, die von oben fotografiert ist, eher auf sie hinab als über den Tisch hinweg, ruhig gehalten, kein Finger über den Steinen, die Hand über fast die ganze Bildbreite, ohne Lampe, die sich in den Steinen spiegelt. Der Gewinnstein etwas abgesetzt rechts neben den übrigen verdeckten Steinen, gerufene Meldungen rechts davon (der gerufene Stein quer), die Dora-Anzeiger in einer Reihe darüber oder auf einem zweiten Foto.", live_camera: "Live-Kamera", capture: "Aufnehmen",
