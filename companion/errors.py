@@ -37,8 +37,8 @@ class InvalidRequestError(CompanionError):
 class PhotoFileError(InvalidRequestError):
     """An uploaded photo that cannot be read, with a code for each reason, so that the page can say it in its own
     language: "photo_empty", "photo_heic" (an iPhone's own format, where it cannot be decoded), "photo_cut_short" (a
-    JPEG, PNG, WebP or HEIC file that ends before its picture does), "photo_too_large" (more pixels than a photo is read at) or "photo_unreadable" (no
-    image at all)."""
+    JPEG, PNG, WebP or HEIC file that ends before its picture does), "photo_too_large" (more pixels than a photo is
+    read at) or "photo_unreadable" (no image at all)."""
 
     def __init__(self, message: str, code: str, field: str | None = None) -> None:
         super().__init__(message, field=field)
