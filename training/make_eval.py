@@ -312,10 +312,10 @@ def wide_lens(rng: np.random.Generator, img: np.ndarray, labels: list, strength:
     """The photo through a wide lens that nothing corrected (a webcam's, a cheap tablet's): barrel distortion
     and vignetting. A point at radius r (1 at the corners) of the photo shows what lay at s * r * (1 + k * r^2)
     of the scene drawn, k drawn from ``strength`` (0.1: a line along the photo's top edge bows by about 3% of
-    the photo's height, 0.3 by 7%), s = 1 / (1 + k) so that the corners still show the scene's corners: straight rows
-    bow outward, away from the middle, and the middle is seen a little larger. The corners darkened to
-    0.55-0.85 of the middle's light, as r^2. The labels' face corners are moved as the photo's points are
-    (their boxes around them)."""
+    the photo's height, 0.3 by 7%), s = 1 / (1 + k) so that the corners still show the scene's corners:
+    straight rows bow outward, away from the middle, and the middle is seen a little larger. The corners
+    darkened to 0.55-0.85 of the middle's light, as r^2. The labels' face corners are moved as the photo's
+    points are (their boxes around them); what --focus said of the photo (its line in focus) is not."""
     from dataclasses import replace
 
     h, w = img.shape[:2]

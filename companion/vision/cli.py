@@ -85,7 +85,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         except CompanionError as exc:
             print(f"error: dora photo: {exc}", file=sys.stderr)
             return 2
-    for path in _photos_named(args.images):
+    for path in _photos_named(args.images, PHOTO_SUFFIXES):
         try:
             if Path(path).is_dir():
                 raise InvalidRequestError(f"{path} is a folder with no photo in it ({', '.join(PHOTO_SUFFIXES)})")
@@ -110,15 +110,13 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     return status
 
 
-def _photos_named(paths: list[str]) -> list[str]:
-    """The photos ``recognize`` is given: each file as named, each folder's photos (companion.kept.PHOTO_SUFFIXES, in
-    any case) in name order in its place; a folder without any stays named, to be said to hold none. (Other files
-    in a folder, its labels and notes, are passed over.)"""
-    from companion.kept import PHOTO_SUFFIXES
-
+def _photos_named(paths: list[str], suffixes: tuple[str, ...]) -> list[str]:
+    """The photos ``recognize`` is given: each file as named, each folder's photos (its files with one of
+    ``suffixes``, in any case) in name order in its place; a folder without any stays named, to be said to hold
+    none. (Other files in a folder, its labels and notes, are passed over.)"""
     photos = []
     for path in paths:
-        inside = sorted(str(f) for f in Path(path).iterdir() if f.suffix.lower() in PHOTO_SUFFIXES and f.is_file()) \
+        inside = sorted(str(f) for f in Path(path).iterdir() if f.suffix.lower() in suffixes and f.is_file()) \
             if Path(path).is_dir() else []
         photos += inside or [path]
     return photos

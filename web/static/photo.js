@@ -149,7 +149,7 @@
       palette.hidden = true; // its tile belonged to the photo before
       status.textContent = t("recognizing");
       const img = el("img", { src: URL.createObjectURL(f), alt: "" });
-      // a file this browser cannot show (an iPhone's HEIC, but in Safari): the server's copy, once it has read it
+      // a file this browser cannot show (an iPhone's HEIC, outside Safari): the server's copy, once it has read it
       let unshown = false;
       const showServers = () => { if (unshown && result && result.photo_id) img.src = `/api/photos/${result.photo_id}`; };
       img.addEventListener("error", () => { unshown = true; showServers(); }, { once: true });
