@@ -487,6 +487,24 @@ def test_an_iphone_heic_photo_is_decoded_upright_and_read(client, fake_vision):
     assert image.shape == jpeg.shape and np.abs(image.astype(int) - jpeg).mean() < 5
 
 
+def test_an_iphone_heic_photo_is_held_as_a_jpeg_so_that_its_corrections_decode_no_heic(client, fake_vision,
+                                                                                      monkeypatch):
+    # every correction decodes the held photo again: a HEIC is held as the JPEG of its picture, upright, so that
+    # the corrections that name it need no HEIC decoder at all
+    heic = Path(__file__).parent / "fixtures" / "vision" / "heic" / "closed_dora_held.heic"
+    r = client.post("/api/recognize", data={"image": (io.BytesIO(heic.read_bytes()), "IMG_0042.HEIC")},
+                    content_type="multipart/form-data")
+    held = client.application.extensions["held_photos"].get(r.get_json()["photo_id"])
+    assert held[:3] == b"\xff\xd8\xff"  # a JPEG
+    jpeg = cv2.imread(str(heic.parents[1] / "closed_dora.jpg"))
+    assert np.abs(cv2.imdecode(np.frombuffer(held, np.uint8), cv2.IMREAD_COLOR).astype(int) - jpeg).mean() < 4
+    monkeypatch.setitem(sys.modules, "pi_heif", None)  # no HEIC decoder from here on
+    again = client.post("/api/recognize", data={"image_id": r.get_json()["photo_id"], "fixes": '{"0": "2m"}'},
+                        content_type="multipart/form-data")
+    assert again.status_code == 200, again.get_json()
+    assert fake_vision["shape"] == (600, 800, 3) and fake_vision["options"]["fixes"] == {0: "2m"}
+
+
 def test_a_held_photo_is_shown_at_most_2048_px_long_and_one_not_held_is_a_404(client, fake_vision):
     big = cv2.imencode(".png", np.full((3000, 4000, 3), 90, np.uint8))[1].tobytes()
     r = client.post("/api/recognize", data={"image": (io.BytesIO(big), "big.png")}, content_type="multipart/form-data")

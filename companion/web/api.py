@@ -267,8 +267,14 @@ class _Upload(NamedTuple):
 
 def _uploaded(field: str, decode: Any) -> _Upload:
     """The photo in ``field`` (or held by the id in ``field``_id) decoded by ``decode`` (bytes, name, field): a
-    photo sent as a file is held only once decoded (see :func:`_uploaded_image`)."""
+    photo sent as a file is held only once decoded (see :func:`_uploaded_image`). An iPhone's HEIC photo is
+    decoded once and held, and read, as a JPEG (companion.photo_files.heif_as_jpeg): each correction of it
+    decodes the photo again, which takes libheif ten times as long as a JPEG of the same size."""
+    from companion.photo_files import heif_as_jpeg, is_heif
+
     data, held_id, name = _sent_photo(field)
+    if not held_id and is_heif(data[:16]):
+        data = heif_as_jpeg(data, name, field)
     decoded = decode(data, name, field)
     return _Upload(data, name, decoded, held_id or current_app.extensions["held_photos"].put(data))
 
