@@ -628,7 +628,8 @@ def test_recognize_reads_a_folders_photos_in_name_order_and_says_of_one_with_non
     from companion.cli import main
 
     photos, empty = tmp_path / "photos", tmp_path / "empty"
-    photos.mkdir(), empty.mkdir()
+    photos.mkdir()
+    empty.mkdir()
     shutil.copy(FIXTURES / "pon_dora.jpg", photos / "B.JPG")
     shutil.copy(FIXTURES / "closed_dora.jpg", photos / "a.jpg")
     shutil.copy(FIXTURES / "heic" / "closed_dora_held.heic", photos / "C.heic")
