@@ -105,31 +105,69 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
     return image
 
 
+HEIF_SECONDS = 60  # the most a HEIF photo's decoding may take (a 48 MP one takes about 2 s)
+
+
 def _decode_heif(data: bytes, name: str, field: str | None) -> Any:
     """A HEIF (HEIC) photo's primary picture decoded by pi-heif (libheif with its HEVC decoder), turned and mirrored as
     the file says (an iPhone stores the way it was held so), at 8 bits a channel, to a BGR array; a PhotoFileError
     ("photo_heic") where pi-heif is not installed or the file cannot be decoded ("photo_cut_short" where it ends
-    before its picture does), or "photo_too_large" (from its header, before it is decoded)."""
+    before its picture does), or "photo_too_large" (from its header, before it is decoded).
+
+    It is decoded in a process of its own (companion.heif_child): libheif crashes the process it runs in on some
+    broken files (pi-heif 1.4.0's libheif 1.23.0 on one in about a thousand files made by changing the test
+    fixture at random, tests/fixtures/vision/heic/crashes_libheif.heic among them), and a server's crash would stop
+    every table it serves. Starting that process costs about 0.1 s."""
     try:
-        import pi_heif
+        import pi_heif  # noqa: F401  (only whether it is installed: the decoding is the child's)
     except ImportError:
         raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field) from None
+    import subprocess
+
     import cv2
     import numpy as np
 
+    from companion import heif_child
+
     try:
-        heif = pi_heif.open_heif(data, bgr_mode=True)  # its header only
-    except ValueError as exc:  # libheif's errors ("Invalid input: ...")
-        raise _heif_error(exc, data, name, field) from None
-    _refuse_too_large(heif.size, 1, name, field)
-    try:
-        image = np.asarray(heif)  # decoded here
-    except ValueError as exc:
-        raise _heif_error(exc, data, name, field) from None
-    # copied: the array is a read-only view of memory that pi-heif frees with ``heif``
-    if image.ndim == 2:  # a grey picture
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    return np.array(image[..., :3], order="C")  # (BGRA where it has an alpha plane)
+        done = subprocess.run(_heif_child_argv(), input=data, capture_output=True, timeout=HEIF_SECONDS, check=False)
+    except subprocess.TimeoutExpired:
+        raise _heif_error("undecodable", f"its decoding took more than {HEIF_SECONDS} s", data, name, field) from None
+    if done.returncode == 0 and len(done.stdout) >= 12:
+        height, width, channels = (int(v) for v in np.frombuffer(done.stdout[:12], "<u4"))
+        if len(done.stdout) == 12 + height * width * channels:
+            picture = np.frombuffer(done.stdout, np.uint8, offset=12).reshape(height, width, channels)
+            if channels == 1:  # a grey picture
+                return cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR)
+            return np.array(picture[..., :3], order="C")  # its own memory (BGRA where it has an alpha plane)
+    kind, _, message = done.stderr.decode("utf-8", "replace").partition("\n")[0].partition("\t")
+    if done.returncode != heif_child.FAILED or not message:  # it crashed (a signal: a negative status)
+        kind, message = "undecodable", f"the decoder failed on it, status {done.returncode}"
+    if kind == "missing":
+        raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field)
+    if kind == "too_large":
+        width, height = (int(v) for v in message.split(" x "))
+        _refuse_too_large((width, height), 1, name, field)
+    raise _heif_error(kind, message, data, name, field)
+
+
+def _heif_child_argv() -> list[str]:
+    """The command that decodes a HEIF photo in a process of its own: companion/heif_child.py run as a script (with
+    ``-m`` the package's own imports would double its start), this Python, the most pixels it may decode."""
+    import sys
+
+    from companion import heif_child
+
+    return [sys.executable, heif_child.__file__, str(MAX_DECODED_PIXELS)]
+
+
+def _heif_error(kind: str, message: str, data: bytes, name: str, field: str | None) -> PhotoFileError:
+    """What to say of a HEIF file that could not be decoded: ``kind`` "cut_short" or another, ``message`` why."""
+    if kind == "cut_short":
+        return PhotoFileError(f"{name} is a HEIC photo cut short: the file ends ({len(data)} bytes) before the picture "
+                              "does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
+    return PhotoFileError(f"{name} is a HEIC photo (an iPhone's own format) that could not be decoded ({message}); "
+                          f"{AS_JPEG}", "photo_heic", field=field)
 
 
 HELD_JPEG_QUALITY = 95  # heif_as_jpeg: the JPEG a HEIC photo is held as (no loss a reading can tell)
@@ -142,15 +180,6 @@ def heif_as_jpeg(data: bytes, name: str, field: str | None = None) -> bytes:
     import cv2
 
     return cv2.imencode(".jpg", decode_photo(data, name, field), [cv2.IMWRITE_JPEG_QUALITY, HELD_JPEG_QUALITY])[1].tobytes()
-
-
-def _heif_error(exc: ValueError, data: bytes, name: str, field: str | None) -> PhotoFileError:
-    """What to say of a HEIF file libheif could not decode (``exc``, its error)."""
-    if "end of file" in str(exc).lower():
-        return PhotoFileError(f"{name} is a HEIC photo cut short: the file ends ({len(data)} bytes) before the picture "
-                              "does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
-    return PhotoFileError(f"{name} is a HEIC photo (an iPhone's own format) that could not be decoded ({exc}); {AS_JPEG}",
-                          "photo_heic", field=field)
 
 
 # a JPEG whose long side is at least twice this is decoded for reading at a half, a quarter or an eighth of its size

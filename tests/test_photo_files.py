@@ -287,3 +287,25 @@ def test_a_heic_photo_with_more_pixels_than_are_read_is_refused_before_it_is_dec
     with pytest.raises(PhotoFileError) as refused:
         decode_photo(HEIC.read_bytes(), "big.heic")
     assert refused.value.code == "photo_too_large" and "800 x 600 pixels" in str(refused.value)
+
+
+def test_a_heic_photo_that_crashes_its_decoder_is_named_so_and_the_reader_goes_on(monkeypatch: pytest.MonkeyPatch):
+    # libheif crashes the process it runs in on some broken files: the photo is decoded in a process of its own, so
+    # that the server reading it (and its tables) goes on and the player is told the photo could not be decoded.
+    # A decoder that crashes, as a stand-in whatever pi-heif's version:
+    import companion.photo_files as photo_files
+
+    crash = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
+    with monkeypatch.context() as patched:
+        patched.setattr(photo_files, "_heif_child_argv", lambda: [sys.executable, "-c", crash])
+        with pytest.raises(PhotoFileError) as crashed:
+            decode_photo(HEIC.read_bytes(), "IMG_0042.HEIC")
+    assert crashed.value.code == "photo_heic" and "the decoder failed on it" in str(crashed.value)
+    assert "send it as JPEG" in str(crashed.value)
+    # and the file that crashed pi-heif 1.4.0 (the fixture with a few bytes of its header changed): an error
+    # or a picture, never a crash here; the next photo is decoded as ever
+    try:
+        decode_photo((HEIC.parent / "crashes_libheif.heic").read_bytes(), "IMG_0043.HEIC")
+    except PhotoFileError as exc:
+        assert exc.code in ("photo_heic", "photo_cut_short")
+    assert decode_photo(HEIC.read_bytes(), "IMG_0044.HEIC").shape == (600, 800, 3)
