@@ -223,10 +223,14 @@ def photo_server(tmp_path, monkeypatch):
     module.lies_sideways = False  # how the corrected tile lies on the photo as taken, as the server must say
     module.alternatives = {}  # tile index -> the next likeliest readings the answer gives for it (else none)
     module.dora_row = []  # indicators read in a row above the hand (the request's "dora_indicators")
+    module.slow_width = None  # a photo this wide is read in a second, and as 14 white dragons (an answer that is late)
 
     def recognize_image(image, dora=None, fixes=None, turned=None, dora_fixes=None, low_angle=None, **taps):
         # (taps: boxes put back, dropped, added or turned over, as sent; the stand-in reads the same tiles)
         codes = list(module.codes)
+        if image.shape[1] == module.slow_width:
+            time.sleep(1.0)
+            codes = ["5z"] * len(codes)
         module.reads.append((fixes, turned))
         module.taps.append(taps)
         module.low_angles.append(low_angle)
@@ -1446,6 +1450,25 @@ def _correct(page, index: int, tile: str) -> None:  # noqa: ANN001
     page.click(f'.tilebox[data-index="{index}"]')
     page.click(f'.palette [data-tile="{tile}"]')
     page.wait_for_selector(f'.tilebox.fixed[data-index="{index}"]')
+
+
+def test_an_answer_that_comes_after_the_next_photo_was_sent_is_passed_over(photo_server):
+    # a photo chosen, then another before the first is read (a slow read, a HEIC that takes long to refuse): the page
+    # shows the second photo's tiles, and the first's answer, coming last, neither replaces nor wipes them
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package (test extra) is missing")
+    base, _, tmp_path, vision = photo_server
+    vision.slow_width = 700
+    slow, quick = _grey_photo(tmp_path, "slow.jpg", width=700), _grey_photo(tmp_path, "quick.jpg")
+    with _photo_dialog(sync_api, base, "Bob", slow) as page:
+        page.wait_for_timeout(200)  # (the slow photo's read under way)
+        page.set_input_files("[data-photo-input]", str(quick))
+        page.wait_for_selector(".tilebox")
+        page.wait_for_timeout(1500)  # the slow answer has come by now
+        assert len(vision.reads) == 2
+        assert page.locator(".tilebox").count() == 14
+        assert page.get_attribute(".tilebox >> nth=0", "data-index") == "0"
+        assert page.locator(".photo-wrap img").count() == 1
+        assert page.locator('.strip img[alt="5z"]').count() == 0 and page.locator('.strip img[alt="3m"]').count() == 1
 
 
 def test_a_photo_the_browser_cannot_show_is_shown_from_the_servers_copy_with_its_tiles(photo_server):

@@ -84,6 +84,7 @@
     indicators = ["dora_indicators", "ura_indicators"], redFives = () => null }) {
     close();
     let file = null;
+    let photosSent = 0; // photos sent to be read so far (recognise): only the last one's answer is shown
     let result = null;
     let fixes = {}; // tile index -> corrected code
     let restore = []; // boxes of "not_tiles" the player put back as tiles
@@ -144,6 +145,7 @@
     function stopCamera() { if (stream) stream.getTracks().forEach((tr) => tr.stop()); stream = null; }
 
     async function recognise(f) {
+      const mine = ++photosSent; // an answer that comes after a newer photo (or dora photo) was sent is passed over
       file = f; fixes = {}; restore = []; drop = []; add = []; turn = []; doraFixes = {}; win = null; result = null; firstRead = null; scored.replaceChildren(); strip.replaceChildren(); useBtn.disabled = true;
       doraStrip.replaceChildren();
       palette.hidden = true; // its tile belonged to the photo before
@@ -158,9 +160,11 @@
       const form = new FormData();
       form.append("image", f);
       if (doraFile) form.append("dora", doraFile);
+      let answer;
       try {
-        result = await C.api("POST", "/api/recognize", undefined, { form });
+        answer = await C.api("POST", "/api/recognize", undefined, { form });
       } catch (err) {
+        if (mine !== photosSent) return;
         if (err.data.field === "dora" && doraFile) {
           // the dora photo is the bad one: it is dropped (choose another), the hand is read without it
           doraFile = null;
@@ -172,6 +176,8 @@
         if (err.data.field === "image") picture.replaceChildren(); // no broken picture of a file that is none
         return;
       }
+      if (mine !== photosSent) return;
+      result = answer;
       status.className = "grow";
       showServers();
       if (result.dora_photo) drawDora();
@@ -370,12 +376,14 @@
     }
     const boxesNow = () => ({ restore, drop, add, turn });
     async function readAgain(img, next, focus) {
+      const mine = photosSent; // (a new photo chosen meanwhile: this answer is of the one before)
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
       const wonBox = win === null ? null : result.tiles[win].box;
       let again;
       try {
         again = await postPhotos("/api/recognize", (byId) => readingForm(next, byId));
-      } catch (err) { C.toast(err.message, true); return; }
+      } catch (err) { if (mine === photosSent) C.toast(err.message, true); return; }
+      if (mine !== photosSent) return;
       ({ restore, drop, add, turn } = next);
       result = again;
       fixes = {};
