@@ -176,7 +176,7 @@ HELD_JPEG_QUALITY = 95  # heif_as_jpeg: the JPEG a HEIC photo is held as (no los
 def heif_as_jpeg(data: bytes, name: str, field: str | None = None) -> bytes:
     """A HEIF (HEIC) photo decoded (:func:`decode_photo`, whose errors it raises) and coded again as a JPEG of
     HELD_JPEG_QUALITY, upright: the page's server holds an iPhone's photo so, since it decodes a held photo again
-    for every correction (a 12 MP HEIC 0.3-0.7 s each, its JPEG at half size about 20 ms)."""
+    for every correction (a 12 MP HEIC 0.4-0.8 s each in its own process, its JPEG at half size about 20 ms)."""
     import cv2
 
     return cv2.imencode(".jpg", decode_photo(data, name, field), [cv2.IMWRITE_JPEG_QUALITY, HELD_JPEG_QUALITY])[1].tobytes()
