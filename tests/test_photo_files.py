@@ -309,3 +309,19 @@ def test_a_heic_photo_that_crashes_its_decoder_is_named_so_and_the_reader_goes_o
     except PhotoFileError as exc:
         assert exc.code in ("photo_heic", "photo_cut_short")
     assert decode_photo(HEIC.read_bytes(), "IMG_0044.HEIC").shape == (600, 800, 3)
+
+
+@pytest.mark.parametrize("name", ["gradient_grey.heic", "gradient_alpha.heic"])
+def test_a_grey_heic_or_one_with_an_alpha_plane_is_decoded_to_bgr(name: str):
+    # 301 x 203 (an odd width): red rising left to right, green top to bottom, a block (200, 30, 30) (RGB); the
+    # grey one coded as its luma, the other with an alpha plane (tests/fixtures/vision/ART-LICENSE.md)
+    rgb = np.zeros((203, 301, 3), np.uint8)
+    rgb[:, :, 0] = np.linspace(0, 255, 301)[None, :]
+    rgb[:, :, 1] = np.linspace(0, 255, 203)[:, None]
+    rgb[50:100, 50:150] = (200, 30, 30)
+    want = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    if "grey" in name:
+        want = cv2.cvtColor(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2BGR)
+    image = decode_photo((HEIC.parent / name).read_bytes(), name)
+    assert image.shape == (203, 301, 3) and image.dtype == np.uint8
+    assert np.abs(image.astype(int) - want).mean() < 2
