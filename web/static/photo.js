@@ -461,8 +461,10 @@
         // the hand's winning tile, where none lies apart (a hand laid down as one block): the photo read again so
         el("button", { type: "button", "data-win": "", style: "grid-column:span 2", onclick: async () => {
           palette.hidden = true;
+          const mine = photosSent;
           let again;
-          try { again = await postPhotos("/api/recognize", (byId) => corrected(byId, i)); } catch (err) { C.toast(err.message, true); return; }
+          try { again = await postPhotos("/api/recognize", (byId) => corrected(byId, i)); } catch (err) { if (mine === photosSent) C.toast(err.message, true); return; }
+          if (mine !== photosSent) return; // (a new photo chosen meanwhile)
           win = i; result = again;
           scored.replaceChildren();
           describe();
