@@ -117,11 +117,8 @@ def _decode_heif(data: bytes, name: str, field: str | None) -> Any:
     It is decoded in a process of its own (companion.heif_child): libheif crashes the process it runs in on some
     broken files (pi-heif 1.4.0's libheif 1.23.0 on one in about a thousand files made by changing the test
     fixture at random, tests/fixtures/vision/heic/crashes_libheif.heic among them), and a server's crash would stop
-    every table it serves. Starting that process costs about 0.1 s."""
-    try:
-        import pi_heif  # noqa: F401  (only whether it is installed: the decoding is the child's)
-    except ImportError:
-        raise PhotoFileError(f"{name} is {HEIF_HINT}", "photo_heic", field=field) from None
+    every table it serves. Starting that process costs about 0.1 s. Whether pi-heif is installed is the child's to
+    find out too ("missing"): this process never loads libheif."""
     import subprocess
 
     import cv2

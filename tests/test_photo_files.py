@@ -273,7 +273,11 @@ def test_a_heic_photo_cut_short_or_broken_is_named_so_with_how_to_send_jpeg():
 
 
 def test_a_heic_photo_without_pi_heif_is_named_with_how_to_send_jpeg(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setitem(sys.modules, "pi_heif", None)  # as though it were not installed: importing it fails
+    # the decoding process run without site-packages (python -S), where pi-heif is not to be found
+    import companion.photo_files as photo_files
+    from companion import heif_child
+
+    monkeypatch.setattr(photo_files, "_heif_child_argv", lambda: [sys.executable, "-S", heif_child.__file__, "1000000"])
     with pytest.raises(PhotoFileError) as refused:
         decode_photo(HEIC.read_bytes(), "IMG_0042.HEIC")
     assert refused.value.code == "photo_heic" and "without pi-heif" in str(refused.value)

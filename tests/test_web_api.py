@@ -498,7 +498,10 @@ def test_an_iphone_heic_photo_is_held_as_a_jpeg_so_that_its_corrections_decode_n
     assert held[:3] == b"\xff\xd8\xff"  # a JPEG
     jpeg = cv2.imread(str(heic.parents[1] / "closed_dora.jpg"))
     assert np.abs(cv2.imdecode(np.frombuffer(held, np.uint8), cv2.IMREAD_COLOR).astype(int) - jpeg).mean() < 4
-    monkeypatch.setitem(sys.modules, "pi_heif", None)  # no HEIC decoder from here on
+    import companion.photo_files as photo_files
+
+    # no HEIC decoder from here on: any HEIC decoding fails
+    monkeypatch.setattr(photo_files, "_heif_child_argv", lambda: [sys.executable, "-c", "raise SystemExit(3)"])
     again = client.post("/api/recognize", data={"image_id": r.get_json()["photo_id"], "fixes": '{"0": "2m"}'},
                         content_type="multipart/form-data")
     assert again.status_code == 200, again.get_json()
