@@ -167,6 +167,18 @@ def _heif_error(kind: str, message: str, data: bytes, name: str, field: str | No
                           f"{AS_JPEG}", "photo_heic", field=field)
 
 
+def at_most(image: Any, long_side: int) -> tuple[Any, float]:
+    """The picture made at most ``long_side`` px long (averaged down), and the scale it was made at (1: as it was):
+    the photos the page keeps (companion.vision.examples) and the held photos it is shown (GET /api/photos/<id>)."""
+    import cv2
+
+    height, width = image.shape[:2]
+    scale = min(1.0, long_side / max(width, height))
+    if scale < 1.0:
+        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    return image, scale
+
+
 HELD_JPEG_QUALITY = 95  # heif_as_jpeg: the JPEG a HEIC photo is held as (no loss a reading can tell)
 
 

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from companion.errors import InvalidRequestError
+from companion.photo_files import at_most
 from companion.tiles import ALL_CLASSES
 from companion.vision.pipeline import TURN_DEGREES
 
@@ -106,9 +107,7 @@ def save_checked_photo(image_bgr: np.ndarray, tiles: Any, request: dict | None, 
                                   f"as the answer gave it) or left out; not {json.dumps(turned)}")
     if request is not None and not isinstance(request, dict):
         raise InvalidRequestError('"request" must be a scoring request (a JSON object) or left out')
-    scale = min(1.0, LONG_SIDE / max(width, height))
-    if scale < 1.0:
-        image_bgr = cv2.resize(image_bgr, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    image_bgr, scale = at_most(image_bgr, LONG_SIDE)
     for t in labelled + things:
         t["box"] = [round(v * scale, 1) for v in t["box"]]
     folder = Path(folder)

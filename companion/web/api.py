@@ -437,16 +437,13 @@ def held_photo(photo_id: str):  # noqa: ANN201
     ``photo_gone`` where no photo is held by the id (the server restarted, or many photos came since)."""
     import cv2
 
-    from companion.photo_files import decode_photo
+    from companion.photo_files import at_most, decode_photo
 
     data = current_app.extensions["held_photos"].get(photo_id)
     if data is None:
         return error_response(f"no photo {photo_id[:12]}... is held by the server (restarted, or many photos since): "
                               "send it again", "photo_gone", 404)
-    image = decode_photo(data, "the held photo")
-    scale = SHOWN_LONG_SIDE / max(image.shape[:2])
-    if scale < 1:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image, _ = at_most(decode_photo(data, "the held photo"), SHOWN_LONG_SIDE)
     jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
 
