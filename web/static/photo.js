@@ -375,15 +375,23 @@
       return form;
     }
     const boxesNow = () => ({ restore, drop, add, turn });
+    // the photo read again (POST /api/recognize, the form as ``build`` makes it): its answer; null where that failed
+    // (said in a toast) or where a newer photo was sent meanwhile (the answer is of the one before: passed over)
+    async function readThisPhotoAgain(build) {
+      const mine = photosSent;
+      try {
+        const again = await postPhotos("/api/recognize", build);
+        return mine === photosSent ? again : null;
+      } catch (err) {
+        if (mine === photosSent) C.toast(err.message, true);
+        return null;
+      }
+    }
     async function readAgain(img, next, focus) {
-      const mine = photosSent; // (a new photo chosen meanwhile: this answer is of the one before)
       const byBox = new Map(Object.entries(fixes).map(([i, code]) => [boxKey(result.tiles[i].box), code]));
       const wonBox = win === null ? null : result.tiles[win].box;
-      let again;
-      try {
-        again = await postPhotos("/api/recognize", (byId) => readingForm(next, byId));
-      } catch (err) { if (mine === photosSent) C.toast(err.message, true); return; }
-      if (mine !== photosSent) return;
+      const again = await readThisPhotoAgain((byId) => readingForm(next, byId));
+      if (!again) return;
       ({ restore, drop, add, turn } = next);
       result = again;
       fixes = {};
@@ -461,10 +469,8 @@
         // the hand's winning tile, where none lies apart (a hand laid down as one block): the photo read again so
         el("button", { type: "button", "data-win": "", style: "grid-column:span 2", onclick: async () => {
           palette.hidden = true;
-          const mine = photosSent;
-          let again;
-          try { again = await postPhotos("/api/recognize", (byId) => corrected(byId, i)); } catch (err) { if (mine === photosSent) C.toast(err.message, true); return; }
-          if (mine !== photosSent) return; // (a new photo chosen meanwhile)
+          const again = await readThisPhotoAgain((byId) => corrected(byId, i));
+          if (!again) return;
           win = i; result = again;
           scored.replaceChildren();
           describe();
