@@ -1070,6 +1070,32 @@ def test_a_dora_photo_is_the_dead_walls_top_tier_alone():
     assert {s[2] for s in seen} == {0, 1, 2, 3, 4}
 
 
+def test_the_cameras_blur_can_be_kept_from_growing_with_a_large_photo():
+    # make_eval --sharp: _photometric blurs 60% of photos by 0.3-1.6 px per 1000 px of their long side. A white
+    # half on a 4000 px photo: its edge kept to the blur of a 1000 px photo, the same draws blur it four times less
+    from training.scenes import _photometric
+
+    def rise(img, seed, blur_width_max=None):  # px from 10% to 90% of the way up the edge, noise averaged out
+        row = _photometric(np.random.default_rng(seed), img, blur_width_max).mean(axis=(0, 2))
+        mid = img.shape[1] // 2
+        row = row[mid - 100: mid + 100]
+        lo, hi = row[:40].mean(), row[-40:].mean()
+        return int(((row > lo + 0.1 * (hi - lo)) & (row < lo + 0.9 * (hi - lo))).sum())
+
+    big = np.zeros((300, 4000, 3), np.float32)  # (a strip: the long side sets the blur)
+    big[:, 2000:] = 255
+    widths = [(rise(big, seed), rise(big, seed, 1000)) for seed in range(12)]
+    blurred = [(wide, kept) for wide, kept in widths if wide >= 8]  # sigma above 0.8 px per 1000 px
+    assert blurred
+    for wide, kept in blurred:  # a rise of 2.56 sigma: a quarter as wide, give or take a pixel of JPEG
+        assert kept <= wide / 4 + 2, widths
+    small = np.zeros((480, 640, 3), np.float32)
+    small[:, 320:] = 255
+    for seed in range(5):  # a photo smaller than the limit is blurred as before
+        assert np.array_equal(_photometric(np.random.default_rng(seed), small),
+                              _photometric(np.random.default_rng(seed), small, 1000))
+
+
 def test_loose_tiles_change_where_the_tiles_lie_not_which_tiles_a_seed_draws(banks):
     from training.scenes import render_scene
 

@@ -17,6 +17,8 @@
     python -m training.make_eval --out /tmp/eval-wall --style uni --winning --n 200 --seed 98 --dead-wall   # the dead wall
     python -m training.make_eval --out /tmp/eval-lens --style uni --winning --n 200 --seed 98 --lens 0.05 0.25   # a webcam
     python -m training.make_eval --out /tmp/eval-dora --style uni --n 200 --seed 98 --dora-photo --fill 0.3 0.95
+    python -m training.make_eval --out /tmp/eval-far-12mp --style uni --winning --n 100 --seed 97 --fill 0.25 0.5 \
+        --width 4032 --sharp   # a phone's photo from further away, in focus
 
 `--style uni` uses only the art style held out of training; `--style train` the training styles.
 """
@@ -436,6 +438,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worn", action="store_true",
                     help="a club's old set: the paint paler and rubbed off in patches (scenes.worn_ink), the engraving "
                          "still showing where it is gone")
+    ap.add_argument("--sharp", action="store_true",
+                    help="the camera's blur no larger than at a photo 1000 px wide (0.3-1.6 px), as a phone in focus "
+                         "takes one; without it the blur grows with the width, to 1.2-6.5 px at 4032 px (a camera a "
+                         "little out of focus), on the very photos the seed gives")
     ap.add_argument("--glare", type=float, default=0.0, metavar="SHARE",
                     help="a highlight on about this share of the tiles, drawn on the very photos the seed gives without it")
     args = ap.parse_args(argv)
@@ -475,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
                                    one_block=args.one_block, loose=args.loose, loose_rng=laid,
                                    wall_rng=wall if args.dead_wall else None, dead_wall=args.dora_photo,
                                    sides_rng=block if args.sides else None,
-                                   wear_rng=paint if args.worn else None)
+                                   wear_rng=paint if args.worn else None,
+                                   blur_width_max=1000 if args.sharp else None)
         if args.sticks:
             img = sticks_and_dice(things, img, [lb.box for lb in labels])
         if args.printed:

@@ -523,7 +523,10 @@ def _from_one_side(rng: np.random.Generator, dst: np.ndarray, yaw: tuple[float, 
     return (out - out.mean(axis=0)) * (width / np.ptp(out[:, 0])) + dst.mean(axis=0)
 
 
-def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def _photometric(rng: np.random.Generator, img: np.ndarray, blur_width_max: int | None = None) -> np.ndarray:
+    """Light, the camera's blur, noise, gamma and JPEG. The blur's sigma is 0.3-1.6 px per 1000 px of the photo's
+    long side (60% of photos), so it grows with the photo: at 4032 px 1.2-6.5 px. ``blur_width_max``: the long side
+    beyond which it grows no more (the same draws, so the very photo of the seed, blurred less)."""
     h, w = img.shape[:2]
     # light falls off across the table; a hand or phone throws a soft shadow
     gx, gy = rng.uniform(-0.35, 0.35, 2)
@@ -543,7 +546,7 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     img = img * (light[..., None] * (rng.uniform(0.65, 1.25) * rng.uniform(0.88, 1.12, 3))).astype(np.float32)
     img = np.clip(img, 0, 255).astype(np.float32)
     if rng.random() < 0.6:
-        s = rng.uniform(0.3, 1.6) * max(w, h) / 1000
+        s = rng.uniform(0.3, 1.6) * min(max(w, h), blur_width_max or max(w, h)) / 1000
         img = cv2.GaussianBlur(img, (0, 0), max(0.3, s))
     if rng.random() < 0.15:
         k = int(rng.integers(3, 9))
@@ -604,7 +607,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
                  wall_rng: np.random.Generator | None = None,
                  dead_wall: bool = False,
                  sides_rng: np.random.Generator | None = None,
-                 wear_rng: np.random.Generator | None = None) -> tuple[np.ndarray, list[TileLabel]]:
+                 wear_rng: np.random.Generator | None = None,
+                 blur_width_max: int | None = None) -> tuple[np.ndarray, list[TileLabel]]:
     """One photo (BGR) and its tile labels. Each photo uses one set: one art/procedural style, one body.
     ``fill``: the range of the share of the photo's width the tiles take (at most; a tall layout fills less);
     ``tilt``: the range of degrees the camera is turned by, either way (default: -9..9); ``pitch``: the range of
@@ -618,7 +622,8 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     ``dead_wall``: the dead wall alone instead of a hand (dead_wall_layout), as a second photo of the dora
     indicators; ``sides_rng``: the tiles' front sides as high as a camera at the photo's angle sees them
     (_side_height; the pitch and the tiles' depth drawn from it), instead of the style's fixed band; ``wear_rng``:
-    the set's paint worn, 0.3-1 of worn_ink's most, drawn from it."""
+    the set's paint worn, 0.3-1 of worn_ink's most, drawn from it; ``blur_width_max``: the camera's blur no larger
+    than at a photo this many px long (_photometric)."""
     style_pick = [styles[rng.integers(len(styles))]]
     if rng.random() < 0.15:
         style_pick = styles  # mixed sets happen at clubs too
@@ -689,7 +694,7 @@ def render_scene(rng: np.random.Generator, bank: FaceBank, styles: list[str], ou
     warped = cv2.warpPerspective(plane, Hm, (ow, oh), flags=cv2.INTER_AREA if fill < 0.5 else cv2.INTER_LINEAR)
     a = warped[..., 3:4] / 255.0
     img = bg * (1 - a) + warped[..., :3] * a
-    img = _photometric(rng, img[..., ::-1])
+    img = _photometric(rng, img[..., ::-1], blur_width_max)
     labels = []
     for p, q in quads_plane:
         qq = cv2.perspectiveTransform(q[None], Hm)[0]
