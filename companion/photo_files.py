@@ -97,8 +97,7 @@ def decode_photo(data: bytes, name: str, field: str | None = None) -> Any:
     if image is None and is_heif(data[:16]):
         return _decode_heif(data, name, field)
     if image is None and (kind := cut_short(data)):
-        raise PhotoFileError(f"{name} is a {kind} photo cut short: the file ends ({len(data)} bytes) before the picture "
-                             f"does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
+        raise _cut_short_error(kind, data, name, field)
     if image is None:
         raise PhotoFileError(f"{name} is not an image that can be read here (JPEG, PNG, WebP, AVIF, HEIF)",
                              "photo_unreadable", field=field)
@@ -161,10 +160,15 @@ def _heif_child_argv() -> list[str]:
 def _heif_error(kind: str, message: str, data: bytes, name: str, field: str | None) -> PhotoFileError:
     """What to say of a HEIF file that could not be decoded: ``kind`` "cut_short" or another, ``message`` why."""
     if kind == "cut_short":
-        return PhotoFileError(f"{name} is a HEIC photo cut short: the file ends ({len(data)} bytes) before the picture "
-                              "does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
+        return _cut_short_error("HEIC", data, name, field)
     return PhotoFileError(f"{name} is a HEIC photo (an iPhone's own format) that could not be decoded ({message}); "
                           f"{AS_JPEG}", "photo_heic", field=field)
+
+
+def _cut_short_error(kind: str, data: bytes, name: str, field: str | None) -> PhotoFileError:
+    """What to say of a photo file of ``kind`` (JPEG, PNG, WebP, HEIC) that ends before its picture does."""
+    return PhotoFileError(f"{name} is a {kind} photo cut short: the file ends ({len(data)} bytes) before the picture "
+                          "does, so it was not copied or sent whole; send it again", "photo_cut_short", field=field)
 
 
 def at_most(image: Any, long_side: int) -> tuple[Any, float]:
