@@ -1511,13 +1511,13 @@ def _four_times(image: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("n", [1, 2, 10, 11, 37, 400, 2999])
 def test_percentiles_are_numpys_to_the_bit(n: int):
     # face_colour's brightness of a tile's pixels: sums of three 8-bit channels, in float32, many of them tied
-    from companion.vision import pipeline
+    from companion.vision import quality
 
     rng = np.random.default_rng(n)
     for _ in range(50):
         light = rng.integers(0, 256, (n, 3)).astype(np.float32).sum(axis=1)
         qs = (80, 10) if n % 2 else (80, 10, 50, 99.5)
-        got = pipeline.percentiles(light.copy(), qs)
+        got = quality.percentiles(light.copy(), qs)
         assert got == np.percentile(light, qs).tolist()
 
 
@@ -1525,7 +1525,7 @@ def test_a_lamps_colour_cast_on_the_tile_faces_is_evened_out_and_a_plain_light_i
     # hand-made: white faces (200, 200, 200) with a black stroke across the middle on green cloth. Under a warm
     # lamp (B x0.55, G x0.8, R x1.1) the faces are (110, 160, 220): 220 / 110 = 2.0 > CAST_MAX; each channel is
     # scaled to their mean, 490 / 3 = 163.3, so the faces come out grey, and the cloth by the same gains
-    from companion.vision.pipeline import CAST_MAX, evened_colours, face_colour
+    from companion.vision.quality import CAST_MAX, evened_colours, face_colour
 
     assert CAST_MAX == 1.7
     image = np.zeros((200, 600, 3), np.uint8)
@@ -1563,7 +1563,7 @@ def test_burnt_share_is_the_typical_faces_share_of_clipped_white_in_its_middle()
     # hand-made: boxes 40 x 60 px; their middles (15% in from each side) are x 6..34, y 9..51: 28 x 42 = 1176 px.
     # Box 0: the middle's left half (14 columns) at 255 -> 0.5; box 1: all of it at 252 -> 1.0; box 2: at 249 in
     # one channel and 255 in the others -> 0 (not burnt in every channel); the median of 0.5, 1, 0 is 0.5
-    from companion.vision.pipeline import BURNT, burnt_share
+    from companion.vision.quality import BURNT, burnt_share
 
     assert BURNT == 250
     image = np.full((100, 200, 3), 180, np.uint8)
@@ -1585,7 +1585,8 @@ def test_a_photo_too_bright_to_trust_says_so_and_asks_for_another(capsys: pytest
     # 2.9 stops too bright), its faces are white through and through, and the answer says so, first among its notes
     import cv2
 
-    from companion.vision.pipeline import OVEREXPOSED, burnt_share, recognize_image
+    from companion.vision.pipeline import OVEREXPOSED, recognize_image
+    from companion.vision.quality import burnt_share
 
     image = cv2.imread(str(FIXTURES / "won_melds_dora.jpg"))
     label = json.loads((FIXTURES / "won_melds_dora.json").read_text())
@@ -1627,7 +1628,7 @@ def test_smear_is_how_far_the_inks_edges_are_spread_over_a_tiles_width():
     # c/11 along x, and along x no change is steeper: smear = 11 / 60 = 0.183. A blank tile shows no ink: 0
     import cv2
 
-    from companion.vision.pipeline import smear
+    from companion.vision.quality import smear
 
     image = np.full((80, 60, 3), 200, np.uint8)
     image[30:50, 20:40] = 0
@@ -3484,7 +3485,7 @@ def test_unsure_tiles_the_winning_hands_shape_vouches_for_are_not_listed_and_the
 def test_colourless_tells_a_black_and_white_photo_from_one_in_colour():
     import cv2
 
-    from companion.vision.pipeline import GREY_SPREAD, colourless
+    from companion.vision.quality import GREY_SPREAD, colourless
 
     photo = cv2.imread(str(FIXTURES / "glare_hand.jpg"))
     boxes = [t["box"] for t in json.loads((FIXTURES / "glare_hand.json").read_text())["tiles"]]
@@ -3546,7 +3547,8 @@ def test_a_black_and_white_photo_is_said_to_be_too_bright_where_the_photo_in_col
     # Made 1.2 times as bright, it is too bright in colour (80%), and so in black and white
     import cv2
 
-    from companion.vision.pipeline import BURNT, BURNT_GREY, OVEREXPOSED, burnt_share, recognize_image
+    from companion.vision.pipeline import OVEREXPOSED, recognize_image
+    from companion.vision.quality import BURNT, BURNT_GREY, burnt_share
 
     def grey(image: np.ndarray) -> np.ndarray:
         return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

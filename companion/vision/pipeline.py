@@ -63,6 +63,7 @@ from companion.vision.preprocess import (
     scaled_box,
     shaped_box,
 )
+from companion.vision.quality import BURNT, BURNT_GREY, burnt_share, colourless, evened_colours, smear
 
 CONFIDENCE_MIN = 0.8  # below this a tile is listed as uncertain
 RED_DOUBT = 0.05  # a five whose red (or plain) counterpart is this likely is listed as uncertain (_unsure)
@@ -82,20 +83,9 @@ ZOOM_MIN_GAIN = 1.25  # they come to this far apart, if that enlarges them at le
 ZOOM_OUT_ABOVE = 40.0  # tiles further apart than this (median, localiser px) are looked for again in the photo shrunk
 ZOOM_OUT_BLIND = 3.0  # until they come to ZOOM_TARGET apart; a photo where none is found, shrunk this many times (a
 # close photo of the dora indicators: tiles a tenth to a quarter of the photo wide; _from_further)
-CAST_MAX = 1.7  # tile faces whose brightest channel is more than this times their darkest (a lamp's colour cast;
-#                the evaluation photos: up to 1.6) are read from the photo with its colours evened out
-BURNT = 250  # a pixel this bright in every channel is burnt out: clipped white, whatever was printed there is gone
-BURNT_GREY = 253  # in a photo without colour (colourless()), this bright: its grey is a mix of the channels, and an
-#                  ivory face (R and G clipped, B 212-236) that the colour photo does not count comes to 250-252. Of
-#                  1,200 evaluation photos turned grey, at 250 71 were said to be too bright where the colour photo
-#                  was not (0 the other way); at 253 17 and 4, all on the --bright sets (TRAINING-LOG "Too bright in
-#                  black and white")
 OVEREXPOSED = 0.55  # a photo whose typical tile face has this share of its middle burnt out is said to be too
 #                  bright (the evaluation photos: at most 0.53; of make_eval --bright's, 156 of 400 reach it and 105 of
 #                  those are misread; TRAINING-LOG "Overexposed photos")
-GREY_SPREAD = 4  # a photo whose channels differ by more than this (grey levels) at no more than 1 in 100 pixels of
-#                 its tiles' faces, nor of the whole, has no colour (colourless(): of 14,000 evaluation photos in
-#                 colour, each differs so at 27% or more of one or the other; TRAINING-LOG "Black and white photos")
 SMALL_TILE = 24.0  # a photo whose upright tiles are narrower than this (median, photo px) is said to be taken from
 #                   too far (of the 31 evaluation sets' 6,000 photos, 189 come under it and 22 of those read
 #                   exactly; TRAINING-LOG "Tiles too small to read")
@@ -114,9 +104,6 @@ EDGE_NEAR = 0.25  # a tile of the hand this near an edge of the photo (a share o
 #                 a box stops at the edge) is said to be cut off there or the last before one missing: with no request
 #                 the answer asks for the whole hand, with one for a check (TRAINING-LOG "A hand cut off at the
 #                 photo's edge")
-SMEAR_INK = 20.0  # a tile's middle with less contrast than this (grey levels) shows no ink to measure
-SMEAR_TILES = 9  # smear() measures at most this many tiles
-_DIRECTIONS = np.linspace(0, np.pi, 8, endpoint=False)  # along which smear() measures the steepest change
 VIEW_SPACING = 128.0  # a photo whose tiles lie further apart and are wider than this (px, median) is made smaller until
 # they come to this before it is turned level or stretched (_look_again; a 12 MP photo stretched in full took 80 ms):
 # 2.7 times the crops' width; 96 read a few tiles fewer (models/TRAINING-LOG.md, "Large photos turned level smaller")
@@ -125,8 +112,6 @@ VIEW_MOST = 5e6  # a photo turned level or stretched onto a canvas of more pixel
 # 12-25 degrees, whose level canvas is 7-9 MP and a flat one's stretched canvas up to 20 MP: 13.5 ms of warpAffine a
 # photo); its tiles' spacing then comes below VIEW_SPACING. 1.19x as fast there, 1.31x at 12 MP, requests as many
 # (3 more over 14 large-photo sets; 4 MP read 1 fewer; models/TRAINING-LOG.md, "A turned phone photo's canvas")
-MIDDLE_MOST = 64  # face_colour(), burnt_share() and smear() measure a tile's middle at most this many px wide: a
-#                   wider one (a 12 MP photo's tiles are 100-250 px wide) is sampled (_sampled) or shrunk (smear)
 BAND_ASPECT = 4 / 3  # a photo taller than wide is looked at again in a window this much wider than tall around the
 #                      tiles (every training photo is wider than tall: 4:3 to 16:9)
 LEVEL_BAND_FROM = 0.95  # a photo turned level whose upright tiles look at least this tall for their width (as taken,
@@ -1582,157 +1567,12 @@ def _box_ahead(box: list | tuple, found: list, to_photo: Callable | None) -> tup
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def face_colour(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
-    """The colour (B, G, R) of the tiles' faces: in the middle of each box found that shows ink (its darkest
-    tenth at least a quarter darker than its brightest fifth: a back, one colour all over, does not), the mean of
-    the brightest fifth of its pixels (the face around the ink), and the median of those over the boxes; None
-    where fewer than three boxes show ink (a photo of the dead wall may be nearly all backs)."""
-    colours = []
-    for box, _, _ in found:
-        middle = _sampled(_middle(image_bgr, box, 0.2)).reshape(-1, 3).astype(np.float32)
-        if len(middle) < 10:
-            continue
-        light = middle.sum(axis=1)
-        bright, dark = percentiles(light, (80, 10))
-        if bright > 0 and dark <= 0.75 * bright:
-            colours.append(middle[light >= bright].mean(axis=0))
-    return np.median(np.array(colours), axis=0) if len(colours) >= 3 else None
-
-
-def percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
-    """np.percentile(values, qs) of a 1-d array (its default, linear method), the same to the bit, from one
-    partition, in a sixth of its time on a tile's few hundred pixels (face_colour(): 82.0 -> 80.6 ms a photo over 40
-    held-out won hands, alternating in one process)."""
-    n = values.size
-    spots = [(n - 1) * (q / 100) for q in qs]
-    below = [int(v) for v in spots]
-    ordered = np.partition(values, sorted({i for lo in below for i in (lo, min(lo + 1, n - 1))}))
-    out = []
-    for v, lo in zip(spots, below, strict=True):
-        t = v - lo
-        a, b = float(ordered[lo]), float(ordered[min(lo + 1, n - 1)])
-        out.append(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t)  # numpy's two-sided interpolation
-    return out
-
-
-def _middle(image_bgr: np.ndarray, box: tuple | list, inset: float) -> np.ndarray:
-    """The middle of a tile's ``box`` (x1, y1, x2, y2) on the photo: ``inset`` of its width and height in from each
-    side."""
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    return image_bgr[max(0, int(y1 + inset * h)):max(0, int(y2 - inset * h)),
-                     max(0, int(x1 + inset * w)):max(0, int(x2 - inset * w))]
-
-
-def _sampled(middle: np.ndarray) -> np.ndarray:
-    """A tile's middle for its colours' shares and percentiles: every k-th pixel each way, k the least that leaves
-    it at most MIDDLE_MOST px wide (all of it where it is no wider)."""
-    k = -(-middle.shape[1] // MIDDLE_MOST)
-    return middle[::k, ::k] if k > 1 else middle
-
-
-def _face_middles(image_bgr: np.ndarray, boxes: list) -> list[np.ndarray]:
-    """The middles of the face-up ``boxes`` (x1, y1, x2, y2) that :func:`burnt_share` and :func:`colourless` measure:
-    15% in from each side, sampled (:func:`_sampled`); views of the photo."""
-    return [_sampled(_middle(image_bgr, box, 0.15)) for box in boxes]
-
-
-def colourless(image_bgr: np.ndarray, boxes: list) -> bool:
-    """Whether the photo has no colour (black and white: a phone's filter, a webcam seeing in infrared): at 99 of
-    100 pixels of the tiles' faces (the middles of the face-up ``boxes``, x1, y1, x2, y2, as :func:`burnt_share`
-    measures them), and of the whole photo (every k-th pixel each way, about 256 px long), its channels differ by
-    GREY_SPREAD or less; False without tiles. Both: a far hand on a grey table is a few coloured pixels among many
-    grey ones, and a hand of black ink on white faces is grey on a coloured cloth. Red fives and the suits' inks are
-    told apart by their colours, so such a photo is misread far more often."""
-    tinted = total = 0
-    for middle in _face_middles(image_bgr, boxes):
-        if middle.size:
-            t, n = _tinted(middle)
-            tinted, total = tinted + t, total + n
-    if not total or tinted > total / 100:
-        return False
-    k = max(1, max(image_bgr.shape[:2]) // 256)
-    t, n = _tinted(image_bgr[::k, ::k])
-    return t <= n / 100
-
-
-def _tinted(picture: np.ndarray) -> tuple[int, int]:
-    """How many of the picture's pixels have channels that differ by more than GREY_SPREAD, and how many it has."""
-    b, g, r = cv2.split(np.ascontiguousarray(picture))
-    spread = cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r))
-    return cv2.countNonZero(cv2.compare(spread, GREY_SPREAD, cv2.CMP_GT)), spread.size
-
-
-def burnt_share(image_bgr: np.ndarray, boxes: list, level: int = BURNT) -> float:
-    """How much of a typical tile face is burnt out: for each box (x1, y1, x2, y2), the share of its middle (15%
-    in from each side) that is ``level`` or brighter in every channel (BURNT; BURNT_GREY for a photo without
-    colour); the median over the boxes (0 for none)."""
-    shares = []
-    for middle in _face_middles(image_bgr, boxes):
-        if middle.shape[0] * middle.shape[1] >= 10:
-            burnt = cv2.inRange(middle, (level, level, level), (255, 255, 255))  # 255 where every channel is
-            shares.append(cv2.countNonZero(burnt) / burnt.size)
-    return float(np.median(shares)) if shares else 0.0
-
-
-def smear(image_bgr: np.ndarray, tiles: list[dict]) -> float:
-    """How far the ink's edges are smeared, as a share of the tile's width. For each face-up upright tile (the
-    answer's tile dicts; SMEAR_TILES of them, spread over the list), in the middle of its box (15% in from each
-    side, grey): the ink's contrast (98th less 2nd percentile) over the steepest change along the direction where
-    change is least steep (the 99th percentile of the derivative along each of eight directions: a camera that
-    moves smears the edges across its motion only, so the least steep direction is the motion's), divided by the
-    box's width (a middle wider than MIDDLE_MOST px shrunk to it first, the width with it). The median over the
-    tiles with SMEAR_INK contrast or more (a blank white dragon shows no ink); 0 for none."""
-    faces = [t for t in tiles if t["tile"] != "x" and not t["sideways"]]
-    faces = faces[::max(1, -(-len(faces) // SMEAR_TILES))]
-    cos, sin = np.cos(_DIRECTIONS)[:, None], np.sin(_DIRECTIONS)[:, None]
-    smears = []
-    for t in faces:
-        middle = _middle(image_bgr, t["box"], 0.15)
-        scale = 1.0
-        if middle.shape[1] > MIDDLE_MOST:  # shrunk, its edges as much steeper a pixel as it is narrower: the same share
-            scale = MIDDLE_MOST / middle.shape[1]
-            tall = max(1, round(middle.shape[0] * scale))
-            middle = cv2.resize(middle, (MIDDLE_MOST, tall), interpolation=cv2.INTER_AREA)
-        if middle.shape[0] < 4 or middle.shape[1] < 4:
-            continue
-        w = (t["box"][2] - t["box"][0]) * scale
-        grey = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        levels = grey.ravel()
-        n = levels.size
-        ordered = np.partition(levels, (n // 50, n - 1 - n // 50))
-        ink = ordered[n - 1 - n // 50] - ordered[n // 50]  # the 98th less the 2nd percentile
-        if ink < SMEAR_INK:
-            continue
-        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3).ravel() / 8  # grey levels a pixel
-        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3).ravel() / 8
-        k = n - 1 - n // 100
-        steepest = np.partition(np.abs(cos * gx + sin * gy), k, axis=1)[:, k].min()  # each direction's 99th
-        if steepest > 0:
-            smears.append(ink / steepest / w)
-    return float(np.median(smears)) if smears else 0.0
-
-
 def tile_width(dets: list[Det]) -> float:
     """How wide the tiles lie in the photo: the median width in pixels of the upright tiles' boxes (those of rows
     the request leaves out, further off, not counted; 0 for none). Box widths are read across the row, which the
     pipeline's straightening turns level without scaling."""
     widths = [d.box[2] - d.box[0] for d in dets if not d.sideways and d.part != "left out"]
     return float(np.median(widths)) if widths else 0.0
-
-
-def evened_colours(image_bgr: np.ndarray, found: list) -> np.ndarray | None:
-    """The photo with each colour channel scaled so that the tiles' faces come out grey, where their colour
-    (:func:`face_colour`) is cast by more than CAST_MAX (a warm or cold lamp; the classifiers were trained on
-    white, ivory and cream faces under light tinted by at most about 12% a channel); None where it is not."""
-    face = face_colour(image_bgr, found)
-    if face is None or face.min() < 1 or face.max() / face.min() <= CAST_MAX:
-        return None
-    gains = (face.mean() / face).astype(np.float32)
-    # each channel's 256 levels scaled, a row a channel, and looked up: what scaling every pixel gives, without a
-    # float copy of the photo
-    tables = np.clip(gains[:, None] * np.arange(256, dtype=np.float32), 0, 255).astype(np.uint8)
-    return cv2.merge([cv2.LUT(channel, table) for channel, table in zip(cv2.split(image_bgr), tables, strict=True)])
 
 
 def _named(found: list, among: list[int], boxes: list, back: Callable | None, what: str) -> set[int]:
@@ -2104,14 +1944,14 @@ def recognize_image(image_bgr: np.ndarray, dora_image: np.ndarray | None = None,
     layout.nearest_rows), and "dora_row" the tiles of the row its dora indicators are read from (with no request
     too, where the rows were told apart before the hand was found wanting). "not_tiles" (box, the tile it looked
     most like, confidence) lists what was found and then taken for no tile (:func:`verified`), not in "tiles".
-    "overexposed" (the share of a typical face burnt out, :func:`burnt_share`) says the photo is too bright to be
-    trusted, "blurred" (how far the ink's edges are smeared, :func:`smear`) that the camera moved, "small_tiles"
-    (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, "flat_tiles" (how tall its
-    tiles look for their width, :func:`seen_aspect`, where less than FLAT_VIEW and read with no request or
-    FLAT_DOUBTS doubts or more) that it was taken from too low, and "reason" says to take it again. "at_edge" (the
-    photo's edges, "left", "right", "top", "bottom") says a tile of the hand lies at one (:func:`_edges_touched`): cut
-    off there or one beyond it missing; with no request "reason" says to take it again with the whole hand in the
-    picture, else to check that none is missing (a kan read as a pon).
+    "overexposed" (the share of a typical face burnt out, :func:`quality.burnt_share`) says the photo is too bright
+    to be trusted, "blurred" (how far the ink's edges are smeared, :func:`quality.smear`) that the camera moved,
+    "small_tiles" (the tiles' width in pixels, :func:`tile_width`) that it was taken from too far, "flat_tiles"
+    (how tall its tiles look for their width, :func:`seen_aspect`, where less than FLAT_VIEW and read with no
+    request or FLAT_DOUBTS doubts or more) that it was taken from too low, and "reason" says to take it again.
+    "at_edge" (the photo's edges, "left", "right", "top", "bottom") says a tile of the hand lies at one
+    (:func:`_edges_touched`): cut off there or one beyond it missing; with no request "reason" says to take it
+    again with the whole hand in the picture, else to check that none is missing (a kan read as a pon).
 
     A photo taken from across the table (upside down) or from a neighbour's seat (on its side) in which no
     hand can be read is read turned by 180, 90 and 270 degrees (clockwise; on its side 90 and 270 first,
