@@ -1460,11 +1460,17 @@ def test_an_answer_that_comes_after_the_next_photo_was_sent_is_passed_over(photo
     vision.slow_width = 700
     slow, quick = _grey_photo(tmp_path, "slow.jpg", width=700), _grey_photo(tmp_path, "quick.jpg")
     with _photo_dialog(sync_api, base, "Bob", slow) as page:
+        finished = []  # the reads whose answers reached the page (the slow one, sent first, comes last)
+        page.on("requestfinished", lambda req: finished.append(req.url) if "/api/recognize" in req.url else None)
         page.wait_for_timeout(200)  # (the slow photo's read under way)
         page.set_input_files("[data-photo-input]", str(quick))
         page.wait_for_selector(".tilebox")
-        page.wait_for_timeout(1500)  # the slow answer has come by now
-        assert len(vision.reads) == 2
+        for _ in range(200):  # until the slow answer has come too, however slow the machine (at most 10 s)
+            if len(finished) == 2:
+                break
+            page.wait_for_timeout(50)
+        assert len(finished) == 2 and len(vision.reads) == 2
+        page.wait_for_timeout(100)  # (the page's handling of that answer done)
         assert page.locator(".tilebox").count() == 14
         assert page.get_attribute(".tilebox >> nth=0", "data-index") == "0"
         assert page.locator(".photo-wrap img").count() == 1
