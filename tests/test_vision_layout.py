@@ -1037,7 +1037,7 @@ def test_like_tiles_read_unsurely_are_not_vouched_for_a_pair_misread_alike_wins_
 
 
 def test_no_tile_is_vouched_for_below_vouch_from_nor_in_a_hand_that_does_not_win_nor_a_five_that_may_be_red():
-    from companion.vision.pipeline import VOUCH_FROM
+    from companion.vision.shape import VOUCH_FROM
 
     assert _vouched(_NAMED_HAND, {7: (("8s", VOUCH_FROM - 0.01), ("6s", 0.3))}) == []
     assert _vouched(_NAMED_HAND, {7: (("8s", VOUCH_FROM), ("6s", 0.3))}) == [7]
@@ -1224,7 +1224,7 @@ def test_the_quick_test_passes_every_reading_that_makes_a_request_or_a_winning_h
     import random
 
     from companion.vision.layout import could_win
-    from companion.vision.pipeline import _is_complete
+    from companion.vision.shape import request_wins
 
     rng = random.Random(56)
     made = won = refused = 0
@@ -1237,7 +1237,7 @@ def test_the_quick_test_passes_every_reading_that_makes_a_request_or_a_winning_h
         if request is not None:
             made += 1
             assert could_request, tiles
-            if _is_complete(request):
+            if request_wins(request):
                 won += 1
                 assert could_win_, tiles
                 open_kan = any(len(g) == 4 and all(d.tile != "x" for d in g) for g in groups[0][2:])
@@ -1250,7 +1250,7 @@ def test_the_quick_test_passes_every_reading_that_makes_a_request_or_a_winning_h
 
 
 def test_readings_that_cannot_win_are_passed_over_without_building_their_requests(monkeypatch):
-    from companion.vision import pipeline
+    from companion.vision import shape
 
     built = []
 
@@ -1258,19 +1258,19 @@ def test_readings_that_cannot_win_are_passed_over_without_building_their_request
         built.append([d.tile for g in groups[-1] for d in g])
         return build_request(groups)
 
-    monkeypatch.setattr(pipeline, "build_request", counted)
+    monkeypatch.setattr(shape, "build_request", counted)
     # the scattered hand above, four tiles with a likely second reading: no one or two of them make it win
     scattered = ["1m", "4m", "7m", "1p", "4p", "7p", "1s", "4s", "7s", "1z", "2z", "3z", "4z", "5z"]
     alternatives = {i: ((code, 0.99),) for i, code in enumerate(scattered)}  # no other reading of the rest
     alternatives |= {i: ((scattered[i], 0.5), (other, 0.4)) for i, other in ((0, "2m"), (1, "3m"), (3, "2p"), (4, "5p"))}
     groups = _row(scattered, alternatives)
-    assert pipeline.complete_hand(groups, None) == [] and built == []
+    assert shape.complete_hand(groups, None) == [] and built == []
     # the hand with a 2s read as 3s: only the reading that wins is built
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "3s", "3s", "4s", "5z", "5z"]
     alternatives = {i: ((code, 0.99),) for i, code in enumerate(codes)}
     alternatives |= {0: (("1m", 0.5), ("2m", 0.45)), 9: (("3s", 0.55), ("2s", 0.40), ("5s", 0.05))}
     groups = _row(codes, alternatives)
-    assert [d.tile for d in pipeline.complete_hand(groups, None)] == ["2s"]
+    assert [d.tile for d in shape.complete_hand(groups, None)] == ["2s"]
     assert built == [codes[:9] + ["2s"] + codes[10:]]
 
 

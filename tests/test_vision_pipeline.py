@@ -1379,7 +1379,7 @@ def test_a_photo_from_across_the_table_that_shows_no_winning_hand_either_way(ori
     got, truth = [t["tile"] for t in result["tiles"]], [t["tile"] for t in label["tiles"]]
     if orienter:
         assert result["turned"] == 180 and got == truth and _norm(result["request"]) == _norm(label["request"])
-        assert not pipeline._is_complete(result["request"])  # as the label: laid out as a hand, but no winning one
+        assert not pipeline.request_wins(result["request"])  # as the label: laid out as a hand, but no winning one
         # the player's correction, sent with the answer's "turned", lands on the tile they tapped, as they see it
         again = pipeline.recognize_image(turned_photo, fixes={0: "7m"}, turned=180,
                                          low_angle=result.get("low_angle", False))
@@ -2497,7 +2497,7 @@ def test_a_photo_its_tiles_say_is_upside_down_is_read_turned_first_and_one_they_
     monkeypatch.setattr(pipeline, "_first_look", lambda picture, nets=None, boxed=None: pipeline.Look(
         picture, (np.zeros((1, 3, 32, 32), np.float32), 1.0), [((0, 0, 10, 14), False, 0.9)], {}))
     monkeypatch.setattr(pipeline, "orientation", lambda picture, found, looked=None: vote[0])
-    monkeypatch.setattr(pipeline, "_is_complete", lambda request: request is not None and request["hand"] == "won")
+    monkeypatch.setattr(pipeline, "request_wins", lambda request: request is not None and request["hand"] == "won")
     monkeypatch.setattr(pipeline, "_no_gap_either_way", lambda groups: False)  # the turn by 180 would be tried
     won, none = hand({"hand": "won"}), hand(None)
 
@@ -3466,7 +3466,7 @@ def test_unsure_tiles_the_winning_hands_shape_vouches_for_are_not_listed_and_the
     # VOUCH_FROM surely or more, is the middle of 456m: no other kind wins there, so it is not listed. Still listed:
     # a 2s read with less than VOUCH_FROM, and the 2z triplet, every tile of it unsure: with one of them a 3p the
     # hand wins as well (333p and a 2z pair), as it does with all three another honour
-    from companion.vision import pipeline
+    from companion.vision import pipeline, shape
 
     result = pipeline.recognize_image(pipeline.load_image(FIXTURES / "glare_hand.jpg"))
     label = json.loads((FIXTURES / "glare_hand.json").read_text())
@@ -3474,11 +3474,11 @@ def test_unsure_tiles_the_winning_hands_shape_vouches_for_are_not_listed_and_the
     tiles = result["tiles"]
     assert [t["tile"] for t in tiles] == [t["tile"] for t in label["tiles"]]
     five = 1
-    assert tiles[five]["tile"] == "5m" and pipeline.VOUCH_FROM <= tiles[five]["confidence"] < pipeline.CONFIDENCE_MIN
+    assert tiles[five]["tile"] == "5m" and shape.VOUCH_FROM <= tiles[five]["confidence"] < pipeline.CONFIDENCE_MIN
     assert five not in result["uncertain"]
     unsure = [i for i, t in enumerate(tiles) if t["confidence"] < pipeline.CONFIDENCE_MIN and i != five]
     assert [tiles[i]["tile"] for i in unsure] == ["2s", "2z", "2z", "2z"]
-    assert tiles[unsure[0]]["confidence"] < pipeline.VOUCH_FROM
+    assert tiles[unsure[0]]["confidence"] < shape.VOUCH_FROM
     assert result["uncertain"] == unsure
 
 

@@ -47,7 +47,7 @@ LOOKED_GAP = "gap"  # Det.looked_for: in a gap of one tile's width within a row
 LOOKED_NAMED = "named by the hand's shape"  # Det.looked_for: in a gap where no net read a tile (a finger on it), read
 #                                             as the one tile with which the hand wins (pipeline._named_in_gap)
 LOOKED_OFFERED = "offered by the hand's shape"  # Det.looked_for: in such a gap, where several kinds would win there:
-#                                                 put in as read, those kinds offered (pipeline.named_by_shape)
+#                                                 put in as read, those kinds offered (shape.named_by_shape)
 LOOKED_SPLIT = "two in one box"  # Det.looked_for: one of two touching tiles the localisers found as one wide box
 MERGED_WIDTH = 1.15  # a box this many times as wide as its row's typical upright box may hold two tiles (wide_boxes;
 #                      before the halves had to agree with the box, 1.25 read 12 more of the 50 sets' requests, 1.15
@@ -590,7 +590,7 @@ def narrow_pairs(groups_by_row: list[list[list[Det]]]) -> list[tuple[Det, Det, t
 def could_win(groups_by_row: list[list[list[Det]]], win: bool = True) -> Callable[[], bool]:
     """A quick test of the hand row's tiles as they are read when it is asked, true of every reading whose request
     (:func:`build_request`) makes a winning hand, or with ``win`` False of every reading that makes a request: the
-    pipeline's complete_hand and mend_melds build the request only for readings that pass it (most of the readings
+    shape's complete_hand and mend_melds build the request only for readings that pass it (most of the readings
     they try make none, and building a request costs several times as much).
 
     The request holds every tile of the hand row (:func:`nearest_rows`: which row that is does not depend on what
