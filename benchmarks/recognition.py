@@ -107,12 +107,11 @@ class ContenderFailed(Exception):
 def read_in_turns(items: list, models: dict, load, block: int = 10, rounds: int = 1) -> tuple[dict, dict]:  # noqa: ANN001
     """Each contender of ``models`` (name -> predict) reads every photo of ``items`` ``rounds`` times, taking turns
     in blocks of ``block`` photos (loaded once a block by ``load``), their order reversed in every other round, so
-    that each sees the same load and follows the other as often. Returns name -> photo -> each round's reading, and
-    name -> each round's ms per photo, in the photos' order."""
+    that each sees the same load and follows the other as often (``block`` and ``rounds``: 1 or more). Returns
+    name -> photo -> each round's reading, and name -> each round's ms per photo, in the photos' order."""
     preds: dict[str, dict] = {name: {path: [] for path, _ in items} for name in models}
     times: dict[str, list[list[float]]] = {name: [] for name in models}
-    block = max(1, block)
-    for round_ in range(max(1, rounds)):
+    for round_ in range(rounds):
         order = list(models) if round_ % 2 == 0 else list(reversed(models))
         for name in order:
             times[name].append([])
@@ -142,15 +141,28 @@ def _ratio_text(ratios: list[float]) -> str:
         ", ".join(f"{r:.2f}" for r in ratios) + ")"
 
 
+def _at_least_one(text: str) -> int:
+    """A whole number of 1 or more, as --block and --rounds take it; else argparse says what is wrong."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number, 1 or more; not {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--fp32", action="store_true", help="also run our pipeline on the float models")
-    ap.add_argument("--block", type=int, default=10, help="photos each contender reads in a turn (1: image by image)")
+    ap.add_argument("--block", type=_at_least_one, default=10,
+                    help="photos each contender reads in a turn (1: image by image)")
     ap.add_argument("--from-files", action="store_true",
                     help="time each contender from the photo's file, decoding included (ours as companion recognize)")
-    ap.add_argument("--rounds", type=int, default=1, help="read the photos this many times, the order swapped each round")
+    ap.add_argument("--rounds", type=_at_least_one, default=1,
+                    help="read the photos this many times, the order swapped each round")
     args = ap.parse_args(argv)
     os.environ.pop("COMPANION_PRECISION", None)
     items = load_folder(args.folder, args.limit)
@@ -171,13 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     except ContenderFailed as exc:
         print(exc)
         return 1
-    block = max(1, args.block)
     rows = []
     for name in models:
         rows.append(score(items, preds[name], times[name], name))
         rows.append(score(items, preds[name], times[name], f"{name} (reds as fives)", fair))
     rounds = len(times["ours"])
-    print(f"{len(items)} images from {args.folder}, taking turns in blocks of {block}"
+    print(f"{len(items)} images from {args.folder}, taking turns in blocks of {args.block}"
           + (f", {rounds} rounds (ms: the median of the rounds' means)" if rounds > 1 else ""))
     print(f"{'model':34} {'tiles':>7} {'tile acc':>9} {'exact':>7} {'ms/img':>8}")
     for r in rows:
