@@ -1,14 +1,15 @@
-"""The recogniser of this checkout against the same file at an earlier commit, in one process, photo by photo.
+"""The recogniser of this checkout against the same code at an earlier commit, in one process, photo by photo.
 
     python benchmarks/against_revision.py [DIR] [--rev HEAD~1] [--limit 200]
 
-A change to `companion/vision/pipeline.py` that should only make reading faster must read every photo as before,
-and one that reads differently should say how many photos it changes and whether it reads more requests right.
-This loads `pipeline.py` as committed at REV (`git show`) beside the working tree's, warms both up, and reads each
-photo of DIR with both, taking turns which goes first (so both see the same load and caches). It prints each side's
-ms per photo, the ratio, how many photos come out differently (their tiles, confidences, boxes, marks or request),
-and how many requests each reads right (DIR is a labelled folder: `training.make_eval`'s, a photo's JSON beside it).
-Only that one file is taken from REV: the rest of the package (layout, preprocess, the models) is the checkout's.
+A change to the reading's code (`companion/vision/`) that should only make reading faster must read every photo as
+before, and one that reads differently should say how many photos it changes and whether it reads more requests
+right. This loads the reading's modules (preprocess, quality, layout, shape, pipeline) as committed at REV (`git
+show`) beside the working tree's, warms both up, and reads each photo of DIR with both, taking turns which goes
+first (so both see the same load and caches). It prints each side's ms per photo, the ratio, how many photos come
+out differently (their tiles, confidences, boxes, marks or request), and how many requests each reads right (DIR
+is a labelled folder: `training.make_eval`'s, a photo's JSON beside it). Only those modules are taken from REV: the
+rest of the package (tiles, hand, the models) is the checkout's.
 """
 
 from __future__ import annotations
@@ -26,26 +27,49 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
-from companion.vision import pipeline  # noqa: E402
 from training.evaluate import _norm_request, load_folder  # noqa: E402
+
+VISION = ("preprocess", "quality", "layout", "shape", "pipeline")  # the reading's own modules, each after those it imports
+
+
+def _source(rev: str | None, name: str) -> str | None:
+    """companion/vision/``name``.py as committed at ``rev`` (None: as it is in the checkout); None where ``rev`` has no
+    such file (shape.py came in session 82; a revision before it has that code in pipeline.py)."""
+    path = f"companion/vision/{name}.py"
+    if rev is None:
+        return (ROOT / path).read_text()
+    shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{path}"], capture_output=True, text=True)
+    if shown.returncode == 0:
+        return shown.stdout
+    if name == "pipeline":
+        raise SystemExit(f"git show {rev}:{path} failed: {shown.stderr.strip()}")
+    return None
 
 
 def pipeline_at(rev: str | None):  # noqa: ANN201 - a module
     """pipeline.py as committed at ``rev`` (None: as it is in the checkout), loaded as a module of its own (its own
-    sessions and settings). Both sides are loaded so, the same way: the checkout against itself reads at 1.00x."""
-    if rev is None:
-        source = Path(pipeline.__file__).read_text()
-    else:
-        shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:companion/vision/pipeline.py"],
-                               capture_output=True, text=True)
-        if shown.returncode != 0:
-            raise SystemExit(f"git show {rev}:companion/vision/pipeline.py failed: {shown.stderr.strip()}")
-        source = shown.stdout
-    name = f"companion.vision.pipeline_at_{'checkout' if rev is None else 'revision'}"
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader=None))
-    module.__file__ = pipeline.__file__  # (the models folder is found from it)
-    sys.modules[name] = module  # (dataclasses look their module up)
-    exec(compile(source, f"{rev or 'checkout'}:companion/vision/pipeline.py", "exec"), module.__dict__)  # noqa: S102
+    sessions and settings), together with the modules of VISION before it as committed then: each is loaded under
+    a name of its own, and the ones after it import that copy. Both sides are loaded so, the same way: the checkout
+    against itself reads at 1.00x."""
+    side = "checkout" if rev is None else "revision"
+    own = {f"companion.vision.{name}": sys.modules.get(f"companion.vision.{name}") for name in VISION}
+    try:
+        for name in VISION:
+            source = _source(rev, name)
+            if source is None:
+                continue
+            module = importlib.util.module_from_spec(importlib.util.spec_from_loader(
+                f"companion.vision.{name}_at_{side}", loader=None))
+            module.__file__ = str(ROOT / "companion" / "vision" / f"{name}.py")  # (the models folder is found from it)
+            sys.modules[module.__name__] = module  # (dataclasses look their module up)
+            sys.modules[f"companion.vision.{name}"] = module  # (what the next ones import)
+            exec(compile(source, f"{rev or 'checkout'}:companion/vision/{name}.py", "exec"), module.__dict__)  # noqa: S102
+    finally:
+        for key, checkout in own.items():
+            if checkout is None:
+                sys.modules.pop(key, None)
+            else:
+                sys.modules[key] = checkout
     return module
 
 
