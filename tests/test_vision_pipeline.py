@@ -1918,6 +1918,30 @@ def test_the_localiser_sees_a_card_size_photo_as_its_area_average_to_a_grey_leve
     assert (x[0, :, nh:] == -0.5).all() and (x[0, :, :, nw:] == -0.5).all()  # padding below and right
 
 
+def test_every_grey_level_reaches_the_nets_as_level_over_255_less_a_half_in_rgb_order():
+    # the nets were trained on RGB / 255 - 0.5; a picture of all 256 levels, each channel its own ramp, through the
+    # localisers' letterbox (512 px wide: no resize), to_tensor and a batch of crops
+    from companion.vision.preprocess import CROP_H, CROP_W, crops_to_batch, letterbox, to_tensor
+
+    levels = np.arange(256, dtype=np.uint8)
+    picture = np.zeros((100, 512, 3), np.uint8)
+    picture[:, :256, 0] = levels  # blue
+    picture[:, 256:, 1] = levels  # green
+    picture[:, ::2, 2] = 255  # red on every other column
+    want = picture[..., ::-1].transpose(2, 0, 1).astype(np.float64) / 255 - 0.5
+    x, scale = letterbox(picture)
+    assert scale == 1.0 and x.shape == (1, 3, 128, 512)
+    np.testing.assert_allclose(x[0, :, :100], want, rtol=0, atol=1e-7)
+    assert (x[0, :, 100:] == -0.5).all()  # the padding below, untouched
+    np.testing.assert_allclose(to_tensor(picture)[0], want, rtol=0, atol=1e-7)
+    crops = [picture[:CROP_H, k:k + CROP_W] for k in (0, 200, 464)]
+    batch = crops_to_batch(crops)
+    assert batch.shape == (3, 3, CROP_H, CROP_W) and batch.flags["C_CONTIGUOUS"]
+    for crop, got in zip(crops, batch, strict=True):
+        np.testing.assert_allclose(got, crop[..., ::-1].transpose(2, 0, 1) / 255 - 0.5, rtol=0, atol=1e-7)
+    assert crops_to_batch([]).shape == (0, 3, CROP_H, CROP_W)
+
+
 def test_a_card_size_photo_keeps_its_light_and_places_when_shrunk():
     # 1500 x 1000, white over columns 300-899: 600 * 512 / 1500 = 204.8 pixels' worth of white in each row, centred
     # at 600 * 512 / 1500 = 204.8 (pixel u's centre at u + 0.5); a quarter of a pixel off would be 0.25
