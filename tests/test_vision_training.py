@@ -590,7 +590,46 @@ def test_a_stage_hands_each_of_its_scene_settings_to_generate_under_its_own_name
     train.run_recipe("eights", {**train.DEFAULTS, **train.RECIPES["eights"]}, tmp_path, 1, {})
     assert got == {"seed": 18, "n_scenes": 3000, "n_proc_styles": 80, "workers": 1, "n_varied": 40, "n_wide": 80,
                    "far": 0.0, "clutter": 0.0, "n_maroon": 40, "flower_art": False, "apart": True, "low": 0.0,
+                   "yaw": 0.3, "sides": 0.0, "wear": 0.0, "turned": 0.0, "big_pins": True, "whole_eights": True,
+                   "brush": 0}
+    got.clear()
+    train.run_recipe("brush", {**train.DEFAULTS, **train.RECIPES["brush"]}, tmp_path, 1, {})
+    assert got.pop("brush") == 40 and got.pop("seed") == 26  # the eights stage's scenes with 40 brush sets more
+    assert got == {"n_scenes": 3000, "n_proc_styles": 80, "workers": 1, "n_varied": 40, "n_wide": 80,
+                   "far": 0.0, "clutter": 0.0, "n_maroon": 40, "flower_art": False, "apart": True, "low": 0.0,
                    "yaw": 0.3, "sides": 0.0, "wear": 0.0, "turned": 0.0, "big_pins": True, "whole_eights": True}
+
+
+def test_generate_hands_its_workers_bank_every_kind_of_set_it_is_asked_for(monkeypatch):
+    # generate() passes its settings to each worker's _init by position: the bank gets them under their own names
+    from training import train
+
+    banked: dict = {}
+
+    class InProcess:  # multiprocessing.Pool's part that generate uses, run here
+        def __init__(self, workers, initializer, initargs):
+            initializer(*initargs)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, fn, jobs):
+            return [fn(job) for job in jobs]
+
+    fake = {"loc": np.zeros((1, 3, 4, 4), np.uint8), "targets": [], "crops": np.zeros((1, 64, 48, 3), np.uint8),
+            "ys": np.zeros(1, np.int64)}
+    monkeypatch.setattr(train, "Pool", InProcess)
+    monkeypatch.setattr(train, "check_inputs", lambda: None)
+    monkeypatch.setattr(train, "brush_fonts", lambda: [])
+    monkeypatch.setattr(train, "build_bank", lambda seed, **kw: banked.update(seed=seed, **kw))
+    monkeypatch.setattr(train, "gen_chunk", lambda job: fake)
+    train.generate(5, 10, 7, 1, n_varied=2, n_wide=3, n_maroon=4, flower_art=True, apart=True, big_pins=True,
+                   whole_eights=True, brush=6)
+    assert banked == {"seed": 5, "n_procedural": 7, "with_uni": False, "n_varied": 2, "n_wide": 3, "n_maroon": 4,
+                      "flower_art": True, "apart": True, "big_pins": True, "whole_eights": True, "n_brush": 6}
 
 
 def test_big_pins_draws_the_two_and_three_of_circles_larger_and_nothing_else(banks, monkeypatch):
@@ -1146,7 +1185,7 @@ def test_the_one_command_trains_the_shipped_models_with_the_settings_they_were_m
             "wide": "wide_styles", "maroon": "maroon_styles", "far": "far", "clutter": "clutter",
             "loc_steps": "loc_steps"}
     models = Path(__file__).resolve().parents[1] / "models"
-    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "camera", "cls", "cls-b-quick", "cls-quick", "eights",
+    assert sorted(OUTPUTS) == sorted(RECIPES) == ["bright", "brush", "camera", "cls", "cls-b-quick", "cls-quick", "eights",
                                                   "flowers", "focus", "glare", "glare2",
                                                   "loc", "loc-b", "loc-b-bright", "loc-b-low", "loc-b-low-quick",
                                                   "loc-b-quick", "loc-b-slim", "loc-bright", "loc-low", "loc-low-quick",
@@ -1949,3 +1988,92 @@ def test_anchor_crops_take_their_count_of_every_class_and_name_a_class_too_rare(
     monkeypatch.setattr(anchors, "generate", lambda *a, **k: {"crops": crops[short], "ys": ys[short]})
     with pytest.raises(SystemExit, match="only 0 crops of 0s in 10 scenes"):
         anchors.anchor_crops(seed=3, scenes=10)
+
+
+def unseen_fonts_or_skip() -> list[tuple[str, int]]:
+    from training.faces import _unseen_fonts
+
+    try:
+        return _unseen_fonts()
+    except SystemExit as exc:  # the second held-out style's font packages missing
+        pytest.skip(str(exc))
+
+
+def test_the_second_held_out_styles_fonts_are_none_that_training_draws_with():
+    # the style measures characters in fonts never trained on: a font of training's (the brush sets' too) in its
+    # list would flatter it
+    import re
+
+    from training import faces
+
+    training_files = {path for path, _, _ in faces.FONT_FILES} | {path for path, _ in faces.BRUSH_FONT_FILES}
+    # and any the drawing functions name themselves, (path, face index), as they name the corner numerals' font
+    named = set(re.findall(r'\("(/usr/share/fonts/[^"]+)", \d+\)', Path(faces.__file__).read_text()))
+    assert named and named <= training_files  # (found, where this looks)
+    training_files |= named
+    unseen = {path for path, _ in faces.UNSEEN_FONT_FILES}
+    assert len(unseen) == len(faces.UNSEEN_FONT_FILES) >= 8
+    assert not unseen & training_files
+    assert not {Path(p).name for p in unseen} & {Path(p).name for p in training_files}
+
+
+def test_a_glyph_a_font_lacks_or_draws_empty_is_not_taken_for_one_it_has():
+    from training.faces import has_glyph
+
+    fonts = dict((Path(path).name, (path, i)) for path, i in unseen_fonts_or_skip())
+    ipa = fonts["ipam.ttf"]
+    assert has_glyph(ipa, "發") and has_glyph(ipa, "萬")
+    assert not has_glyph(ipa, "发")  # a Japanese font: its missing-glyph box
+    assert not has_glyph(ipa, " ")  # drawn as nothing
+
+
+def test_the_second_held_out_style_draws_every_character_and_honour_in_its_font_and_keeps_unis_other_faces():
+    from training.faces import FaceBank, add_uni, add_unseen_fonts
+
+    fonts = unseen_fonts_or_skip()
+    pytest.importorskip("cairosvg")
+    bank = FaceBank()
+    try:
+        add_uni(bank)
+    except (SystemExit, FileNotFoundError) as exc:  # a checkout without ../shared/tile-art
+        pytest.skip(str(exc))
+    add_unseen_fonts(bank, 98, len(fonts))
+    styles = [s for s in bank.styles() if s.startswith("fonts")]
+    assert len(styles) == len(fonts)
+    uni = bank.faces["uni"]
+    drawn = [f"{n}m" for n in range(10)] + [f"{n}z" for n in (1, 2, 3, 4, 6, 7)]  # (5z may be blank, as sets print it)
+    for style in styles:
+        faces = bank.faces[style]
+        assert set(faces) == set(uni)
+        for cls in drawn:
+            inked = faces[cls][0][..., 3] > 128
+            assert inked.mean() > 0.01, (style, cls)  # a glyph the font lacks would be empty or a box
+        for cls in uni:
+            if cls[-1] in "psf":
+                assert faces[cls][0] is uni[cls][0]
+    # the characters differ from set to set: each set's own font, not one font for all
+    ones = {bank.faces[s]["1z"][0].tobytes() for s in styles}
+    assert len(ones) == len(styles)
+
+
+def test_adding_brush_sets_leaves_the_other_sets_alone_and_draws_each_character_in_its_brush_font(banks):
+    # train --brush: the brush sets come from a stream of their own (no earlier stage's scenes change), and a brush
+    # font without 萬 or 發 (Aoyagi Kouzan T) still draws every character and dragon: 万, and 發 in the first font
+    from training.faces import BRUSH_FONT_FILES, _font_list, build_bank, has_glyph
+
+    try:
+        _font_list(BRUSH_FONT_FILES, "the brush fonts")
+    except SystemExit as exc:
+        pytest.skip(str(exc))
+    plain, _ = banks
+    brushed = build_bank(3, n_procedural=2, with_uni=False, n_varied=1, n_brush=4)
+    for style in plain.styles():
+        for cls, faces in plain.faces[style].items():
+            assert all(np.array_equal(a, b) for a, b in zip(faces, brushed.faces[style][cls], strict=True)), (style, cls)
+    added = sorted(set(brushed.styles()) - set(plain.styles()))
+    assert added == ["procb000", "procb001", "procb002", "procb003"]
+    aoyagi = (BRUSH_FONT_FILES[1][0], 0)
+    assert not has_glyph(aoyagi, "萬") and not has_glyph(aoyagi, "發") and not has_glyph(aoyagi, "发")
+    for style in added:
+        for cls in [f"{n}m" for n in range(10)] + [f"{n}z" for n in (1, 2, 3, 4, 6, 7)]:
+            assert (brushed.faces[style][cls][0][..., 3] > 128).sum() > 30, (style, cls)

@@ -43,6 +43,32 @@ FONT_FILES = [
 ]
 FONT_PACKAGES = sorted({package for _, _, package in FONT_FILES})
 
+# Brush-written fonts, as many real sets print their characters, winds and dragons, for the brush sets (build_bank's
+# n_brush, train --brush; none of the earlier stages draws with them). Aoyagi Kouzan T has no 萬 and no 發 or 发:
+# its sets print 万, and their green dragon is drawn in the first font (procedural_set's ``fallback``).
+BRUSH_FONT_FILES = [
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", "fonts-kouzan-mouhitsu"),
+    ("/usr/share/fonts/truetype/aoyagi-kouzan-t/AoyagiKouzanT.ttf", "fonts-aoyagi-kouzan-t"),
+]
+BRUSH_FONT_PACKAGES = sorted({package for _, package in BRUSH_FONT_FILES})
+
+# Fonts no net was ever trained on, for the second held-out style (make_eval --style fonts, add_unseen_fonts):
+# brush-written gyosho and kaisho (Kouzan's running hand, Aoyagi Soseki), other kaishu, Mincho and a handwriting
+# font. In neither FONT_FILES nor BRUSH_FONT_FILES: training draws only from those.
+UNSEEN_FONT_FILES = [
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", "fonts-kouzan-mouhitsu"),
+    ("/usr/share/fonts/truetype/aoyagi-soseki/aoyagi-soseki.ttf", "fonts-aoyagi-soseki"),
+    ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", "fonts-lxgw-wenkai"),
+    ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf", "fonts-lxgw-wenkai"),
+    ("/usr/share/fonts/truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai"),
+    ("/usr/share/fonts/truetype/cwtex/cwming.ttf", "fonts-cwtex-ming"),
+    ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", "fonts-klee"),
+    ("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf", "fonts-ipafont-mincho"),
+    ("/usr/share/fonts/truetype/bizud-mincho/BIZUDMincho-Regular.ttf", "fonts-morisawa-bizud-mincho"),
+    ("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf", "fonts-hanazono"),
+]
+UNSEEN_FONT_PACKAGES = sorted({package for _, package in UNSEEN_FONT_FILES})
+
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 FLOWERS = "梅蘭菊竹"
@@ -902,7 +928,11 @@ def fives_apart(pal: Palette) -> None:
 
 def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varied: bool = False,
                    wide: bool = False, maroon: bool = False, flower_art: bool = False,
-                   apart: bool = False, big_pins: bool = False, whole_eights: bool = False) -> dict[str, np.ndarray]:
+                   apart: bool = False, big_pins: bool = False, whole_eights: bool = False,
+                   fallback: tuple[str, int] | None = None) -> dict[str, np.ndarray]:
+    """One imaginary set's faces, its characters in a font drawn from ``fonts``. With ``fallback``, a font that
+    lacks the set's 萬 or 万 prints the other, and one that lacks its 發 (and 发) has its green dragon drawn in
+    ``fallback`` (no draw either way: without it, every set stays as it was)."""
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
     pal.big_pins = big_pins
     pal.whole_eights = whole_eights
@@ -911,6 +941,10 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
     if maroon:
         pal.five_red = _jitter(rng, MAROONS[rng.choice(list(MAROONS))], 20)
     font = fonts[rng.integers(len(fonts))]
+    dragon = font
+    if fallback is not None:
+        pal.man_glyph = next((g for g in (pal.man_glyph, "萬", "万") if has_glyph(font, g)), pal.man_glyph)
+        dragon = font if has_glyph(font, pal.fa_glyph) else fallback
     out: dict[str, np.ndarray] = {}
     for n in range(1, 10):
         out[f"{n}m"] = draw_man(pal, font, n, False)
@@ -920,7 +954,7 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
     out["0p"] = draw_pin(pal, 5, True)
     out["0s"] = draw_sou(pal, 5, True)
     for n in range(1, 8):
-        out[f"{n}z"] = draw_honor(pal, font, n)
+        out[f"{n}z"] = draw_honor(pal, dragon if n == 6 else font, n)
     for n in range(1, 9):
         out[f"{n}f"] = draw_flower(pal, font, n, flower_art)
     k = getattr(pal, "art_scale", 1.0)
@@ -929,12 +963,63 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
     return out
 
 
+def _font_list(files: list[tuple[str, str]], what: str) -> list[tuple[str, int]]:
+    """The fonts of ``files`` ((path, Debian package)), or SystemExit naming the packages missing."""
+    missing = sorted({package for path, package in files if not Path(path).exists()})
+    if missing:
+        raise SystemExit(f"{what} are missing ({', '.join(missing)}): "
+                         f"apt-get install {' '.join(sorted({package for _, package in files}))}")
+    return [(path, 0) for path, _ in files]
+
+
+def _unseen_fonts() -> list[tuple[str, int]]:
+    return _font_list(UNSEEN_FONT_FILES, "the held-out style's fonts")
+
+
+def brush_fonts() -> list[tuple[str, int]]:
+    return _font_list(BRUSH_FONT_FILES, "the brush sets' fonts")
+
+
+def has_glyph(font: tuple[str, int], char: str) -> bool:
+    """Whether the font draws the character: not as its missing-glyph box (Japanese fonts lack 发), nor as nothing
+    (Aoyagi Kouzan T, left out of UNSEEN_FONT_FILES so, maps 萬 and 發 to an empty glyph)."""
+    f = ImageFont.truetype(font[0], 48, index=font[1])
+    mask = f.getmask(char)
+    return mask.getbbox() is not None and bytes(mask) != bytes(f.getmask("\U0010fffd"))
+
+
+def add_unseen_fonts(bank: FaceBank, seed: int, n: int) -> None:
+    """n sets of the second held-out style, ``fonts00``...: characters (red five too), winds and dragons drawn in
+    the fonts of UNSEEN_FONT_FILES, one each in turn, in a WidePalette's inks and proportions (a one-ink set of a
+    reddish ink in blue, :func:`fives_apart`: its red fives would look plain); circles, bamboo and flowers those of
+    the held-out art (``uni``, which must be in the bank). So no face of it is drawn as training draws any: its
+    characters by fonts never trained on, the rest by the art never trained on."""
+    uni = bank.faces["uni"]
+    fonts = _unseen_fonts()
+    rng = np.random.default_rng(seed + 15485863)  # a stream of its own, as the other kinds of sets have
+    for i in range(n):
+        pal = WidePalette(rng)
+        fives_apart(pal)  # as training's sets since the reds stage: no set prints its plain fives in its red fives' ink
+        font = fonts[i % len(fonts)]
+        pal.fa_glyph = pal.fa_glyph if has_glyph(font, pal.fa_glyph) else "發"
+        style = f"fonts{i:02d}"
+        for cls, faces in uni.items():
+            if cls[-1] in "psf":
+                bank.add(style, cls, faces[0])
+        for k in range(1, 10):
+            bank.add(style, f"{k}m", draw_man(pal, font, k, False))
+        bank.add(style, "0m", draw_man(pal, font, 5, True))
+        for k in range(1, 8):
+            bank.add(style, f"{k}z", draw_honor(pal, font, k))
+
+
 def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varied: int = 0, n_wide: int = 0,
                n_maroon: int = 0, flower_art: bool = False, apart: bool = False, big_pins: bool = False,
-               whole_eights: bool = False) -> FaceBank:
+               whole_eights: bool = False, n_brush: int = 0) -> FaceBank:
     """The art styles plus n_procedural sets (Palette), n_varied sets (VariedPalette), n_wide sets
-    (WidePalette) and n_maroon WidePalette sets with red fives in dark reds, the last three each from their
-    own random stream. ``flower_art`` draws the procedural sets' flowers and seasons with draw_flower_art; every
+    (WidePalette), n_maroon WidePalette sets with red fives in dark reds and n_brush WidePalette sets with their
+    characters, winds and dragons in the brush fonts (BRUSH_FONT_FILES, one each in turn), the last four each from
+    their own random stream. ``flower_art`` draws the procedural sets' flowers and seasons with draw_flower_art; every
     other face stays as it was. ``apart`` draws the one-ink sets of a reddish ink in blue (fives_apart).
     ``big_pins``: the procedural sets draw their two and three of circles from their usual size up to
     BIG_PIN_RADIUS. ``whole_eights``: their eights of bamboo draw the four leaning middle sticks as they draw their
@@ -961,6 +1046,11 @@ def build_bank(seed: int, n_procedural: int = 40, with_uni: bool = True, n_varie
     for i in range(n_maroon):
         for cls, face in procedural_set(mrng, fonts, wide=True, maroon=True, **drawn).items():
             bank.add(f"procr{i:03d}", cls, face)
+    brush = brush_fonts() if n_brush else []
+    brng = np.random.default_rng(seed + 15485867)
+    for i in range(n_brush):
+        for cls, face in procedural_set(brng, [brush[i % len(brush)]], wide=True, fallback=brush[0], **drawn).items():
+            bank.add(f"procb{i:03d}", cls, face)
     return bank
 
 

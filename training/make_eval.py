@@ -20,7 +20,9 @@
     python -m training.make_eval --out /tmp/eval-far-12mp --style uni --winning --n 100 --seed 97 --fill 0.25 0.5 \
         --width 4032 --sharp   # a phone's photo from further away, in focus
 
-`--style uni` uses only the art style held out of training; `--style train` the training styles.
+`--style uni` uses only the art style held out of training; `--style fonts` the second held-out style (its
+characters, winds and dragons in twelve fonts training never drew with, its circles, bamboo and flowers uni's; it
+needs the font packages of training.faces.UNSEEN_FONT_PACKAGES); `--style train` the training styles.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.faces import build_bank
+from training.faces import UNSEEN_FONT_FILES, add_unseen_fonts, build_bank
 from training.scenes import _free, labels_to_json, moved, out_of_focus, render_scene
 
 
@@ -361,7 +363,10 @@ def taken_turned(img: np.ndarray, label: dict, degrees: int) -> tuple[np.ndarray
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--style", default="uni")
+    ap.add_argument("--style", choices=("uni", "train", "fonts"), default="uni",
+                    help="uni: the art style held out of training; fonts: the second held-out style (characters, "
+                         "winds and dragons in fonts never trained on, the rest uni's: training.faces."
+                         "add_unseen_fonts); train: the training styles")
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=99)
     ap.add_argument("--width", type=int, default=0, help="photo width (0 = random 640-1500)")
@@ -447,8 +452,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.out.exists() and not args.out.is_dir():
         ap.error(f"--out {args.out} is a file; name a folder to write the labelled photos to")
-    bank = build_bank(args.seed, n_procedural=6 if args.style != "uni" else 0, with_uni=True)
-    styles = ["uni"] if args.style == "uni" else [s for s in bank.styles() if s != "uni"]
+    bank = build_bank(args.seed, n_procedural=6 if args.style == "train" else 0, with_uni=True)
+    if args.style == "fonts":
+        add_unseen_fonts(bank, args.seed, len(UNSEEN_FONT_FILES))
+    styles = {"uni": ["uni"], "train": [s for s in bank.styles() if s != "uni"],
+              "fonts": [s for s in bank.styles() if s.startswith("fonts")]}[args.style]
     rng = np.random.default_rng(args.seed)
     lamp = np.random.default_rng(args.seed + 1_000_003)  # its own stream: the scenes stay those of the seed
     side = np.random.default_rng(args.seed + 2_000_003)  # the same for --yaw

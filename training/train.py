@@ -34,7 +34,7 @@ from companion.vision.preprocess import (
     letterbox,
 )
 from training import sums
-from training.faces import ALL_CLASSES, CLASS_INDEX, build_bank, check_inputs
+from training.faces import ALL_CLASSES, CLASS_INDEX, brush_fonts, build_bank, check_inputs
 
 HELD_OUT = "uni"
 LOC_H, LOC_W = 384, 512
@@ -58,11 +58,11 @@ _VERIFY_MODELS: str | None = None  # the folder whose localisers the verifier's 
 def _init(seed: int, n_proc: int, n_varied: int = 0, n_wide: int = 0, far: float = 0.0, clutter: float = 0.0,
           n_maroon: int = 0, flower_art: bool = False, apart: bool = False, low: float = 0.0,
           yaw: float = 0.0, sides: float = 0.0, wear: float = 0.0, turned: float = 0.0,
-          big_pins: bool = False, whole_eights: bool = False) -> None:
+          big_pins: bool = False, whole_eights: bool = False, n_brush: int = 0) -> None:
     global _BANK, _FAR, _CLUTTER, _LOW, _YAW, _SIDES, _WEAR, _TURNED
     _BANK = build_bank(seed, n_procedural=n_proc, with_uni=False, n_varied=n_varied, n_wide=n_wide,
                        n_maroon=n_maroon, flower_art=flower_art, apart=apart, big_pins=big_pins,
-                       whole_eights=whole_eights)
+                       whole_eights=whole_eights, n_brush=n_brush)
     _FAR = far
     _CLUTTER = clutter
     _LOW = low
@@ -127,12 +127,14 @@ def _chunk_jobs(seed: int, n_scenes: int, chunk: int = 25) -> list[tuple[int, in
 def generate(seed: int, n_scenes: int, n_proc_styles: int, workers: int, n_varied: int = 0, n_wide: int = 0,
              far: float = 0.0, clutter: float = 0.0, n_maroon: int = 0, flower_art: bool = False,
              apart: bool = False, low: float = 0.0, yaw: float = 0.0, sides: float = 0.0, wear: float = 0.0,
-             turned: float = 0.0, big_pins: bool = False, whole_eights: bool = False) -> dict:
+             turned: float = 0.0, big_pins: bool = False, whole_eights: bool = False, brush: int = 0) -> dict:
     check_inputs()  # here: SystemExit in a Pool's initializer only starts another worker, for ever
+    if brush:
+        brush_fonts()
     jobs = _chunk_jobs(seed, n_scenes)
     with Pool(workers, initializer=_init,
               initargs=(seed, n_proc_styles, n_varied, n_wide, far, clutter, n_maroon, flower_art, apart, low,
-                        yaw, sides, wear, turned, big_pins, whole_eights)) as pool:
+                        yaw, sides, wear, turned, big_pins, whole_eights, brush)) as pool:
         parts = pool.map(gen_chunk, jobs)
     return {
         "loc": np.concatenate([p["loc"] for p in parts]),
@@ -731,7 +733,7 @@ DEFAULTS = {"seed": 4, "scenes": 2400, "styles": 40, "varied": 20, "wide": 40, "
             "glare": 0.0, "verify_steps": 3000, "orient_steps": 2000, "slim": False, "flower_art": False,
             "apart": False, "phone": 0.0, "bright": 0.0, "shake": 0.0, "low": 0.0, "yaw": 0.0, "sides": 0.0,
             "wear": 0.0, "focus": 0.0, "sharpen": 0.0, "teachers": (), "turned": 0.0, "big_pins": False,
-            "whole_eights": False}
+            "whole_eights": False, "brush": 0}
 CLS_SCENES = {"scenes": 3000, "styles": 80, "varied": 40, "wide": 80, "maroon": 40}
 GLARE = {**CLS_SCENES, "cls_steps": 1500, "lr": 5e-4, "glare": 0.4}  # continues out/classifier.pt
 ONE_LABELS = {**GLARE, "seed": 8, "apart": True, "phone": 0.2, "shake": 0.1, "yaw": 0.3}  # continues classifier-one
@@ -848,6 +850,11 @@ RECIPES = {
     # the eights stage (seed 22) with 15% of its crops sharpened as a phone may sharpen a photo, wider than the
     # phone processing's own (_sharpen) (OPTIONAL)
     "sharpen": {**ONE_LABELS, "seed": 22, "big_pins": True, "whole_eights": True, "sharpen": 0.15},
+    # the eights stage (seed 26) with 40 more sets whose characters, winds and dragons are brush-written
+    # (faces.BRUSH_FONT_FILES; Debian's fonts-kouzan-mouhitsu and fonts-aoyagi-kouzan-t), as many real sets print
+    # them: the second held-out style's brush fonts read 81-93% of their tiles with the nets of session 83
+    # (TRAINING-LOG "Characters in fonts never trained on") (OPTIONAL)
+    "brush": {**ONE_LABELS, "seed": 26, "big_pins": True, "whole_eights": True, "brush": 40},
     "loc": {"seed": 21},
     "loc-slim": {"seed": 21, "loc_steps": 1500, "lr": 1e-3, "slim": True},  # slims out/localiser.onnx
     "loc-b": {"seed": 21, "clutter": 0.25},
@@ -898,6 +905,7 @@ OUTPUTS = {"cls": "classifier", "glare": "classifier", "glare2": "classifier", "
            "yaw": "classifier", "low-student": "classifier-low", "student": "classifier-one",
            "one-labels": "classifier-one", "wear": "classifier-one", "focus": "classifier-one",
            "pins": "classifier-one", "eights": "classifier-one", "sharpen": "classifier-one",
+           "brush": "classifier-one",
            "loc": "localiser", "loc-b": "localiser-b", "loc-slim": "localiser", "loc-b-slim": "localiser-b",
            "verify": "verifier", "orient": "orienter", "loc-bright": "localiser", "loc-b-bright": "localiser-b",
            "loc-low": "localiser-low", "loc-b-low": "localiser-b-low",
@@ -909,6 +917,7 @@ CONTINUES = {"glare": "classifier.pt", "glare2": "classifier.pt", "slim": "class
              "low-student": "classifier-low.pt", "student": "classifier.pt",
              "one-labels": "classifier-one.pt", "wear": "classifier-one.pt", "focus": "classifier-one.pt",
              "pins": "classifier-one.pt", "eights": "classifier-one.pt", "sharpen": "classifier-one.pt",
+             "brush": "classifier-one.pt",
              "loc-slim": "localiser.onnx",
              "loc-b-slim": "localiser-b.onnx", "loc-bright": "localiser.onnx", "loc-b-bright": "localiser-b.onnx",
              "loc-low": "localiser.onnx", "loc-b-low": "localiser-b.onnx", "loc-low-student": "localiser-low.onnx",
@@ -963,13 +972,13 @@ for _low in ("loc-low", "loc-b-low"):  # the quick plan's low-angle pair: the fu
 # stages run only when named with --only (or, the quick ones, with --quick): the slimmed classifiers read 21 fewer
 # of the 800 held-out hands' requests than the shipped ones, for 1.13x the speed (TRAINING-LOG, "Slimmed nets")
 OPTIONAL = ("slim", "flowers", "bright", "camera", "low-student", "student", "one-labels", "wear", "focus", "pins",
-            "eights", "sharpen", "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
+            "eights", "sharpen", "brush", "loc-low-student", "loc-student", "loc-turned", "loc-bright", "loc-b-bright", *QUICK)
 
 
 # the recipe settings that make a stage's scenes, in the order generate() takes them after the seed (its workers
 # between styles and varied): two stages whose settings agree on these share their scenes
 SCENE_KEYS = ("scenes", "styles", "varied", "wide", "far", "clutter", "maroon", "flower_art", "apart", "low", "yaw",
-              "sides", "wear", "turned", "big_pins", "whole_eights")
+              "sides", "wear", "turned", "big_pins", "whole_eights", "brush")
 
 
 def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | None = None) -> None:
@@ -1024,7 +1033,7 @@ def run_recipe(name: str, cfg: dict, out: Path, workers: int, scenes: dict | Non
             "recipe": name, "seed": cfg["seed"], "scenes": cfg["scenes"], "procedural_styles": cfg["styles"],
             "varied_styles": cfg["varied"], "wide_styles": cfg["wide"], "maroon_styles": cfg["maroon"],
             "flower_art": cfg["flower_art"], "fives_apart": cfg["apart"], "big_pins": cfg["big_pins"],
-            "whole_eights": cfg["whole_eights"],
+            "whole_eights": cfg["whole_eights"], "brush_styles": cfg["brush"],
             "low_res": cfg["low_res"], "far": cfg["far"], "low": cfg["low"], "yaw": cfg["yaw"], "sides": cfg["sides"],
             "wear": cfg["wear"], "clutter": cfg["clutter"], "turned": cfg["turned"],
             "glare": cfg["glare"],
@@ -1128,7 +1137,8 @@ def main(argv: list[str] | None = None) -> int:
                          "circles drawn as large as real sets print them, written over classifier-one), eights (the "
                          "same with their eight of bamboo's leaning middle sticks drawn as their upright ones, "
                          "outlined where those are, as real sets print it), sharpen (the eights stage with a "
-                         "share of its crops sharpened as a phone may sharpen a photo), loc-turned "
+                         "share of its crops sharpened as a phone may sharpen a photo), brush (the eights stage "
+                         "with 40 more sets whose characters are brush-written), loc-turned "
                          "(localiser-one in --out, or --init, trained on with half its "
                          "scenes taken by a camera turned 9-30 degrees; not shipped), verify (the verifier: tile or "
                          "something else on "
@@ -1205,6 +1215,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, help="peak learning rate")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--brush", type=int,
+                    help="more WidePalette sets whose characters, winds and dragons are brush-written "
+                         "(faces.BRUSH_FONT_FILES; the brush stage: 40)")
     ap.add_argument("--quick", action="store_true",
                     help="the two-hour plan: the quick recipes (QUICK), the localisers and the verifier beside "
                          "the two classifiers, then the localisers' low-angle pair, the two side by side, each side "
