@@ -19,9 +19,11 @@
     python -m training.make_eval --out /tmp/eval-dora --style uni --n 200 --seed 98 --dora-photo --fill 0.3 0.95
     python -m training.make_eval --out /tmp/eval-far-12mp --style uni --winning --n 100 --seed 97 --fill 0.25 0.5 \
         --width 4032 --sharp   # a phone's photo from further away, in focus
+    python -m training.make_eval --out /tmp/eval-fonts --style fonts --winning --n 200 --seed 98   # characters in
+        # fonts never trained on (the second held-out style)
 
 `--style uni` uses only the art style held out of training; `--style fonts` the second held-out style (its
-characters, winds and dragons in twelve fonts training never drew with, its circles, bamboo and flowers uni's; it
+characters, winds and dragons in ten fonts training never drew with, its circles, bamboo and flowers uni's; it
 needs the font packages of training.faces.UNSEEN_FONT_PACKAGES); `--style train` the training styles.
 """
 
