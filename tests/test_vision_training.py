@@ -2077,3 +2077,20 @@ def test_adding_brush_sets_leaves_the_other_sets_alone_and_draws_each_character_
     for style in added:
         for cls in [f"{n}m" for n in range(10)] + [f"{n}z" for n in (1, 2, 3, 4, 6, 7)]:
             assert (brushed.faces[style][cls][0][..., 3] > 128).sum() > 30, (style, cls)
+
+
+def test_a_set_prints_the_forms_of_man_and_fa_its_font_has_and_says_where_it_has_no_fa():
+    # procedural_set's fallback and the second held-out style both ask fit_glyphs: a Kouzan set that drew 发 would
+    # print the font's missing-glyph box as its green dragon
+    from training.faces import BRUSH_FONT_FILES, WidePalette, _font_list, fit_glyphs
+
+    try:
+        kouzan, aoyagi = _font_list(BRUSH_FONT_FILES, "the brush fonts")
+    except SystemExit as exc:
+        pytest.skip(str(exc))
+    pal = WidePalette(np.random.default_rng(0))
+    pal.man_glyph, pal.fa_glyph = "萬", "发"
+    assert fit_glyphs(pal, kouzan) and (pal.man_glyph, pal.fa_glyph) == ("萬", "發")
+    pal.man_glyph, pal.fa_glyph = "万", "發"
+    assert fit_glyphs(pal, kouzan) and (pal.man_glyph, pal.fa_glyph) == ("万", "發")  # its own where it can
+    assert not fit_glyphs(pal, aoyagi) and pal.man_glyph == "万"  # no 萬, no 發 nor 发

@@ -930,9 +930,9 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
                    wide: bool = False, maroon: bool = False, flower_art: bool = False,
                    apart: bool = False, big_pins: bool = False, whole_eights: bool = False,
                    fallback: tuple[str, int] | None = None) -> dict[str, np.ndarray]:
-    """One imaginary set's faces, its characters in a font drawn from ``fonts``. With ``fallback``, a font that
-    lacks the set's 萬 or 万 prints the other, and one that lacks its 發 (and 发) has its green dragon drawn in
-    ``fallback`` (no draw either way: without it, every set stays as it was)."""
+    """One imaginary set's faces, its characters in a font drawn from ``fonts``. With ``fallback``, the set prints
+    the forms of 萬 and 發 its font has (:func:`fit_glyphs`), and where it has neither 發 nor 发 its green dragon is
+    drawn in ``fallback`` (no draw either way: without it, every set stays as it was)."""
     pal = WidePalette(rng) if wide else VariedPalette(rng) if varied else Palette(rng)
     pal.big_pins = big_pins
     pal.whole_eights = whole_eights
@@ -942,9 +942,9 @@ def procedural_set(rng: np.random.Generator, fonts: list[tuple[str, int]], varie
         pal.five_red = _jitter(rng, MAROONS[rng.choice(list(MAROONS))], 20)
     font = fonts[rng.integers(len(fonts))]
     dragon = font
-    if fallback is not None:
-        pal.man_glyph = next((g for g in (pal.man_glyph, "萬", "万") if has_glyph(font, g)), pal.man_glyph)
-        dragon = font if has_glyph(font, pal.fa_glyph) else fallback
+    if fallback is not None and not fit_glyphs(pal, font):
+        dragon = fallback
+        fit_glyphs(pal, fallback)  # its 發 or 发 (the set's 萬 or 万 stays where the fallback has it too)
     out: dict[str, np.ndarray] = {}
     for n in range(1, 10):
         out[f"{n}m"] = draw_man(pal, font, n, False)
@@ -988,6 +988,15 @@ def has_glyph(font: tuple[str, int], char: str) -> bool:
     return mask.getbbox() is not None and bytes(mask) != bytes(f.getmask("\U0010fffd"))
 
 
+def fit_glyphs(pal: Palette, font: tuple[str, int]) -> bool:
+    """The palette's 萬 and 發 set to forms the font draws (萬 or 万, 發 or 发), its own where the font has it (no
+    draw); False where the font has neither 發 nor 发 (the palette's 發 left as it was)."""
+    pal.man_glyph = next((g for g in (pal.man_glyph, "萬", "万") if has_glyph(font, g)), pal.man_glyph)
+    fa = next((g for g in (pal.fa_glyph, "發", "发") if has_glyph(font, g)), None)
+    pal.fa_glyph = fa or pal.fa_glyph
+    return fa is not None
+
+
 def add_unseen_fonts(bank: FaceBank, seed: int, n: int) -> None:
     """n sets of the second held-out style, ``fonts00``...: characters (red five too), winds and dragons drawn in
     the fonts of UNSEEN_FONT_FILES, one each in turn, in a WidePalette's inks and proportions (a one-ink set of a
@@ -1001,7 +1010,7 @@ def add_unseen_fonts(bank: FaceBank, seed: int, n: int) -> None:
         pal = WidePalette(rng)
         fives_apart(pal)  # as training's sets since the reds stage: no set prints its plain fives in its red fives' ink
         font = fonts[i % len(fonts)]
-        pal.fa_glyph = pal.fa_glyph if has_glyph(font, pal.fa_glyph) else "發"
+        fit_glyphs(pal, font)  # Japanese fonts lack 发; every one has 發
         style = f"fonts{i:02d}"
         for cls, faces in uni.items():
             if cls[-1] in "psf":
